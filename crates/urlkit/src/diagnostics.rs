@@ -1,0 +1,162 @@
+//! Findings reported beside every result: a stable code, a byte offset into the input and a
+//! short message.
+//!
+//! Codes are part of the public contract (scripts match on them); messages may be reworded.
+
+use serde::Serialize;
+use std::fmt;
+
+/// The stable identifier of a kind of finding.
+///
+/// Serialised (JSON, `Display`) as the kebab-case name shown on each variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Code {
+    /// `malformed-escape`: a `%` not followed by two hex digits (kept as it is).
+    MalformedEscape,
+    /// `invalid-sequence`: bytes that are not valid in the charset (decoded as U+FFFD).
+    InvalidSequence,
+    /// `unencodable-character`: a character the charset cannot represent (written as `&#N;`).
+    UnencodableCharacter,
+    /// `invalid-input`: the text given to the encoder is not valid UTF-8.
+    InvalidInput,
+    /// `control-character`: a C0/C1 control character or DEL in the decoded text.
+    ControlCharacter,
+    /// `bidi-character`: a bidirectional-override or isolate character in the decoded text.
+    BidiCharacter,
+    /// `multiple-layers`: the text is percent-encoded more than once (`%2520`).
+    MultipleLayers,
+    /// `url-too-long`: a URL longer than 2,048 characters.
+    UrlTooLong,
+    /// `password-in-url`: a URL carries a password (RFC 3986 §3.2.1 deprecates it).
+    PasswordInUrl,
+    /// `charset-detected`: which charset `auto` chose, and how sure it is.
+    CharsetDetected,
+    /// `whitespace-removed`: unencoded whitespace was removed before decoding.
+    WhitespaceRemoved,
+}
+
+impl Code {
+    /// The stable kebab-case name of this code.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::MalformedEscape => "malformed-escape",
+            Code::InvalidSequence => "invalid-sequence",
+            Code::UnencodableCharacter => "unencodable-character",
+            Code::InvalidInput => "invalid-input",
+            Code::ControlCharacter => "control-character",
+            Code::BidiCharacter => "bidi-character",
+            Code::MultipleLayers => "multiple-layers",
+            Code::UrlTooLong => "url-too-long",
+            Code::PasswordInUrl => "password-in-url",
+            Code::CharsetDetected => "charset-detected",
+            Code::WhitespaceRemoved => "whitespace-removed",
+        }
+    }
+
+    /// Whether strict mode turns this finding into an error.
+    pub fn is_error_in_strict_mode(self) -> bool {
+        matches!(
+            self,
+            Code::MalformedEscape
+                | Code::InvalidSequence
+                | Code::UnencodableCharacter
+                | Code::InvalidInput
+        )
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One finding: what, where (byte offset into the operation's input) and a message.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Diagnostic {
+    /// The stable code.
+    pub code: Code,
+    /// Byte offset into the input of the operation (for per-line mode, into the whole input).
+    pub offset: u64,
+    /// A short human-readable explanation.
+    pub message: String,
+}
+
+impl Diagnostic {
+    /// A finding with the given code, offset and message.
+    pub fn new(code: Code, offset: u64, message: impl Into<String>) -> Self {
+        Diagnostic {
+            code,
+            offset,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "byte {}: {} ({})", self.offset, self.message, self.code)
+    }
+}
+
+impl std::error::Error for Diagnostic {}
+
+/// Where findings go. The codec reports into it; callers decide how many to keep.
+///
+/// A sink keeps at most `limit` findings (so a gigabyte of bad input cannot exhaust memory)
+/// and counts the rest.
+#[derive(Clone, Debug, Default)]
+pub struct Diagnostics {
+    items: Vec<Diagnostic>,
+    dropped: u64,
+    limit: Option<usize>,
+}
+
+impl Diagnostics {
+    /// A sink that keeps every finding.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A sink that keeps the first `limit` findings and counts the others.
+    pub fn with_limit(limit: usize) -> Self {
+        Diagnostics {
+            limit: Some(limit),
+            ..Self::default()
+        }
+    }
+
+    /// Records a finding.
+    pub fn push(&mut self, diagnostic: Diagnostic) {
+        match self.limit {
+            Some(limit) if self.items.len() >= limit => self.dropped += 1,
+            _ => self.items.push(diagnostic),
+        }
+    }
+
+    /// The findings kept, in the order they were found.
+    pub fn items(&self) -> &[Diagnostic] {
+        &self.items
+    }
+
+    /// How many findings were found beyond the limit and not kept.
+    pub fn dropped(&self) -> u64 {
+        self.dropped
+    }
+
+    /// Whether nothing was found.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty() && self.dropped == 0
+    }
+
+    /// The first kept finding that strict mode treats as an error.
+    pub fn first_strict_error(&self) -> Option<&Diagnostic> {
+        self.items.iter().find(|d| d.code.is_error_in_strict_mode())
+    }
+
+    /// Takes the kept findings out.
+    pub fn into_vec(self) -> Vec<Diagnostic> {
+        self.items
+    }
+}
