@@ -1,1 +1,62 @@
-fn main() {}
+//! `urlkit`: the command-line program. Arguments become library calls; nothing else.
+
+mod codec_cmd;
+mod io;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Percent-encode and decode text in any charset, detect charsets, take URLs apart.
+#[derive(Parser, Debug)]
+#[command(name = "urlkit", version, about, after_help = EXAMPLES)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+const EXAMPLES: &str = "Examples:
+  urlkit encode 'a b&c'                 a%20b%26c
+  urlkit decode '%E5%BC%95%E3%81%8D'    引き
+  urlkit decode -c auto < query.txt     detect the charset, then decode
+  urlkit charsets                       every charset and its labels
+Each subcommand has its own --help with examples.";
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Percent-encode text (arguments, stdin or a file).
+    Encode(codec_cmd::EncodeArgs),
+    /// Decode percent-encoded text (arguments, stdin or a file).
+    Decode(codec_cmd::DecodeArgs),
+    /// Tell which charset percent-encoded text is in.
+    Detect(codec_cmd::DetectArgs),
+    /// List every supported charset with its labels, and the encode sets.
+    Charsets,
+    /// Start the web tool.
+    Serve(ServeArgs),
+}
+
+/// Options of `serve`.
+#[derive(clap::Args, Debug)]
+struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    addr: String,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Encode(args) => codec_cmd::encode(args),
+        Command::Decode(args) => codec_cmd::decode(args),
+        Command::Detect(args) => codec_cmd::detect(args),
+        Command::Charsets => codec_cmd::charsets(),
+        Command::Serve(args) => {
+            eprintln!(
+                "urlkit: the web tool is not built yet; `urlkit serve` will listen on {} once it is. \
+                 Meanwhile, the command line does everything: see `urlkit --help`.",
+                args.addr
+            );
+            ExitCode::from(1)
+        }
+    }
+}

@@ -155,6 +155,15 @@ impl Diagnostics {
         self.items.iter().find(|d| d.code.is_error_in_strict_mode())
     }
 
+    /// Takes out the findings kept so far, leaving the sink empty but still counting
+    /// towards its limit.
+    pub fn take_items(&mut self) -> Vec<Diagnostic> {
+        if let Some(limit) = self.limit.as_mut() {
+            *limit = limit.saturating_sub(self.items.len());
+        }
+        std::mem::take(&mut self.items)
+    }
+
     /// Takes the kept findings out.
     pub fn into_vec(self) -> Vec<Diagnostic> {
         self.items

@@ -1,1 +1,23 @@
+//! urlkit: percent-encoding and decoding done properly.
+//!
+//! * [`codec`]: encode and decode, whole or streaming, in every charset, with diagnostics.
+//! * [`sets`]: the encode sets (what stays literal).
+//! * [`charset`]: every WHATWG encoding under all its labels, UTF-32 and DOS code pages.
+//! * [`detect`]: which charset is this percent-encoded text in?
+//! * [`diagnostics`]: findings with stable codes and byte offsets.
+//!
+//! The library does no I/O.
+
+pub mod charset;
+pub mod codec;
+pub mod detect;
 pub mod diagnostics;
+pub mod sets;
+
+pub use charset::Charset;
+pub use codec::{
+    decode, decode_until_stable, encode, CharsetChoice, DecodeOptions, Decoder, EncodeOptions,
+    Encoder, Newline, Outcome,
+};
+pub use diagnostics::{Code, Diagnostic, Diagnostics};
+pub use sets::EncodeSet;

@@ -1,0 +1,502 @@
+//! `urlkit encode`, `decode`, `detect` and `charsets`.
+
+use crate::io::{fail, open_sink, reject, usage, Reporter, Source};
+use serde_json::json;
+use std::ffi::OsString;
+use std::io::Write;
+use std::os::unix::ffi::OsStrExt;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use urlkit::codec::Peeled;
+use urlkit::{
+    Charset, CharsetChoice, DecodeOptions, Decoder, Diagnostics, EncodeOptions, EncodeSet, Encoder,
+    Newline,
+};
+
+/// Findings kept in memory per run; beyond this they are only counted.
+const KEPT_FINDINGS: usize = 10_000;
+
+/// Options shared by `encode` and `decode`.
+#[derive(clap::Args, Debug)]
+pub struct CommonArgs {
+    /// Treat each input line (LF or CRLF) as its own entry.
+    #[arg(short = 'l', long)]
+    per_line: bool,
+    /// Separator written after each entry in per-line mode.
+    #[arg(long, value_enum, default_value = "lf")]
+    newline: NewlineArg,
+    /// Reject the input (exit status 1) at the first malformed escape, invalid sequence or
+    /// unencodable character.
+    #[arg(long)]
+    strict: bool,
+    /// Bytes in, bytes out: no charset step.
+    #[arg(long)]
+    binary: bool,
+    /// Read the input from FILE instead of stdin.
+    #[arg(short, long, value_name = "FILE")]
+    input: Option<PathBuf>,
+    /// Write the output to FILE instead of stdout.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Print the output and every finding as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum NewlineArg {
+    Lf,
+    Crlf,
+}
+
+impl From<NewlineArg> for Newline {
+    fn from(value: NewlineArg) -> Self {
+        match value {
+            NewlineArg::Lf => Newline::Lf,
+            NewlineArg::Crlf => Newline::CrLf,
+        }
+    }
+}
+
+const ENCODE_HELP: &str = "Examples:
+  urlkit encode 'a b&c'                     a%20b%26c
+  urlkit encode -s component \"it's\"         it's (as encodeURIComponent)
+  urlkit encode -s form 'a b+c'             a+b%2Bc
+  urlkit encode -c shift_jis 'ラーメン'      %83%89%81%5B%83%81%83%93
+  urlkit encode -s iri 'http://example.com/引き割り.html'
+  urlkit encode -l < params.txt             one result per line
+  urlkit encode --binary -i photo.png -o photo.txt
+
+Each TEXT is one entry, printed with a newline. Without TEXT, all of stdin (or --input) is
+one entry, taken byte for byte, and the output ends with a newline.
+Charsets: every WHATWG label, utf-32le/be and DOS code pages; `urlkit charsets` lists them.
+Sets: unreserved (default), component, uri, form, path, query, special-query, fragment,
+userinfo, c0, iri, all; `urlkit charsets` describes them.
+Exit status: 0 success, 1 input rejected (--strict), 2 wrong usage.";
+
+/// Options of `urlkit encode`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = ENCODE_HELP)]
+pub struct EncodeArgs {
+    /// Text to encode; each argument is one entry.
+    text: Vec<OsString>,
+    /// Charset the text is converted to before escaping (see `urlkit charsets`).
+    #[arg(short, long, value_name = "LABEL", default_value = "utf-8")]
+    charset: String,
+    /// Encode set: which characters stay literal.
+    #[arg(short, long, value_name = "NAME", default_value = "unreserved")]
+    set: String,
+    /// Keep these characters literal too.
+    #[arg(long, value_name = "CHARS")]
+    safe: Option<String>,
+    /// Escape these characters too.
+    #[arg(long = "unsafe", value_name = "CHARS")]
+    unsafe_chars: Option<String>,
+    /// Write space as `+`.
+    #[arg(long)]
+    space_plus: bool,
+    /// Lower-case hex digits in escapes.
+    #[arg(long)]
+    lowercase: bool,
+    #[command(flatten)]
+    common: CommonArgs,
+}
+
+const DECODE_HELP: &str = "Examples:
+  urlkit decode '%E5%BC%95%E3%81%8D'        引き
+  urlkit decode --form 'a+b%2Bc'            a b+c
+  urlkit decode -c shift_jis '%83%89'       ラ
+  urlkit decode -c auto '%83%89%81%5B%83%81%83%93'
+  urlkit decode --until-stable '%2520'      (space; peels two layers)
+  urlkit decode -l < urls.txt               one result per line
+
+Unencoded whitespace is removed first (--keep-whitespace keeps it). A `%` not followed by
+two hex digits is kept as it is and reported. Each TEXT is one entry, printed with a
+newline. Without TEXT, all of stdin (or --input) is one entry and exactly the decoded bytes
+are written.
+Exit status: 0 success, 1 input rejected (--strict), 2 wrong usage.";
+
+/// Options of `urlkit decode`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = DECODE_HELP)]
+pub struct DecodeArgs {
+    /// Text to decode; each argument is one entry.
+    text: Vec<OsString>,
+    /// Charset of the decoded bytes (see `urlkit charsets`), or `auto` to detect it.
+    #[arg(short, long, value_name = "LABEL", default_value = "utf-8")]
+    charset: String,
+    /// Decode `+` as a space (application/x-www-form-urlencoded).
+    #[arg(long, visible_alias = "form")]
+    plus_space: bool,
+    /// Keep unencoded whitespace instead of removing it.
+    #[arg(long)]
+    keep_whitespace: bool,
+    /// Decode again and again until no escapes are left (`%2520` → ` `).
+    #[arg(long)]
+    until_stable: bool,
+    #[command(flatten)]
+    common: CommonArgs,
+}
+
+/// Options of `urlkit detect`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Examples:
+  urlkit detect '%83%89%81%5B%83%81%83%93'    Shift_JIS …
+  urlkit detect -i query.txt
+
+Prints the charset's WHATWG name first, then the confidence and the other candidates.")]
+pub struct DetectArgs {
+    /// Percent-encoded text; each argument is one entry. Without TEXT: stdin.
+    text: Vec<OsString>,
+    /// Read the input from FILE instead of stdin.
+    #[arg(short, long, value_name = "FILE")]
+    input: Option<PathBuf>,
+    /// Print the result as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// A streaming codec of either direction.
+enum Codec {
+    Encode(Encoder),
+    Decode(Decoder),
+}
+
+impl Codec {
+    fn feed(&mut self, chunk: &[u8], out: &mut Vec<u8>, diagnostics: &mut Diagnostics) {
+        match self {
+            Codec::Encode(e) => e.feed(chunk, out, diagnostics),
+            Codec::Decode(d) => d.feed(chunk, out, diagnostics),
+        }
+    }
+
+    fn finish(&mut self, out: &mut Vec<u8>, diagnostics: &mut Diagnostics) {
+        match self {
+            Codec::Encode(e) => e.finish(out, diagnostics),
+            Codec::Decode(d) => d.finish(out, diagnostics),
+        }
+    }
+
+    fn charset_name(&self, fallback: Option<Charset>) -> Option<&'static str> {
+        match self {
+            Codec::Encode(_) => fallback.map(|c| c.name()),
+            Codec::Decode(d) => d.charset().or(fallback).map(|c| c.name()),
+        }
+    }
+}
+
+pub fn encode(args: EncodeArgs) -> ExitCode {
+    let charset = match Charset::for_label(&args.charset) {
+        Ok(c) => c,
+        Err(e) => return usage(&e.to_string()),
+    };
+    let set = EncodeSet::named(&args.set)
+        .and_then(|s| match &args.safe {
+            Some(chars) => s.with_safe(chars),
+            None => Ok(s),
+        })
+        .and_then(|s| match &args.unsafe_chars {
+            Some(chars) => s.with_unsafe(chars),
+            None => Ok(s),
+        });
+    let set = match set {
+        Ok(s) => s,
+        Err(e) => return usage(&e.to_string()),
+    };
+    let options = EncodeOptions {
+        charset,
+        space_plus: args.space_plus || set == EncodeSet::FORM,
+        set,
+        lowercase: args.lowercase,
+        binary: args.common.binary,
+        per_line: args.common.per_line,
+        newline: args.common.newline.into(),
+    };
+    let make = || Codec::Encode(Encoder::new(&options));
+    run(&args.text, &args.common, Some(charset), true, make)
+}
+
+pub fn decode(args: DecodeArgs) -> ExitCode {
+    let choice = match CharsetChoice::for_label(&args.charset) {
+        Ok(c) => c,
+        Err(e) => return usage(&e.to_string()),
+    };
+    let options = DecodeOptions {
+        charset: choice,
+        plus_space: args.plus_space,
+        keep_whitespace: args.keep_whitespace,
+        binary: args.common.binary,
+        per_line: args.common.per_line,
+        newline: args.common.newline.into(),
+    };
+    let fixed = match choice {
+        CharsetChoice::Fixed(c) => Some(c),
+        CharsetChoice::Auto => None,
+    };
+    if args.until_stable {
+        return until_stable(&args.text, &args.common, &options);
+    }
+    let make = || Codec::Decode(Decoder::new(&options));
+    run(&args.text, &args.common, fixed, false, make)
+}
+
+/// Runs a codec over the TEXT entries, or streams stdin/--input through it.
+fn run(
+    text: &[OsString],
+    common: &CommonArgs,
+    charset: Option<Charset>,
+    newline_after_stream: bool,
+    make: impl Fn() -> Codec,
+) -> ExitCode {
+    let mut sink = match open_sink(common.output.as_ref()) {
+        Ok(s) => s,
+        Err(e) => return fail(&e),
+    };
+    let mut reporter = Reporter::new();
+    let mut out = Vec::new();
+    if !text.is_empty() {
+        for entry in text {
+            let mut codec = make();
+            let mut diagnostics = Diagnostics::with_limit(KEPT_FINDINGS);
+            out.clear();
+            codec.feed(entry.as_bytes(), &mut out, &mut diagnostics);
+            codec.finish(&mut out, &mut diagnostics);
+            if common.strict {
+                if let Some(error) = diagnostics.first_strict_error() {
+                    let _ = sink.flush();
+                    return reject(error);
+                }
+            }
+            if common.json {
+                let object = json_result(&out, codec.charset_name(charset), &diagnostics, None);
+                out.clear();
+                out.extend_from_slice(object.to_string().as_bytes());
+                out.push(b'\n');
+            } else {
+                if !common.per_line {
+                    out.push(b'\n');
+                }
+                reporter.report(diagnostics.items());
+                reporter.add_hidden(diagnostics.dropped());
+            }
+            if let Err(e) = sink.write_all(&out) {
+                return fail(&format!("cannot write output: {e}"));
+            }
+        }
+        return finish_sink(sink, &reporter);
+    }
+
+    let mut source = match Source::open(common.input.as_ref()) {
+        Ok(s) => s,
+        Err(e) => return fail(&e),
+    };
+    let mut codec = make();
+    let mut diagnostics = Diagnostics::with_limit(KEPT_FINDINGS);
+    let mut chunk = Vec::new();
+    let mut collected = Vec::new();
+    let mut all_findings = Vec::new();
+    loop {
+        if let Err(e) = source.next_chunk(&mut chunk) {
+            return fail(&e);
+        }
+        out.clear();
+        if chunk.is_empty() {
+            codec.finish(&mut out, &mut diagnostics);
+            if newline_after_stream && !common.per_line {
+                out.push(b'\n');
+            }
+        } else {
+            codec.feed(&chunk, &mut out, &mut diagnostics);
+        }
+        let found = diagnostics.take_items();
+        if common.strict {
+            if let Some(error) = found.iter().find(|d| d.code.is_error_in_strict_mode()) {
+                let _ = sink.flush();
+                return reject(error);
+            }
+        }
+        if common.json {
+            collected.extend_from_slice(&out);
+            all_findings.extend(found);
+        } else {
+            reporter.report(&found);
+            if let Err(e) = sink.write_all(&out) {
+                return fail(&format!("cannot write output: {e}"));
+            }
+        }
+        if chunk.is_empty() {
+            break;
+        }
+    }
+    reporter.add_hidden(diagnostics.dropped());
+    if common.json {
+        let mut kept = Diagnostics::new();
+        for d in all_findings {
+            kept.push(d);
+        }
+        let object = json_result(&collected, codec.charset_name(charset), &kept, None);
+        if let Err(e) = writeln!(sink, "{object}") {
+            return fail(&format!("cannot write output: {e}"));
+        }
+    }
+    finish_sink(sink, &reporter)
+}
+
+fn finish_sink(mut sink: Box<dyn Write>, reporter: &Reporter) -> ExitCode {
+    if let Err(e) = sink.flush() {
+        return fail(&format!("cannot write output: {e}"));
+    }
+    reporter.summarise();
+    ExitCode::SUCCESS
+}
+
+fn json_result(
+    output: &[u8],
+    charset: Option<&str>,
+    diagnostics: &Diagnostics,
+    peeled: Option<&Peeled>,
+) -> serde_json::Value {
+    let mut object = json!({
+        "output": String::from_utf8_lossy(output),
+        "charset": charset,
+        "diagnostics": diagnostics.items(),
+        "diagnostics_not_listed": diagnostics.dropped(),
+    });
+    if let Some(peeled) = peeled {
+        object["depth"] = json!(peeled.depth);
+        object["layers"] = json!(peeled
+            .layers
+            .iter()
+            .map(|l| String::from_utf8_lossy(l).into_owned())
+            .collect::<Vec<_>>());
+    }
+    object
+}
+
+/// `decode --until-stable`: each entry is held in memory and peeled layer by layer.
+fn until_stable(text: &[OsString], common: &CommonArgs, options: &DecodeOptions) -> ExitCode {
+    let entries: Vec<Vec<u8>> = if text.is_empty() {
+        let all = match Source::open(common.input.as_ref()).and_then(|mut s| s.read_all()) {
+            Ok(all) => all,
+            Err(e) => return fail(&e),
+        };
+        if common.per_line {
+            let mut lines: Vec<Vec<u8>> = all
+                .split(|&b| b == b'\n')
+                .map(|l| l.strip_suffix(b"\r").unwrap_or(l).to_vec())
+                .collect();
+            if all.ends_with(b"\n") || all.is_empty() {
+                lines.pop();
+            }
+            lines
+        } else {
+            vec![all]
+        }
+    } else {
+        text.iter().map(|t| t.as_bytes().to_vec()).collect()
+    };
+    let mut sink = match open_sink(common.output.as_ref()) {
+        Ok(s) => s,
+        Err(e) => return fail(&e),
+    };
+    let mut reporter = Reporter::new();
+    let one_entry_stream = text.is_empty() && !common.per_line;
+    let single = DecodeOptions {
+        per_line: false,
+        ..options.clone()
+    };
+    for entry in entries {
+        let peeled = urlkit::decode_until_stable(&entry, &single);
+        let mut kept = Diagnostics::new();
+        for d in &peeled.outcome.diagnostics {
+            kept.push(d.clone());
+        }
+        if common.strict {
+            if let Some(error) = peeled.outcome.strict_error() {
+                let _ = sink.flush();
+                return reject(error);
+            }
+        }
+        let mut out = peeled.outcome.output.clone();
+        if !one_entry_stream {
+            out.extend_from_slice(options.newline.as_bytes());
+        }
+        let written = if common.json {
+            let charset = peeled.outcome.charset.map(|c| c.name());
+            let mut line = json_result(&peeled.outcome.output, charset, &kept, Some(&peeled))
+                .to_string()
+                .into_bytes();
+            line.push(b'\n');
+            line
+        } else {
+            eprintln!("urlkit: peeled {} layer(s) of encoding", peeled.depth);
+            reporter.report(kept.items());
+            out
+        };
+        if let Err(e) = sink.write_all(&written) {
+            return fail(&format!("cannot write output: {e}"));
+        }
+    }
+    finish_sink(sink, &reporter)
+}
+
+pub fn detect(args: DetectArgs) -> ExitCode {
+    let entries: Vec<Vec<u8>> = if args.text.is_empty() {
+        match Source::open(args.input.as_ref()).and_then(|mut s| s.read_all()) {
+            Ok(all) => vec![all],
+            Err(e) => return fail(&e),
+        }
+    } else {
+        args.text.iter().map(|t| t.as_bytes().to_vec()).collect()
+    };
+    let binary = DecodeOptions {
+        binary: true,
+        ..DecodeOptions::default()
+    };
+    for entry in entries {
+        let bytes = urlkit::decode(&entry, &binary).output;
+        let detection = urlkit::detect::detect(&bytes, urlkit::detect::tld_of_url(&bytes));
+        if args.json {
+            let object = json!({
+                "charset": detection.charset,
+                "confidence": detection.confidence,
+                "reason": detection.reason,
+                "bom_length": detection.bom_length,
+                "runners_up": detection.runners_up.iter().map(|c| json!({
+                    "charset": c.charset, "confidence": c.confidence
+                })).collect::<Vec<_>>(),
+            });
+            println!("{object}");
+        } else {
+            let others: Vec<String> = detection
+                .runners_up
+                .iter()
+                .map(|c| format!("{} {:.2}", c.charset, c.confidence))
+                .collect();
+            let mut line = format!(
+                "{} confidence {:.2} ({})",
+                detection.charset, detection.confidence, detection.reason
+            );
+            if !others.is_empty() {
+                line.push_str(&format!(" runners-up: {}", others.join(", ")));
+            }
+            println!("{line}");
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+pub fn charsets() -> ExitCode {
+    let mut out = String::from("Charsets (name: labels). Any label works with -c/--charset.\n");
+    for (charset, labels) in Charset::all() {
+        out.push_str(&format!("  {}: {}\n", charset.name(), labels.join(", ")));
+    }
+    out.push_str(
+        "\nDecoding also accepts `auto` (detect the charset).\n\nEncode sets (-s/--set):\n",
+    );
+    for (name, description) in EncodeSet::described() {
+        out.push_str(&format!("  {name:<14} {description}\n"));
+    }
+    print!("{out}");
+    ExitCode::SUCCESS
+}

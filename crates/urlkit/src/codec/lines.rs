@@ -1,0 +1,92 @@
+//! Entry framing: the whole input as one entry, or one entry per line.
+
+use super::{Entry, Newline};
+use crate::diagnostics::Diagnostics;
+
+/// Feeds an [`Entry`] codec the whole input, or each LF- or CRLF-terminated line as its
+/// own entry with the separator written after each result.
+pub(crate) struct Framing<E: Entry> {
+    entry: E,
+    per_line: bool,
+    newline: Newline,
+    /// Input offset of the next byte.
+    offset: u64,
+    /// The current line has begun (bytes fed since the last separator).
+    in_line: bool,
+    /// A `\r` ended the last chunk; whether it belongs to a CRLF is not known yet.
+    pending_cr: bool,
+}
+
+impl<E: Entry> Framing<E> {
+    pub(crate) fn new(entry: E, per_line: bool, newline: Newline) -> Self {
+        Framing {
+            entry,
+            per_line,
+            newline,
+            offset: 0,
+            in_line: false,
+            pending_cr: false,
+        }
+    }
+
+    pub(crate) fn entry(&self) -> &E {
+        &self.entry
+    }
+
+    pub(crate) fn feed(&mut self, chunk: &[u8], out: &mut Vec<u8>, diagnostics: &mut Diagnostics) {
+        if !self.per_line {
+            self.entry.feed(chunk, out, diagnostics);
+            self.offset += chunk.len() as u64;
+            return;
+        }
+        let mut rest = chunk;
+        if self.pending_cr && !rest.is_empty() {
+            self.pending_cr = false;
+            if rest[0] != b'\n' {
+                self.entry.feed(b"\r", out, diagnostics);
+            }
+        }
+        while !rest.is_empty() {
+            match memchr::memchr(b'\n', rest) {
+                Some(end) => {
+                    let line = rest[..end].strip_suffix(b"\r").unwrap_or(&rest[..end]);
+                    self.entry.feed(line, out, diagnostics);
+                    self.entry.finish(out, diagnostics);
+                    out.extend_from_slice(self.newline.as_bytes());
+                    self.offset += end as u64 + 1;
+                    self.entry.reset(self.offset);
+                    self.in_line = false;
+                    rest = &rest[end + 1..];
+                }
+                None => {
+                    self.in_line = true;
+                    let (body, cr) = match rest.strip_suffix(b"\r") {
+                        Some(body) => (body, true),
+                        None => (rest, false),
+                    };
+                    self.entry.feed(body, out, diagnostics);
+                    self.pending_cr = cr;
+                    self.offset += rest.len() as u64;
+                    rest = &[];
+                }
+            }
+        }
+    }
+
+    pub(crate) fn finish(&mut self, out: &mut Vec<u8>, diagnostics: &mut Diagnostics) {
+        if !self.per_line {
+            self.entry.finish(out, diagnostics);
+            return;
+        }
+        if self.pending_cr {
+            self.pending_cr = false;
+            self.entry.feed(b"\r", out, diagnostics);
+        }
+        if self.in_line {
+            self.entry.finish(out, diagnostics);
+            out.extend_from_slice(self.newline.as_bytes());
+            self.in_line = false;
+            self.entry.reset(self.offset);
+        }
+    }
+}

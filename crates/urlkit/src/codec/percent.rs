@@ -1,0 +1,315 @@
+//! The percent decoder: `%XX` to bytes, malformed escapes kept and reported, whitespace
+//! removal and `+` handling, as a state machine that resumes across chunk boundaries.
+
+use super::kernel::{hex_value, is_removable_whitespace, literal_run, StopTable};
+use crate::diagnostics::{Code, Diagnostic, Diagnostics};
+
+/// An escape begun but not finished at the end of the last chunk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pending {
+    None,
+    /// Saw `%` at this input offset.
+    Percent {
+        at: u64,
+    },
+    /// Saw `%` at `at` and the hex digit `digit` at `digit_at`.
+    PercentDigit {
+        at: u64,
+        digit: u8,
+        digit_at: u64,
+    },
+}
+
+/// How many output bytes' input offsets the decoder remembers.
+const RECENT: usize = 8;
+
+/// Percent-decodes a stream of chunks. The output for any chunking equals the output for
+/// the whole input.
+#[derive(Clone, Debug)]
+pub(crate) struct PercentDecoder {
+    stops: StopTable,
+    strip_whitespace: bool,
+    plus_space: bool,
+    /// Report escapes of bidi controls (`%E2%80%AE` …): only meaningful for UTF-8.
+    check_bidi: bool,
+    pending: Pending,
+    /// Input offset of the next byte fed.
+    offset: u64,
+    /// Output bytes produced so far.
+    produced: u64,
+    /// Input offsets of the last `RECENT` output bytes (ring, indexed by output count).
+    recent: [u64; RECENT],
+    reported_layers: bool,
+}
+
+impl PercentDecoder {
+    pub(crate) fn new(strip_whitespace: bool, plus_space: bool, check_bidi: bool) -> Self {
+        PercentDecoder {
+            stops: StopTable::new(strip_whitespace, plus_space),
+            strip_whitespace,
+            plus_space,
+            check_bidi,
+            pending: Pending::None,
+            offset: 0,
+            produced: 0,
+            recent: [0; RECENT],
+            reported_layers: false,
+        }
+    }
+
+    /// Starts a new entry whose first byte is at input offset `offset`.
+    pub(crate) fn reset(&mut self, offset: u64) {
+        self.pending = Pending::None;
+        self.offset = offset;
+        self.produced = 0;
+        self.reported_layers = false;
+    }
+
+    /// Input offset of the next byte to be fed.
+    pub(crate) fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// Input offset of the output byte `back` places before the end (1: the last one), if
+    /// it is among the remembered ones.
+    pub(crate) fn recent_offset(&self, back: u64) -> Option<u64> {
+        (back >= 1 && back <= RECENT as u64 && back <= self.produced)
+            .then(|| self.recent[((self.produced - back) % RECENT as u64) as usize])
+    }
+
+    #[inline]
+    fn note(&mut self, offset: u64) {
+        self.recent[(self.produced % RECENT as u64) as usize] = offset;
+        self.produced += 1;
+    }
+
+    #[inline]
+    fn note_run(&mut self, first: u64, length: usize) {
+        let skipped = length.saturating_sub(RECENT);
+        self.produced += skipped as u64;
+        for k in skipped..length {
+            self.note(first + k as u64);
+        }
+    }
+
+    /// Decodes `input`, appending to `out` and reporting findings to `diagnostics`.
+    pub(crate) fn decode(
+        &mut self,
+        input: &[u8],
+        out: &mut Vec<u8>,
+        diagnostics: &mut Diagnostics,
+    ) {
+        self.run::<false>(input, out, &mut Vec::new(), diagnostics);
+    }
+
+    /// Like [`decode`](Self::decode), and also appends to `map` the input offset of every
+    /// output byte.
+    pub(crate) fn decode_tracked(
+        &mut self,
+        input: &[u8],
+        out: &mut Vec<u8>,
+        map: &mut Vec<u64>,
+        diagnostics: &mut Diagnostics,
+    ) {
+        self.run::<true>(input, out, map, diagnostics);
+    }
+
+    fn run<const TRACK: bool>(
+        &mut self,
+        input: &[u8],
+        out: &mut Vec<u8>,
+        map: &mut Vec<u64>,
+        diagnostics: &mut Diagnostics,
+    ) {
+        let base = self.offset;
+        let mut i = 0;
+        out.reserve(input.len());
+        while i < input.len() {
+            match self.pending {
+                Pending::None => {
+                    let run = literal_run(&input[i..], &self.stops);
+                    if run > 0 {
+                        out.extend_from_slice(&input[i..i + run]);
+                        self.note_run(base + i as u64, run);
+                        if TRACK {
+                            map.extend((0..run as u64).map(|k| base + i as u64 + k));
+                        }
+                        i += run;
+                        continue;
+                    }
+                    let at = base + i as u64;
+                    match input[i] {
+                        b'%' => {
+                            if let (Some(&hi), Some(&lo)) = (input.get(i + 1), input.get(i + 2)) {
+                                if let (Some(h), Some(l)) = (hex_value(hi), hex_value(lo)) {
+                                    let value = h << 4 | l;
+                                    self.emit_escape(value, at, &input[i + 3..], out, diagnostics);
+                                    if TRACK {
+                                        map.push(at);
+                                    }
+                                    i += 3;
+                                    continue;
+                                }
+                            }
+                            self.pending = Pending::Percent { at };
+                            i += 1;
+                        }
+                        b'+' if self.plus_space => {
+                            out.push(b' ');
+                            self.note(at);
+                            if TRACK {
+                                map.push(at);
+                            }
+                            i += 1;
+                        }
+                        // Removable whitespace: dropped.
+                        _ => i += 1,
+                    }
+                }
+                Pending::Percent { at } => {
+                    let byte = input[i];
+                    let digit_at = base + i as u64;
+                    if self.strip_whitespace && is_removable_whitespace(byte) {
+                        i += 1;
+                    } else if hex_value(byte).is_some() {
+                        self.pending = Pending::PercentDigit {
+                            at,
+                            digit: byte,
+                            digit_at,
+                        };
+                        i += 1;
+                    } else {
+                        // Not an escape: the `%` is literal; `byte` is looked at afresh.
+                        self.malformed(&[(b'%', at)], out, diagnostics);
+                        if TRACK {
+                            map.push(at);
+                        }
+                    }
+                }
+                Pending::PercentDigit {
+                    at,
+                    digit,
+                    digit_at,
+                } => {
+                    let byte = input[i];
+                    if self.strip_whitespace && is_removable_whitespace(byte) {
+                        i += 1;
+                    } else if let Some(low) = hex_value(byte) {
+                        let value = hex_value(digit).unwrap_or(0) << 4 | low;
+                        self.pending = Pending::None;
+                        self.emit_escape(value, at, &input[i + 1..], out, diagnostics);
+                        if TRACK {
+                            map.push(at);
+                        }
+                        i += 1;
+                    } else {
+                        self.malformed(&[(b'%', at), (digit, digit_at)], out, diagnostics);
+                        if TRACK {
+                            map.extend([at, digit_at]);
+                        }
+                    }
+                }
+            }
+        }
+        self.offset = base + input.len() as u64;
+    }
+
+    /// Ends the entry: an unfinished escape is written as it is and reported.
+    pub(crate) fn finish_tracked(
+        &mut self,
+        out: &mut Vec<u8>,
+        map: &mut Vec<u64>,
+        diagnostics: &mut Diagnostics,
+    ) {
+        match self.pending {
+            Pending::None => {}
+            Pending::Percent { at } => {
+                self.malformed(&[(b'%', at)], out, diagnostics);
+                map.push(at);
+            }
+            Pending::PercentDigit {
+                at,
+                digit,
+                digit_at,
+            } => {
+                self.malformed(&[(b'%', at), (digit, digit_at)], out, diagnostics);
+                map.extend([at, digit_at]);
+            }
+        }
+    }
+
+    /// Ends the entry (see [`finish_tracked`](Self::finish_tracked)).
+    pub(crate) fn finish(&mut self, out: &mut Vec<u8>, diagnostics: &mut Diagnostics) {
+        self.finish_tracked(out, &mut Vec::new(), diagnostics);
+    }
+
+    fn malformed(
+        &mut self,
+        literal: &[(u8, u64)],
+        out: &mut Vec<u8>,
+        diagnostics: &mut Diagnostics,
+    ) {
+        let at = literal[0].1;
+        let shown: String = literal.iter().map(|&(b, _)| b as char).collect();
+        diagnostics.push(Diagnostic::new(
+            Code::MalformedEscape,
+            at,
+            format!("{shown:?} is not followed by two hex digits; kept as it is"),
+        ));
+        for &(byte, offset) in literal {
+            out.push(byte);
+            self.note(offset);
+        }
+        self.pending = Pending::None;
+    }
+
+    #[inline]
+    fn emit_escape(
+        &mut self,
+        value: u8,
+        at: u64,
+        rest: &[u8],
+        out: &mut Vec<u8>,
+        diagnostics: &mut Diagnostics,
+    ) {
+        out.push(value);
+        self.note(at);
+        if value < 0x20 || value == 0x7F {
+            diagnostics.push(Diagnostic::new(
+                Code::ControlCharacter,
+                at,
+                format!("escape decodes to the control character U+{value:04X}"),
+            ));
+        } else if value == b'%' && !self.reported_layers && starts_with_hex_pair(rest) {
+            self.reported_layers = true;
+            diagnostics.push(Diagnostic::new(
+                Code::MultipleLayers,
+                at,
+                "`%25` followed by hex digits: the text looks percent-encoded more than once (--until-stable peels every layer)",
+            ));
+        } else if value == 0xE2 && self.check_bidi && is_bidi_tail(rest) {
+            diagnostics.push(Diagnostic::new(
+                Code::BidiCharacter,
+                at,
+                "escape decodes to a bidirectional formatting character, which can disguise text",
+            ));
+        }
+    }
+}
+
+fn starts_with_hex_pair(rest: &[u8]) -> bool {
+    rest.len() >= 2 && hex_value(rest[0]).is_some() && hex_value(rest[1]).is_some()
+}
+
+/// Whether `rest` continues `%E2` into U+202A..U+202E or U+2066..U+2069.
+fn is_bidi_tail(rest: &[u8]) -> bool {
+    let byte_at = |k: usize| -> Option<u8> {
+        let escape = rest.get(k * 3..k * 3 + 3)?;
+        (escape[0] == b'%').then_some(())?;
+        Some(hex_value(escape[1])? << 4 | hex_value(escape[2])?)
+    };
+    matches!(
+        (byte_at(0), byte_at(1)),
+        (Some(0x80), Some(0xAA..=0xAE)) | (Some(0x81), Some(0xA6..=0xA9))
+    )
+}

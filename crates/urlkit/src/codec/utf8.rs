@@ -1,0 +1,174 @@
+//! Streaming UTF-8 validation: the codec's fast path for the default charset.
+
+/// Validates (and optionally copies) a stream of UTF-8 chunks, holding an incomplete
+/// character at a chunk's end until the next chunk completes it.
+///
+/// Invalid sequences are reported as `(start, length)` with `start` relative to the
+/// current chunk (negative for held-over bytes); when copying, each becomes U+FFFD, using
+/// the "maximal subpart" rule of the Encoding Standard, as Rust's `from_utf8` does.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Utf8Stream {
+    carry: [u8; 4],
+    carry_len: usize,
+}
+
+const REPLACEMENT: &[u8] = "\u{FFFD}".as_bytes();
+
+impl Utf8Stream {
+    /// Validates `chunk`; with `WRITE`, appends the valid text (and U+FFFD for each invalid
+    /// sequence) to `out`.
+    pub(crate) fn feed<const WRITE: bool>(
+        &mut self,
+        chunk: &[u8],
+        out: &mut Vec<u8>,
+        mut invalid: impl FnMut(isize, usize),
+    ) {
+        let mut start = 0usize;
+        if self.carry_len > 0 {
+            let held = self.carry_len;
+            self.carry_len = 0;
+            let take = chunk.len().min(4);
+            let mut joined = [0u8; 8];
+            joined[..held].copy_from_slice(&self.carry[..held]);
+            joined[held..held + take].copy_from_slice(&chunk[..take]);
+            let joined = &joined[..held + take];
+            let mut position = 0;
+            // Resolve the held bytes; `start` is where the plain scan of `chunk` resumes.
+            loop {
+                let (valid_end, error_len) = match std::str::from_utf8(&joined[position..]) {
+                    Ok(_) => (joined.len(), None),
+                    Err(error) => (position + error.valid_up_to(), Some(error.error_len())),
+                };
+                if valid_end >= held {
+                    // The held character is complete: write it and its tail from `chunk`.
+                    let tail = tail_of_completed(&joined[position..held], chunk);
+                    if WRITE {
+                        out.extend_from_slice(&joined[position..held]);
+                        out.extend_from_slice(&chunk[..tail]);
+                    }
+                    start = tail;
+                    break;
+                }
+                match error_len {
+                    Some(Some(length)) => {
+                        if WRITE {
+                            out.extend_from_slice(&joined[position..valid_end]);
+                            out.extend_from_slice(REPLACEMENT);
+                        }
+                        invalid(valid_end as isize - held as isize, length);
+                        position = valid_end + length;
+                        if position >= held {
+                            start = position - held;
+                            break;
+                        }
+                    }
+                    _ => {
+                        // Still incomplete: the chunk is shorter than the character.
+                        if WRITE {
+                            out.extend_from_slice(&joined[position..valid_end]);
+                        }
+                        let rest = &joined[valid_end..];
+                        self.carry[..rest.len()].copy_from_slice(rest);
+                        self.carry_len = rest.len();
+                        return;
+                    }
+                }
+            }
+        }
+        let mut position = start;
+        loop {
+            match std::str::from_utf8(&chunk[position..]) {
+                Ok(_) => {
+                    if WRITE {
+                        out.extend_from_slice(&chunk[position..]);
+                    }
+                    return;
+                }
+                Err(error) => {
+                    let valid_end = position + error.valid_up_to();
+                    if WRITE {
+                        out.extend_from_slice(&chunk[position..valid_end]);
+                    }
+                    match error.error_len() {
+                        Some(length) => {
+                            if WRITE {
+                                out.extend_from_slice(REPLACEMENT);
+                            }
+                            invalid(valid_end as isize, length);
+                            position = valid_end + length;
+                        }
+                        None => {
+                            let rest = &chunk[valid_end..];
+                            self.carry[..rest.len()].copy_from_slice(rest);
+                            self.carry_len = rest.len();
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Ends the stream: held-over bytes are an incomplete sequence (U+FFFD when writing).
+    pub(crate) fn finish<const WRITE: bool>(
+        &mut self,
+        out: &mut Vec<u8>,
+        mut invalid: impl FnMut(isize, usize),
+    ) {
+        if self.carry_len > 0 {
+            if WRITE {
+                out.extend_from_slice(REPLACEMENT);
+            }
+            invalid(-(self.carry_len as isize), self.carry_len);
+            self.carry_len = 0;
+        }
+    }
+}
+
+/// How many bytes of `chunk` complete the character whose first bytes are `held`.
+fn tail_of_completed(held: &[u8], chunk: &[u8]) -> usize {
+    if held.is_empty() {
+        return 0;
+    }
+    let width = match held[0] {
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        _ => 4,
+    };
+    (width - held.len()).min(chunk.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(chunks: &[&[u8]]) -> (Vec<u8>, Vec<(isize, usize)>) {
+        let mut stream = Utf8Stream::default();
+        let mut out = Vec::new();
+        let mut found = Vec::new();
+        let mut base = 0isize;
+        for chunk in chunks {
+            stream.feed::<true>(chunk, &mut out, |s, l| found.push((base + s, l)));
+            base += chunk.len() as isize;
+        }
+        stream.finish::<true>(&mut out, |s, l| found.push((base + s, l)));
+        (out, found)
+    }
+
+    #[test]
+    fn every_split_of_mixed_input_gives_the_whole_result() {
+        let input: &[u8] = b"a\xE2\x80\xA0b\xF0\x9F\x98\x80\xFFc\xE2\x80d\xC3";
+        let whole = run(&[input]);
+        assert_eq!(
+            whole.0,
+            "a\u{2020}b\u{1F600}\u{FFFD}c\u{FFFD}d\u{FFFD}".as_bytes()
+        );
+        assert_eq!(whole.1, vec![(9, 1), (11, 2), (14, 1)]);
+        for i in 0..=input.len() {
+            for j in i..=input.len() {
+                let split = run(&[&input[..i], &input[i..j], &input[j..]]);
+                assert_eq!(split, whole, "split at {i}, {j}");
+            }
+        }
+    }
+}
