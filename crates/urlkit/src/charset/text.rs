@@ -74,7 +74,14 @@ impl TextEncoder {
                         EncoderResult::InputEmpty => break,
                         EncoderResult::OutputFull => continue,
                         EncoderResult::Unmappable(character) => {
-                            let offset = consumed - character.len_utf8();
+                            // The reported character may differ from the input one
+                            // (ISO-2022-JP reports U+FFFD for ESC, SO and SI): locate the
+                            // input character that was just consumed.
+                            let length = text[..consumed]
+                                .chars()
+                                .next_back()
+                                .map_or(0, char::len_utf8);
+                            let offset = consumed - length;
                             unencodable(Unencodable { character, offset }, out);
                         }
                     }

@@ -1,6 +1,5 @@
 //! Decoding one entry: escapes → bytes → text in the chosen (or detected) charset.
 
-use super::encoder::hex_bytes;
 use super::percent::PercentDecoder;
 use super::utf8::Utf8Stream;
 use super::{CharsetChoice, DecodeOptions, Entry};
@@ -184,18 +183,10 @@ impl EntryDecoder {
                 before.recent_offset(index.unsigned_abs() as u64)
             }
             .unwrap_or_else(|| before.offset());
-            let bytes_text = if index >= 0 {
-                let i = index as usize;
-                hex_bytes(
-                    &self.buffer[i.min(self.buffer.len())..(i + length).min(self.buffer.len())],
-                )
-            } else {
-                format!("{length} byte(s)")
-            };
             diagnostics.push(Diagnostic::new(
                 Code::InvalidSequence,
                 offset,
-                format!("{bytes_text} is not valid {charset}; decoded as U+FFFD"),
+                format!("{length} byte(s) that are not valid {charset}; decoded as U+FFFD"),
             ));
         }
     }

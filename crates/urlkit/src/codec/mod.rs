@@ -233,7 +233,7 @@ pub fn encode(input: &[u8], options: &EncodeOptions) -> Outcome {
     Outcome {
         output,
         charset: Some(options.charset),
-        diagnostics: diagnostics.into_vec(),
+        diagnostics: in_input_order(diagnostics),
     }
 }
 
@@ -249,8 +249,15 @@ pub fn decode(input: &[u8], options: &DecodeOptions) -> Outcome {
     Outcome {
         output,
         charset: decoder.charset(),
-        diagnostics: diagnostics.into_vec(),
+        diagnostics: in_input_order(diagnostics),
     }
+}
+
+/// Findings sorted by offset (stable: findings at one offset keep the order found).
+fn in_input_order(diagnostics: Diagnostics) -> Vec<Diagnostic> {
+    let mut list = diagnostics.into_vec();
+    list.sort_by_key(|d| d.offset);
+    list
 }
 
 /// Parses `application/x-www-form-urlencoded` bytes into name/value pairs (WHATWG URL

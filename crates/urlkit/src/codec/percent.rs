@@ -40,6 +40,14 @@ pub(crate) struct PercentDecoder {
     /// Input offsets of the last `RECENT` output bytes (ring, indexed by output count).
     recent: [u64; RECENT],
     reported_layers: bool,
+    /// Progress through `%25` then two hex digits in the output: 0 idle, 1 after the
+    /// `%25`, 2 after one hex digit. `layer_at` is where the `%25` was.
+    layer_state: u8,
+    layer_at: u64,
+    /// Progress through a UTF-8 bidi control (E2 80 AA..AE, E2 81 A6..A9) in the output:
+    /// 0 idle, 1 after E2, 0x80 or 0x81 after the second byte. `bidi_at`: where E2 was.
+    bidi_state: u8,
+    bidi_at: u64,
 }
 
 impl PercentDecoder {
@@ -54,6 +62,10 @@ impl PercentDecoder {
             produced: 0,
             recent: [0; RECENT],
             reported_layers: false,
+            layer_state: 0,
+            layer_at: 0,
+            bidi_state: 0,
+            bidi_at: 0,
         }
     }
 
@@ -63,6 +75,8 @@ impl PercentDecoder {
         self.offset = offset;
         self.produced = 0;
         self.reported_layers = false;
+        self.layer_state = 0;
+        self.bidi_state = 0;
     }
 
     /// Input offset of the next byte to be fed.
@@ -129,6 +143,12 @@ impl PercentDecoder {
                 Pending::None => {
                     let run = literal_run(&input[i..], &self.stops);
                     if run > 0 {
+                        if self.layer_state != 0 {
+                            self.follow_layer(&input[i..i + run.min(2)], diagnostics);
+                        }
+                        if self.check_bidi {
+                            self.follow_bidi_run(&input[i..i + run], base + i as u64, diagnostics);
+                        }
                         out.extend_from_slice(&input[i..i + run]);
                         self.note_run(base + i as u64, run);
                         if TRACK {
@@ -143,7 +163,7 @@ impl PercentDecoder {
                             if let (Some(&hi), Some(&lo)) = (input.get(i + 1), input.get(i + 2)) {
                                 if let (Some(h), Some(l)) = (hex_value(hi), hex_value(lo)) {
                                     let value = h << 4 | l;
-                                    self.emit_escape(value, at, &input[i + 3..], out, diagnostics);
+                                    self.emit_escape(value, at, out, diagnostics);
                                     if TRACK {
                                         map.push(at);
                                     }
@@ -155,6 +175,8 @@ impl PercentDecoder {
                             i += 1;
                         }
                         b'+' if self.plus_space => {
+                            self.layer_state = 0;
+                            self.bidi_state = 0;
                             out.push(b' ');
                             self.note(at);
                             if TRACK {
@@ -197,7 +219,7 @@ impl PercentDecoder {
                     } else if let Some(low) = hex_value(byte) {
                         let value = hex_value(digit).unwrap_or(0) << 4 | low;
                         self.pending = Pending::None;
-                        self.emit_escape(value, at, &input[i + 1..], out, diagnostics);
+                        self.emit_escape(value, at, out, diagnostics);
                         if TRACK {
                             map.push(at);
                         }
@@ -256,6 +278,8 @@ impl PercentDecoder {
             at,
             format!("{shown:?} is not followed by two hex digits; kept as it is"),
         ));
+        self.layer_state = 0;
+        self.bidi_state = 0;
         for &(byte, offset) in literal {
             out.push(byte);
             self.note(offset);
@@ -263,53 +287,105 @@ impl PercentDecoder {
         self.pending = Pending::None;
     }
 
+    /// Follows the output bytes `bytes` through the `%25` + two hex digits pattern.
+    fn follow_layer(&mut self, bytes: &[u8], diagnostics: &mut Diagnostics) {
+        for &byte in bytes {
+            if self.layer_state == 0 {
+                return;
+            }
+            if hex_value(byte).is_none() {
+                self.layer_state = 0;
+            } else if self.layer_state == 1 {
+                self.layer_state = 2;
+            } else {
+                self.layer_state = 0;
+                self.reported_layers = true;
+                diagnostics.push(Diagnostic::new(
+                    Code::MultipleLayers,
+                    self.layer_at,
+                    "`%25` followed by hex digits: the text looks percent-encoded more than once (--until-stable peels every layer)",
+                ));
+            }
+        }
+    }
+
     #[inline]
     fn emit_escape(
         &mut self,
         value: u8,
         at: u64,
-        rest: &[u8],
         out: &mut Vec<u8>,
         diagnostics: &mut Diagnostics,
     ) {
         out.push(value);
         self.note(at);
-        if value < 0x20 || value == 0x7F {
+        if self.layer_state != 0 {
+            self.follow_layer(&[value], diagnostics);
+        }
+        if self.check_bidi {
+            self.follow_bidi(value, at, diagnostics);
+        }
+        if value == b'%' && !self.reported_layers {
+            self.layer_state = 1;
+            self.layer_at = at;
+        } else if value < 0x20 || value == 0x7F {
             diagnostics.push(Diagnostic::new(
                 Code::ControlCharacter,
                 at,
                 format!("escape decodes to the control character U+{value:04X}"),
             ));
-        } else if value == b'%' && !self.reported_layers && starts_with_hex_pair(rest) {
-            self.reported_layers = true;
-            diagnostics.push(Diagnostic::new(
-                Code::MultipleLayers,
-                at,
-                "`%25` followed by hex digits: the text looks percent-encoded more than once (--until-stable peels every layer)",
-            ));
-        } else if value == 0xE2 && self.check_bidi && is_bidi_tail(rest) {
+        }
+    }
+
+    /// Follows one output byte (from input offset `at`) through the bidi-control pattern.
+    #[inline]
+    fn follow_bidi(&mut self, byte: u8, at: u64, diagnostics: &mut Diagnostics) {
+        let found = match (self.bidi_state, byte) {
+            (_, 0xE2) => {
+                self.bidi_state = 1;
+                self.bidi_at = at;
+                return;
+            }
+            (1, 0x80 | 0x81) => {
+                self.bidi_state = byte;
+                return;
+            }
+            (0x80, 0xAA..=0xAE) | (0x81, 0xA6..=0xA9) => true,
+            _ => false,
+        };
+        self.bidi_state = 0;
+        if found {
             diagnostics.push(Diagnostic::new(
                 Code::BidiCharacter,
-                at,
-                "escape decodes to a bidirectional formatting character, which can disguise text",
+                self.bidi_at,
+                "a bidirectional formatting character (U+202A..U+202E or U+2066..U+2069), which can disguise text",
             ));
         }
     }
-}
 
-fn starts_with_hex_pair(rest: &[u8]) -> bool {
-    rest.len() >= 2 && hex_value(rest[0]).is_some() && hex_value(rest[1]).is_some()
-}
-
-/// Whether `rest` continues `%E2` into U+202A..U+202E or U+2066..U+2069.
-fn is_bidi_tail(rest: &[u8]) -> bool {
-    let byte_at = |k: usize| -> Option<u8> {
-        let escape = rest.get(k * 3..k * 3 + 3)?;
-        (escape[0] == b'%').then_some(())?;
-        Some(hex_value(escape[1])? << 4 | hex_value(escape[2])?)
-    };
-    matches!(
-        (byte_at(0), byte_at(1)),
-        (Some(0x80), Some(0xAA..=0xAE)) | (Some(0x81), Some(0xA6..=0xA9))
-    )
+    /// Follows a literal run through the bidi-control pattern, looking only where it can
+    /// match: at its start when a match is under way, and at each 0xE2.
+    fn follow_bidi_run(&mut self, run: &[u8], first: u64, diagnostics: &mut Diagnostics) {
+        let mut resume = 0;
+        if self.bidi_state != 0 {
+            for (k, &byte) in run.iter().enumerate().take(2) {
+                self.follow_bidi(byte, first + k as u64, diagnostics);
+                resume = k + 1;
+                if self.bidi_state == 0 {
+                    break;
+                }
+            }
+        }
+        let mut search = resume;
+        while let Some(found) = memchr::memchr(0xE2, &run[search.min(run.len())..]) {
+            let start = search + found;
+            for (k, &byte) in run[start..].iter().enumerate().take(3) {
+                self.follow_bidi(byte, first + (start + k) as u64, diagnostics);
+                if k > 0 && self.bidi_state == 0 {
+                    break;
+                }
+            }
+            search = start + 1;
+        }
+    }
 }

@@ -1,0 +1,221 @@
+//! Property tests: round trips in every set and charset, and streaming equals whole input.
+
+use proptest::prelude::*;
+use urlkit::charset::TextDecoder;
+use urlkit::{
+    Charset, CharsetChoice, DecodeOptions, Decoder, Diagnostics, EncodeOptions, EncodeSet, Encoder,
+    Newline,
+};
+
+/// Every charset that can encode (the replacement encoding cannot).
+fn encodable_charsets() -> Vec<Charset> {
+    Charset::all()
+        .into_iter()
+        .map(|(c, _)| c)
+        .filter(|c| c.name() != "replacement")
+        .collect()
+}
+
+fn sets() -> Vec<EncodeSet> {
+    let mut sets: Vec<EncodeSet> = EncodeSet::names()
+        .map(|n| EncodeSet::named(n).unwrap())
+        .collect();
+    sets.push(
+        EncodeSet::UNRESERVED
+            .with_safe("/:@")
+            .unwrap()
+            .with_unsafe("~.")
+            .unwrap(),
+    );
+    sets
+}
+
+/// Text made only of characters `charset` decodes to, from arbitrary bytes.
+fn text_in(charset: Charset, bytes: &[u8], unicode: &str) -> String {
+    let name = charset.name();
+    if name.starts_with("UTF-") || name == "gb18030" {
+        return unicode.to_string();
+    }
+    let mut out = Vec::new();
+    TextDecoder::new(charset).decode(bytes, true, &mut out, |_, _| {});
+    String::from_utf8(out).unwrap().replace('\u{FFFD}', "")
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// decode(encode(x)) == x for every set and every charset that can represent x.
+    /// Sets that keep `%` literal (the WHATWG sets, `c0`, `iri`) are checked on text
+    /// without `%`: by design they leave existing escapes alone.
+    #[test]
+    fn decode_inverts_encode(unicode in "\\PC{0,24}", bytes in proptest::collection::vec(any::<u8>(), 0..48)) {
+        for charset in encodable_charsets() {
+            let text = text_in(charset, &bytes, &unicode);
+            for set in sets() {
+                let text = if set.keeps(b'%') { text.replace('%', "") } else { text.clone() };
+                let form = set == EncodeSet::FORM;
+                let encoded = urlkit::encode(text.as_bytes(), &EncodeOptions {
+                    charset, set, space_plus: form, ..EncodeOptions::default()
+                });
+                if encoded.diagnostics.iter().any(|d| d.code == urlkit::Code::UnencodableCharacter) {
+                    continue;
+                }
+                let decoded = urlkit::decode(&encoded.output, &DecodeOptions {
+                    charset: CharsetChoice::Fixed(charset),
+                    plus_space: form,
+                    keep_whitespace: true,
+                    ..DecodeOptions::default()
+                });
+                prop_assert_eq!(decoded.text(), text.clone(), "charset {} set {}", charset.name(), set.name());
+            }
+        }
+    }
+}
+
+/// Percent-encoded-looking bytes: escapes, broken escapes, whitespace, `+`, UTF-8, junk.
+fn encodedish() -> impl Strategy<Value = Vec<u8>> {
+    let piece = prop_oneof![
+        Just(b"%".to_vec()),
+        Just(b"%4".to_vec()),
+        Just(b"%41".to_vec()),
+        Just(b"%E2%80%A0".to_vec()),
+        Just(b"%E2%80".to_vec()),
+        Just(b"%83%89".to_vec()),
+        Just(b"%FF%FE".to_vec()),
+        Just(b"%2520".to_vec()),
+        Just(b"%E2%80%AE".to_vec()),
+        Just(b" \t".to_vec()),
+        Just(b"\r\n".to_vec()),
+        Just(b"\n".to_vec()),
+        Just(b"\r".to_vec()),
+        Just(b"+".to_vec()),
+        Just("é†😀".as_bytes().to_vec()),
+        proptest::collection::vec(any::<u8>(), 1..4),
+        "[a-z0-9]{1,5}".prop_map(|s| s.into_bytes()),
+    ];
+    proptest::collection::vec(piece, 0..24).prop_map(|pieces| pieces.concat())
+}
+
+fn split_points(len: usize, cuts: &[usize]) -> Vec<usize> {
+    let mut points: Vec<usize> = cuts.iter().map(|c| c % (len + 1)).collect();
+    points.push(0);
+    points.push(len);
+    points.sort_unstable();
+    points
+}
+
+/// Findings in input order: a stream reports each chunk's findings stage by stage, so only
+/// the order within one offset is kept.
+fn sorted(diagnostics: Diagnostics) -> Vec<urlkit::Diagnostic> {
+    let mut list = diagnostics.into_vec();
+    list.sort_by(|a, b| (a.offset, a.code.as_str()).cmp(&(b.offset, b.code.as_str())));
+    list
+}
+
+type Run = (Vec<u8>, Vec<urlkit::Diagnostic>);
+
+fn run_decoder(options: &DecodeOptions, input: &[u8], points: &[usize]) -> Run {
+    let mut decoder = Decoder::new(options);
+    let mut out = Vec::new();
+    let mut diagnostics = Diagnostics::new();
+    for pair in points.windows(2) {
+        decoder.feed(&input[pair[0]..pair[1]], &mut out, &mut diagnostics);
+    }
+    decoder.finish(&mut out, &mut diagnostics);
+    (out, sorted(diagnostics))
+}
+
+fn run_encoder(options: &EncodeOptions, input: &[u8], points: &[usize]) -> Run {
+    let mut encoder = Encoder::new(options);
+    let mut out = Vec::new();
+    let mut diagnostics = Diagnostics::new();
+    for pair in points.windows(2) {
+        encoder.feed(&input[pair[0]..pair[1]], &mut out, &mut diagnostics);
+    }
+    encoder.finish(&mut out, &mut diagnostics);
+    (out, sorted(diagnostics))
+}
+
+const STREAM_CHARSETS: &[&str] = &[
+    "utf-8",
+    "shift_jis",
+    "euc-jp",
+    "iso-2022-jp",
+    "gb18030",
+    "big5",
+    "euc-kr",
+    "utf-16le",
+    "utf-16be",
+    "utf-32le",
+    "windows-1252",
+    "ibm437",
+    "ibm864",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// Any chunking of any input decodes to the same output and the same findings (codes
+    /// and offsets) as the whole input.
+    #[test]
+    fn decoding_any_chunking_equals_the_whole(
+        input in encodedish(),
+        cuts in proptest::collection::vec(any::<usize>(), 0..6),
+        plus_space in any::<bool>(),
+        keep_whitespace in any::<bool>(),
+        per_line in any::<bool>(),
+    ) {
+        let points = split_points(input.len(), &cuts);
+        let mut choices: Vec<CharsetChoice> = STREAM_CHARSETS
+            .iter()
+            .map(|l| CharsetChoice::Fixed(Charset::for_label(l).unwrap()))
+            .collect();
+        choices.push(CharsetChoice::Auto);
+        for charset in choices {
+            for binary in [false, true] {
+                let options = DecodeOptions {
+                    charset, plus_space, keep_whitespace, binary, per_line,
+                    newline: Newline::CrLf,
+                };
+                let whole = run_decoder(&options, &input, &[0, input.len()]);
+                let chunked = run_decoder(&options, &input, &points);
+                prop_assert_eq!(&chunked, &whole, "{:?} binary {} cuts {:?}", charset, binary, points);
+            }
+        }
+    }
+
+    /// Any chunking of any text encodes to the same output and findings as the whole.
+    #[test]
+    fn encoding_any_chunking_equals_the_whole(
+        input in encodedish(),
+        cuts in proptest::collection::vec(any::<usize>(), 0..6),
+        per_line in any::<bool>(),
+    ) {
+        let points = split_points(input.len(), &cuts);
+        for label in STREAM_CHARSETS {
+            for set in [EncodeSet::UNRESERVED, EncodeSet::FORM, EncodeSet::named("iri").unwrap()] {
+                let options = EncodeOptions {
+                    charset: Charset::for_label(label).unwrap(),
+                    set,
+                    space_plus: set == EncodeSet::FORM,
+                    per_line,
+                    ..EncodeOptions::default()
+                };
+                let whole = run_encoder(&options, &input, &[0, input.len()]);
+                let chunked = run_encoder(&options, &input, &points);
+                prop_assert_eq!(&chunked, &whole, "{} {:?} cuts {:?}", label, set, points);
+            }
+        }
+    }
+
+    /// Lenient decoding loses nothing: with the binary charset step, every input byte that
+    /// is not part of a valid escape (or removed whitespace) reaches the output.
+    #[test]
+    fn lenient_decoding_keeps_every_unescaped_byte(input in encodedish()) {
+        let options = DecodeOptions { binary: true, keep_whitespace: true, ..DecodeOptions::default() };
+        let decoded = urlkit::decode(&input, &options).output;
+        let escapes = input.windows(3).filter(|w| w[0] == b'%' && w[1].is_ascii_hexdigit() && w[2].is_ascii_hexdigit()).count();
+        // Escapes cannot overlap (`%` is not a hex digit), so each takes 3 bytes to 1.
+        prop_assert_eq!(decoded.len(), input.len() - 2 * escapes);
+    }
+}
