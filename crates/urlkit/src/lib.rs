@@ -1,1 +1,2 @@
+pub mod detect;
 pub mod diagnostics;

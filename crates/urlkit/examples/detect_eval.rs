@@ -1,0 +1,126 @@
+//! Accuracy of urlkit's charset detection against the `chardetng` crate (and, given a
+//! file of their guesses, Python's `chardet` and `charset-normalizer`) on the committed
+//! sample set.
+//!
+//! ```text
+//! cargo run -p urlkit --example detect_eval -- [--samples FILE] [--python GUESSES]
+//!     [--table-only] [--misses]
+//! ```
+//! `GUESSES` is JSON lines `{"detector": NAME, "index": N, "guess": NAME-or-null}` as
+//! written by `detect-eval/python_detectors.py`.
+
+#[path = "../detect-eval/eval.rs"]
+mod eval;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+fn main() {
+    let mut samples_path = eval::default_samples();
+    let mut python: Option<PathBuf> = None;
+    let mut table_only = false;
+    let mut misses = false;
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--samples" => samples_path = args.next().expect("--samples FILE").into(),
+            "--python" => python = Some(args.next().expect("--python FILE").into()),
+            "--table-only" => table_only = true,
+            "--misses" => misses = true,
+            other => {
+                eprintln!("unknown argument {other}");
+                std::process::exit(2);
+            }
+        }
+    }
+    let samples = eval::load_samples(&samples_path);
+    let urlkit: Vec<Option<&str>> = samples
+        .iter()
+        .map(|s| Some(eval::urlkit_guess(&s.bytes)))
+        .collect();
+    let chardetng: Vec<Option<&str>> = samples
+        .iter()
+        .map(|s| Some(eval::chardetng_guess(&s.bytes)))
+        .collect();
+
+    let mut rows: Vec<(String, eval::Score)> = vec![
+        (
+            "urlkit".into(),
+            eval::score(&samples, urlkit.iter().copied()),
+        ),
+        (
+            "chardetng".into(),
+            eval::score(&samples, chardetng.iter().copied()),
+        ),
+    ];
+    if let Some(path) = &python {
+        for (name, guesses) in read_python(path, samples.len()) {
+            let score = eval::score(&samples, guesses.iter().map(|g| g.as_deref()));
+            rows.push((name, score));
+        }
+    }
+
+    if !table_only {
+        println!("samples: {} ({})", samples.len(), samples_path.display());
+        println!();
+        println!(
+            "{:<10} {:<14} {:<6} {:>9} {:>9}",
+            "lang", "charset", "class", "urlkit", "chardetng"
+        );
+        for ((lang, charset, class), (a, b)) in eval::breakdown(&samples, &urlkit, &chardetng) {
+            println!(
+                "{lang:<10} {charset:<14} {class:<6} {:>4}/{:<4} {:>4}/{:<4}",
+                a.right, a.total, b.right, b.total
+            );
+        }
+        println!();
+    }
+    if misses {
+        for (i, s) in samples.iter().enumerate() {
+            if !eval::is_correct(s, urlkit[i]) {
+                println!(
+                    "MISS {} {} {}: urlkit {} chardetng {} {:?}",
+                    s.lang,
+                    s.charset,
+                    if s.long { "long" } else { "short" },
+                    urlkit[i].unwrap_or("-"),
+                    chardetng[i].unwrap_or("-"),
+                    s.text
+                );
+            }
+        }
+        println!();
+    }
+    let long = samples.iter().filter(|s| s.long).count();
+    println!(
+        "{:<20} {:>15} {:>15} {:>15}",
+        "detector",
+        format!("long ({long})"),
+        format!("short ({})", samples.len() - long),
+        format!("overall ({})", samples.len())
+    );
+    for (name, s) in rows {
+        println!(
+            "{name:<20} {:>14.1}% {:>14.1}% {:>14.1}%",
+            s.long.percent(),
+            s.short.percent(),
+            s.all.percent()
+        );
+    }
+}
+
+/// Reads the Python detectors' guesses, one list per detector in sample order.
+fn read_python(path: &PathBuf, n: usize) -> Vec<(String, Vec<Option<String>>)> {
+    let data = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut by: BTreeMap<String, Vec<Option<String>>> = BTreeMap::new();
+    for line in data.lines().filter(|l| !l.trim().is_empty()) {
+        let v: serde_json::Value = serde_json::from_str(line).expect("guess line");
+        let name = v["detector"].as_str().expect("detector").to_owned();
+        let index = v["index"].as_u64().expect("index") as usize;
+        let guesses = by.entry(name).or_insert_with(|| vec![None; n]);
+        if index < n {
+            guesses[index] = v["guess"].as_str().map(str::to_owned);
+        }
+    }
+    by.into_iter().collect()
+}
