@@ -288,6 +288,8 @@ fn chardetng_bonus(non_ascii: usize) -> f64 {
 
 const TLD_BONUS: f64 = 2.5;
 const MALFORMED_PENALTY: f64 = 25.0;
+const CASE_PENALTY: f64 = 5.0;
+const SCRIPT_PENALTY: f64 = 6.0;
 
 /// Ranks the legacy candidates for `bytes`, best first, with posterior confidences.
 fn rank_legacy(bytes: &[u8], tld: Option<&str>) -> Vec<Candidate> {
@@ -315,11 +317,15 @@ fn rank_legacy(bytes: &[u8], tld: Option<&str>) -> Vec<Candidate> {
         }
         let mut score = fit + prior + layout_score(charset, bytes);
         score -= MALFORMED_PENALTY * malformed as f64;
+        score -= oddities(&text);
         if tld.is_some_and(|t| native_to_tld(t, charset)) {
             score += TLD_BONUS;
         }
         if charset == chardetng_guess {
             score += chardetng_bonus(non_ascii);
+        }
+        if std::env::var_os("URLKIT_DETECT_DEBUG").is_some() {
+            eprintln!("{charset:14} {score:8.2} fit {fit:8.2} {text}");
         }
         scored.push((encoding.name(), score));
     }
@@ -397,16 +403,28 @@ struct Language {
     unigrams: HashMap<char, u32>,
     bigrams: HashMap<(char, char), u32>,
     total: f64,
+    /// Weight of the unigram inside pair probabilities.
+    backoff: f64,
     /// Share of the training text in each [`Block`], smoothed.
     blocks: [f64; BLOCKS],
 }
 
-/// Pseudo-counts: how far unseen characters and pairs fall back to the coarser model.
-const UNIGRAM_PRIOR: f64 = 20.0;
-const BIGRAM_PRIOR: f64 = 4.0;
+/// Pseudo-count (models are scaled to a million characters) of the class-based
+/// fallback for characters the training text never showed.
+const UNIGRAM_PRIOR: f64 = 2000.0;
+/// Weight of the unigram fallback inside pair probabilities, relative to the context's
+/// count. Alphabetic languages list every pair seen twice, so an unseen pair is telling;
+/// the ideographic ones list only the most frequent, so it is not.
+const BIGRAM_BACKOFF: f64 = 0.01;
+const BIGRAM_BACKOFF_CUT: f64 = 0.3;
+/// A language whose pair list is this long had it cut (see `make_model.py`).
+const PAIRS_CUT: usize = 3000;
 
 impl Language {
-    /// Natural-log likelihood of `text` (normalised as in training) under this model.
+    /// Natural-log likelihood of the non-ASCII part of `text` (normalised as in
+    /// training): every non-ASCII character given the one before it, and every ASCII
+    /// character that follows a non-ASCII one by how much that context changes its
+    /// odds. ASCII after ASCII is the same in every candidate charset and not scored.
     fn log_likelihood(&self, text: &str) -> f64 {
         let mut sum = 0.0;
         let mut prev = ' ';
@@ -414,18 +432,23 @@ impl Language {
             if c == ' ' && prev == ' ' {
                 continue;
             }
-            let p_uni = self.unigram(c);
-            let ctx = if prev == ' ' {
-                self.unigrams.get(&' ').copied().unwrap_or(0)
-            } else {
-                self.unigrams.get(&prev).copied().unwrap_or(0)
-            };
-            let pair = self.bigrams.get(&(prev, c)).copied().unwrap_or(0);
-            let p = (pair as f64 + BIGRAM_PRIOR * p_uni) / (ctx as f64 + BIGRAM_PRIOR);
-            sum += p.ln();
+            if !c.is_ascii() {
+                sum += self.conditional(prev, c).ln();
+            } else if !prev.is_ascii() {
+                sum += (self.conditional(prev, c) / self.unigram(c)).ln();
+            }
             prev = c;
         }
         sum
+    }
+
+    /// Probability of `c` after `prev`: pair counts interpolated with the unigram.
+    fn conditional(&self, prev: char, c: char) -> f64 {
+        let p_uni = self.unigram(c);
+        let ctx = self.unigrams.get(&prev).copied().unwrap_or(0) as f64;
+        let pair = self.bigrams.get(&(prev, c)).copied().unwrap_or(0) as f64;
+        let k = ctx * self.backoff + 1.0;
+        (pair + k * p_uni) / (ctx + k)
     }
 
     fn unigram(&self, c: char) -> f64 {
@@ -440,8 +463,61 @@ fn normalise_char(c: char) -> char {
     if c.is_ascii() && !c.is_ascii_alphabetic() {
         ' '
     } else {
-        c
+        c.to_lowercase().next().unwrap_or(c)
     }
+}
+
+/// Penalty for oddities that any charset decoded wrongly tends to produce and real text
+/// rarely has, where at least one of the two neighbours is non-ASCII: an upper-case
+/// letter right after a lower-case one, and a change of script inside a word.
+fn oddities(text: &str) -> f64 {
+    let mut penalty = 0.0;
+    let mut prev = ' ';
+    for c in text.chars() {
+        if !(prev.is_ascii() && c.is_ascii()) {
+            if prev.is_lowercase() && c.is_uppercase() {
+                penalty += CASE_PENALTY;
+            }
+            match (script(prev), script(c)) {
+                (Some(a), Some(b)) if a != b => {
+                    penalty += if a == Script::Cjk || b == Script::Cjk {
+                        SCRIPT_PENALTY / 3.0
+                    } else {
+                        SCRIPT_PENALTY
+                    };
+                }
+                _ => {}
+            }
+        }
+        prev = c;
+    }
+    penalty
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Script {
+    Latin,
+    Greek,
+    Cyrillic,
+    Hebrew,
+    Arabic,
+    Thai,
+    Cjk,
+}
+
+/// Script of a letter (combining marks count with the script of their block).
+fn script(c: char) -> Option<Script> {
+    let script = match c as u32 {
+        0x41..=0x5A | 0x61..=0x7A | 0xC0..=0x24F | 0x1E00..=0x1EFF => Script::Latin,
+        0x370..=0x3FF | 0x1F00..=0x1FFF => Script::Greek,
+        0x400..=0x52F => Script::Cyrillic,
+        0x591..=0x5FF => Script::Hebrew,
+        0x600..=0x6FF | 0x750..=0x77F | 0xFB50..=0xFEFF => Script::Arabic,
+        0xE01..=0xE5B => Script::Thai,
+        0x3040..=0x30FF | 0x3400..=0x9FFF | 0xAC00..=0xD7A3 | 0xF900..=0xFAFF => Script::Cjk,
+        _ => return None,
+    };
+    (c.is_alphabetic() || !c.is_ascii()).then_some(script)
 }
 
 const BLOCKS: usize = 22;
@@ -511,6 +587,7 @@ fn parse_model(text: &'static str) -> Model {
                 unigrams: HashMap::new(),
                 bigrams: HashMap::new(),
                 total: 0.0,
+                backoff: BIGRAM_BACKOFF,
                 blocks: [0.0; BLOCKS],
             });
             continue;
@@ -539,6 +616,9 @@ fn parse_model(text: &'static str) -> Model {
             *share = (*share + smoothing) / total;
         }
         lang.blocks[2] *= 0.01;
+        if lang.bigrams.len() >= PAIRS_CUT {
+            lang.backoff = BIGRAM_BACKOFF_CUT;
+        }
     }
     Model { languages }
 }
