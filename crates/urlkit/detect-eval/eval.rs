@@ -54,11 +54,12 @@ pub fn load_samples(path: &Path) -> Vec<Sample> {
 pub fn encoding_for_name(name: &str) -> Option<&'static Encoding> {
     let lower = name.trim().to_ascii_lowercase().replace('_', "-");
     let label = match lower.as_str() {
-        "cp932" | "ms932" | "windows-31j" | "shift-jis" | "sjis" => "shift_jis",
+        "cp932" | "ms932" | "windows-31j" | "shift-jis" | "sjis" | "shift-jis-2004" => "shift_jis",
+        "euc-jis-2004" | "euc-jisx0213" => "euc-jp",
+        "big5hkscs" | "big5-hkscs" => "big5",
         "cp949" | "uhc" | "ms949" => "windows-949",
         "cp874" | "tis-620" => "windows-874",
         "mac-cyrillic" | "maccyrillic" => "x-mac-cyrillic",
-        "cp1125" => "ibm866",
         "ascii" => "us-ascii",
         other => other,
     };

@@ -6,8 +6,10 @@
 //! cargo run -p urlkit --example detect_eval -- [--samples FILE] [--python GUESSES]
 //!     [--table-only] [--misses]
 //! ```
-//! `GUESSES` is JSON lines `{"detector": NAME, "index": N, "guess": NAME-or-null}` as
-//! written by `detect-eval/python_detectors.py`.
+//! `GUESSES` is JSON lines `{"detector": NAME, "index": N, "guess": NAME-or-null,
+//! "same_text": BOOL}` as written by `detect-eval/python_detectors.py`; a guess counts
+//! as right by the rules of `eval::is_correct`, or when `same_text` says Python's codec
+//! of that name reads the sample's text exactly.
 
 #[path = "../detect-eval/eval.rs"]
 mod eval;
@@ -55,7 +57,16 @@ fn main() {
     ];
     if let Some(path) = &python {
         for (name, guesses) in read_python(path, samples.len()) {
-            let score = eval::score(&samples, guesses.iter().map(|g| g.as_deref()));
+            // A guess that Python's codec reads right counts as right: stand in the
+            // sample's own charset name for it.
+            let names = guesses.iter().zip(&samples).map(|((guess, same), sample)| {
+                if *same {
+                    Some(sample.charset.as_str())
+                } else {
+                    guess.as_deref()
+                }
+            });
+            let score = eval::score(&samples, names);
             rows.push((name, score));
         }
     }
@@ -93,7 +104,7 @@ fn main() {
     }
     let long = samples.iter().filter(|s| s.long).count();
     println!(
-        "{:<20} {:>15} {:>15} {:>15}",
+        "{:<26} {:>15} {:>15} {:>15}",
         "detector",
         format!("long ({long})"),
         format!("short ({})", samples.len() - long),
@@ -101,7 +112,7 @@ fn main() {
     );
     for (name, s) in rows {
         println!(
-            "{name:<20} {:>14.1}% {:>14.1}% {:>14.1}%",
+            "{name:<26} {:>14.1}% {:>14.1}% {:>14.1}%",
             s.long.percent(),
             s.short.percent(),
             s.all.percent()
@@ -110,16 +121,19 @@ fn main() {
 }
 
 /// Reads the Python detectors' guesses, one list per detector in sample order.
-fn read_python(path: &PathBuf, n: usize) -> Vec<(String, Vec<Option<String>>)> {
+type Guesses = Vec<(Option<String>, bool)>;
+
+fn read_python(path: &PathBuf, n: usize) -> Vec<(String, Guesses)> {
     let data = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut by: BTreeMap<String, Vec<Option<String>>> = BTreeMap::new();
+    let mut by: BTreeMap<String, Guesses> = BTreeMap::new();
     for line in data.lines().filter(|l| !l.trim().is_empty()) {
         let v: serde_json::Value = serde_json::from_str(line).expect("guess line");
         let name = v["detector"].as_str().expect("detector").to_owned();
         let index = v["index"].as_u64().expect("index") as usize;
-        let guesses = by.entry(name).or_insert_with(|| vec![None; n]);
+        let guesses = by.entry(name).or_insert_with(|| vec![(None, false); n]);
         if index < n {
-            guesses[index] = v["guess"].as_str().map(str::to_owned);
+            let same = v["same_text"].as_bool().unwrap_or(false);
+            guesses[index] = (v["guess"].as_str().map(str::to_owned), same);
         }
     }
     by.into_iter().collect()

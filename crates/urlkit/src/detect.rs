@@ -324,9 +324,6 @@ fn rank_legacy(bytes: &[u8], tld: Option<&str>) -> Vec<Candidate> {
         if charset == chardetng_guess {
             score += chardetng_bonus(non_ascii);
         }
-        if std::env::var_os("URLKIT_DETECT_DEBUG").is_some() {
-            eprintln!("{charset:14} {score:8.2} fit {fit:8.2} {text}");
-        }
         scored.push((encoding.name(), score));
     }
     scored.sort_by(|a, b| b.1.total_cmp(&a.1));
