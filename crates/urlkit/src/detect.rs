@@ -46,6 +46,9 @@ pub struct Detection {
     pub runners_up: Vec<Candidate>,
 }
 
+/// Bytes of input the statistical guess looks at; more rarely changes the answer.
+pub const SAMPLE_LIMIT: usize = 64 * 1024;
+
 /// Most runners-up a [`Detection`] lists.
 pub const MAX_RUNNERS_UP: usize = 4;
 
@@ -54,7 +57,9 @@ pub const MAX_RUNNERS_UP: usize = 4;
 /// `tld_hint` is a top-level domain such as `"jp"` (any case; see [`tld_of_url`]); a
 /// hint that is not a plausible DNS label is ignored. Never panics: empty input is
 /// reported as UTF-8 with reason `"empty input"` and low confidence, and bytes that are
-/// malformed in every candidate charset still get the least damaged candidate.
+/// malformed in every candidate charset still get the least damaged candidate. The
+/// statistical guess reads at most the first [`SAMPLE_LIMIT`] bytes; the BOM, ASCII and
+/// UTF-8 checks read everything.
 pub fn detect(bytes: &[u8], tld_hint: Option<&str>) -> Detection {
     if bytes.is_empty() {
         return fixed("UTF-8", 0.1, "empty input", 0);
@@ -293,8 +298,10 @@ const SCRIPT_PENALTY: f64 = 6.0;
 
 /// Ranks the legacy candidates for `bytes`, best first, with posterior confidences.
 fn rank_legacy(bytes: &[u8], tld: Option<&str>) -> Vec<Candidate> {
+    let complete = bytes.len() <= SAMPLE_LIMIT;
+    let bytes = &bytes[..bytes.len().min(SAMPLE_LIMIT)];
     let mut detector = EncodingDetector::new(Iso2022JpDetection::Allow);
-    detector.feed(bytes, true);
+    detector.feed(bytes, complete);
     let chardetng_guess = detector
         .guess(tld.map(str::as_bytes), Utf8Detection::Deny)
         .name();
@@ -305,7 +312,7 @@ fn rank_legacy(bytes: &[u8], tld: Option<&str>) -> Vec<Candidate> {
         let Some(encoding) = Encoding::for_label(charset.as_bytes()) else {
             continue;
         };
-        let (text, _) = encoding.decode_without_bom_handling(bytes);
+        let text = decode_prefix(encoding, bytes, complete);
         let malformed = text.chars().filter(|&c| c == '\u{FFFD}').count();
         let languages = model.languages_for(charset);
         let fit = languages
@@ -336,6 +343,18 @@ fn rank_legacy(bytes: &[u8], tld: Option<&str>) -> Vec<Candidate> {
             confidence: ((score - top).exp() / total) as f32,
         })
         .collect()
+}
+
+/// Decodes `bytes` with U+FFFD for malformed sequences; when the input goes on past
+/// `bytes` (`complete` false), a character cut at the end is left out, not reported.
+fn decode_prefix(encoding: &'static Encoding, bytes: &[u8], complete: bool) -> String {
+    let mut decoder = encoding.new_decoder_without_bom_handling();
+    let capacity = decoder
+        .max_utf8_buffer_length(bytes.len())
+        .unwrap_or(bytes.len().saturating_mul(3).saturating_add(16));
+    let mut text = String::with_capacity(capacity);
+    let _ = decoder.decode_to_string(bytes, &mut text, complete);
+    text
 }
 
 /// How common the double-byte characters are by the charset's own layout: each
@@ -706,6 +725,15 @@ mod tests {
         assert!((0.0..=1.0001).contains(&sum));
         assert!(d.runners_up.len() <= MAX_RUNNERS_UP);
         assert!(d.runners_up.iter().all(|c| c.charset != d.charset));
+    }
+
+    #[test]
+    fn long_input_is_judged_on_its_prefix_without_penalising_a_cut_character() {
+        let text = "東京都の天気。".repeat(SAMPLE_LIMIT / 10);
+        let (bytes, _, _) = encoding_rs::SHIFT_JIS.encode(&text);
+        let mut bytes = bytes.into_owned();
+        bytes.truncate(SAMPLE_LIMIT + 1);
+        assert_eq!(detect(&bytes, None).charset, "Shift_JIS");
     }
 
     #[test]
