@@ -4,7 +4,9 @@
 For every language the detector knows, counts characters and character pairs in
 training text: the most frequent words of the language from the `wordfreq` package
 (word frequency lists built from Wikipedia, subtitles, news, books and web text; data
-under CC BY-SA 4.0), each weighted by its frequency, plus, from the `faker` package, lorem
+under CC BY-SA 4.0), each weighted by its frequency (for Thai, which wordfreq lacks, the
+Thai National Corpus word frequencies shipped in the `pythainlp` package), plus, from
+the `faker` package, lorem
 word lists, job titles, colour names, month and day names. Faker's person names,
 addresses and company names are *not* used: the evaluation samples (make_samples.py)
 come from those, so training and evaluation text do not overlap.
@@ -17,6 +19,8 @@ Output (src/detect_model.txt), one record a line, tab separated:
   U <char> <count>                        unigram
   B <char><char> <count>                  bigram (pairs seen at least MIN_PAIR times)
 Usage: make_model.py [--out FILE]
+Needs: pip install faker wordfreq && pip install --no-deps pythainlp (only its data
+file is read). The output is committed; building urlkit needs none of these.
 """
 import argparse
 import collections
@@ -101,12 +105,31 @@ def normalise(text):
     return "".join(c if ord(c) >= 0x80 or c.isalpha() else " " for c in text)
 
 
+def thai_text():
+    """(word, weight) pairs from pythainlp's copy of the Thai National Corpus counts."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("pythainlp")
+    if spec is None:
+        return []
+    path = os.path.join(spec.submodule_search_locations[0], "corpus", "tnc_freq.txt")
+    pairs = []
+    for line in open(path, encoding="utf-8"):
+        word, _, count = line.rstrip("\n").partition("\t")
+        if count.isdigit() and any("\u0e00" <= c <= "\u0e7f" for c in word):
+            pairs.append((word, int(count)))
+    pairs.sort(key=lambda kv: -kv[1])
+    return pairs[:WORDFREQ_WORDS]
+
+
 def wordfreq_text(lang):
     """(word, weight) pairs: the language's frequent words, weight in uses per million."""
     import wordfreq
 
     key = lang.split("-")[0]
-    if key in ("th", "nordic", "vi"):
+    if key == "th":
+        return thai_text()
+    if key in ("nordic", "vi"):
         return []
     try:
         freqs = wordfreq.get_frequency_dict(key)
