@@ -86,6 +86,9 @@ fn main() {
         }
         println!();
     }
+    if !table_only {
+        calibration(&samples);
+    }
     if misses {
         for (i, s) in samples.iter().enumerate() {
             if !eval::is_correct(s, urlkit[i]) {
@@ -137,4 +140,39 @@ fn read_python(path: &PathBuf, n: usize) -> Vec<(String, Guesses)> {
         }
     }
     by.into_iter().collect()
+}
+
+/// How honest urlkit's confidence is: accuracy of its statistical guesses per band of
+/// reported confidence.
+fn calibration(samples: &[eval::Sample]) {
+    let bands = [0.0, 0.5, 0.8, 0.95, 0.99, 1.01];
+    let mut tallies = [eval::Tally::default(); 5];
+    let mut sums = [0.0f64; 5];
+    for s in samples {
+        let d = urlkit::detect::detect(&s.bytes, None);
+        if d.reason != "statistical guess" {
+            continue;
+        }
+        let c = f64::from(d.confidence);
+        let band = bands
+            .windows(2)
+            .position(|w| c >= w[0] && c < w[1])
+            .unwrap_or(4);
+        tallies[band].add(eval::is_correct(s, Some(d.charset)));
+        sums[band] += c;
+    }
+    println!("statistical guesses by reported confidence:");
+    for (i, t) in tallies.iter().enumerate() {
+        if t.total > 0 {
+            println!(
+                "  {:.2}..{:.2}: {:>4} guesses, mean confidence {:.3}, right {:.1}%",
+                bands[i],
+                bands[i + 1].min(1.0),
+                t.total,
+                sums[i] / t.total as f64,
+                t.percent()
+            );
+        }
+    }
+    println!();
 }
