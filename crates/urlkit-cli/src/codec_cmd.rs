@@ -158,8 +158,8 @@ pub struct DetectArgs {
 
 /// A streaming codec of either direction.
 enum Codec {
-    Encode(Encoder),
-    Decode(Decoder),
+    Encode(Box<Encoder>),
+    Decode(Box<Decoder>),
 }
 
 impl Codec {
@@ -212,7 +212,7 @@ pub fn encode(args: EncodeArgs) -> ExitCode {
         per_line: args.common.per_line,
         newline: args.common.newline.into(),
     };
-    let make = || Codec::Encode(Encoder::new(&options));
+    let make = || Codec::Encode(Box::new(Encoder::new(&options)));
     run(&args.text, &args.common, Some(charset), true, make)
 }
 
@@ -236,7 +236,7 @@ pub fn decode(args: DecodeArgs) -> ExitCode {
     if args.until_stable {
         return until_stable(&args.text, &args.common, &options);
     }
-    let make = || Codec::Decode(Decoder::new(&options));
+    let make = || Codec::Decode(Box::new(Decoder::new(&options)));
     run(&args.text, &args.common, fixed, false, make)
 }
 

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Runs every test of the project. Installs what the tests use when it is missing:
+# Node.js and Python 3 (the cross-checks compare urlkit with them).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+missing=()
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
+command -v python3 >/dev/null 2>&1 || missing+=(python3)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing ${missing[*]} for the cross-checks"
+  apt-get update && apt-get install -y "${missing[@]}"
+fi
+
+cargo test --workspace --locked "$@"
