@@ -135,6 +135,18 @@ impl Diagnostics {
         }
     }
 
+    /// Whether another finding would be kept (callers may skip building a message when
+    /// not, calling [`count_unkept`](Self::count_unkept) instead).
+    #[inline]
+    pub fn wants_more(&self) -> bool {
+        self.limit.is_none_or(|limit| self.items.len() < limit)
+    }
+
+    /// Counts a finding that is not kept.
+    pub fn count_unkept(&mut self) {
+        self.dropped += 1;
+    }
+
     /// The findings kept, in the order they were found.
     pub fn items(&self) -> &[Diagnostic] {
         &self.items

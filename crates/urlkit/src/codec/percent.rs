@@ -272,12 +272,16 @@ impl PercentDecoder {
         diagnostics: &mut Diagnostics,
     ) {
         let at = literal[0].1;
-        let shown: String = literal.iter().map(|&(b, _)| b as char).collect();
-        diagnostics.push(Diagnostic::new(
-            Code::MalformedEscape,
-            at,
-            format!("{shown:?} is not followed by two hex digits; kept as it is"),
-        ));
+        if diagnostics.wants_more() {
+            let shown: String = literal.iter().map(|&(b, _)| b as char).collect();
+            diagnostics.push(Diagnostic::new(
+                Code::MalformedEscape,
+                at,
+                format!("{shown:?} is not followed by two hex digits; kept as it is"),
+            ));
+        } else {
+            diagnostics.count_unkept();
+        }
         self.layer_state = 0;
         self.bidi_state = 0;
         for &(byte, offset) in literal {
@@ -328,7 +332,11 @@ impl PercentDecoder {
         if value == b'%' && !self.reported_layers {
             self.layer_state = 1;
             self.layer_at = at;
-        } else if value < 0x20 || value == 0x7F {
+        } else if (value < 0x20 && !matches!(value, b'\t' | b'\n' | b'\r')) || value == 0x7F {
+            if !diagnostics.wants_more() {
+                diagnostics.count_unkept();
+                return;
+            }
             diagnostics.push(Diagnostic::new(
                 Code::ControlCharacter,
                 at,
