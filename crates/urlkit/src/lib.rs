@@ -1,1 +1,2 @@
 pub mod diagnostics;
+pub mod inspect;
