@@ -81,9 +81,8 @@ pub fn decode(input: &str) -> Result<Vec<u8>, Base58Error> {
     // Bytes, least significant first.
     let mut bytes: Vec<u8> = Vec::with_capacity(input.len() * 733 / 1000 + 1);
     for (position, character) in input.char_indices().skip(zeros) {
-        let value = u32::try_from(character)
-            .ok()
-            .and_then(|c| DECODE.get(c as usize))
+        let value = DECODE
+            .get(u32::from(character) as usize)
             .copied()
             .filter(|&v| v != 0xFF)
             .ok_or(Base58Error {

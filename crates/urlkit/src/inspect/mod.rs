@@ -14,6 +14,9 @@ pub mod resolve;
 pub mod rfc3986;
 pub mod template;
 
+/// The `url` crate's URL type and component positions, which this module's API uses.
+pub use url::{Position, Url};
+
 /// The value of one ASCII hex digit, or `None`.
 #[inline]
 pub(crate) fn hex_value(b: u8) -> Option<u8> {
@@ -50,7 +53,7 @@ pub(crate) fn percent_decode_into(input: &[u8], plus_as_space: bool, out: &mut V
 /// Percent-decodes `input` and reads the bytes as UTF-8, replacing invalid sequences with
 /// U+FFFD (Encoding Standard "UTF-8 decode without BOM").
 pub(crate) fn percent_decode_lossy(input: &str, plus_as_space: bool) -> String {
-    if !input.contains('%') && !(plus_as_space && input.contains('+')) {
+    if !(input.contains('%') || plus_as_space && input.contains('+')) {
         return input.to_owned();
     }
     let mut out = Vec::with_capacity(input.len());

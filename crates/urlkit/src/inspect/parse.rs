@@ -9,7 +9,7 @@ use crate::diagnostics::{Code, Diagnostic};
 use serde::Serialize;
 use std::cell::RefCell;
 use std::fmt;
-use url::{quirks, Host, ParseError, Position, SyntaxViolation, Url};
+use url::{quirks, Host, ParseError, SyntaxViolation, Url};
 
 /// URLs longer than this many characters draw a `url-too-long` warning: the limit that old
 /// browsers and many servers and CDNs still enforce.
@@ -123,10 +123,20 @@ pub fn parse_with_warnings(
                 input.find('\\').unwrap_or(0),
                 "\"\\\" was taken as \"/\" (URL Standard §4.4, special schemes)".to_owned(),
             ),
-            SyntaxViolation::C0SpaceIgnored | SyntaxViolation::TabOrNewlineIgnored => (
+            SyntaxViolation::C0SpaceIgnored => (
                 Code::WhitespaceStripped,
-                stripped_position(input),
-                format!("{} (URL Standard §4.4)", v.description()),
+                if input.starts_with(|c: char| c <= ' ') {
+                    0
+                } else {
+                    input.trim_end_matches(|c: char| c <= ' ').len()
+                },
+                "leading or trailing spaces or controls were stripped (URL Standard §4.4)"
+                    .to_owned(),
+            ),
+            SyntaxViolation::TabOrNewlineIgnored => (
+                Code::WhitespaceStripped,
+                input.find(['\t', '\n', '\r']).unwrap_or(0),
+                "tabs and newlines inside the URL were removed (URL Standard §4.4)".to_owned(),
             ),
             SyntaxViolation::EmbeddedCredentials => continue,
             SyntaxViolation::PercentDecode => (
@@ -145,9 +155,10 @@ pub fn parse_with_warnings(
             "the URL carries a password; RFC 3986 §3.2.1 deprecates \"user:password\" in URLs",
         ));
     }
-    if let (None, Some((port_at, port_text)), Some(default)) =
+    if let (None, Some((port_at, port_end)), Some(_)) =
         (url.port(), shape.port, url.port_or_known_default())
     {
+        let port_text = &input[port_at..port_end];
         if !port_text.is_empty() {
             warnings.push(Diagnostic::new(
                 Code::ExplicitDefaultPort,
@@ -157,11 +168,11 @@ pub fn parse_with_warnings(
                     url.scheme()
                 ),
             ));
-            let _ = default;
         }
     }
     if let Some(Host::Ipv4(addr)) = url.host() {
-        if let Some((at, text)) = shape.host {
+        if let Some((at, end)) = shape.host {
+            let text = &input[at..end];
             if !text.eq_ignore_ascii_case(&addr.to_string()) {
                 warnings.push(Diagnostic::new(
                     Code::NonCanonicalIpv4,
@@ -197,7 +208,7 @@ pub fn report(input: &str, url: &Url, warnings: Vec<Diagnostic>) -> UrlReport {
     let special = is_special(url.scheme());
     let (host_type, host_unicode) = match url.host() {
         Some(Host::Domain(d)) if special => ("domain", Some(idn::to_unicode_lossy(d))),
-        Some(Host::Domain(d)) if d.is_empty() => ("none", None),
+        Some(Host::Domain("")) => ("none", None),
         Some(Host::Domain(_)) => ("opaque", None),
         Some(Host::Ipv4(_)) => ("ipv4", None),
         Some(Host::Ipv6(_)) => ("ipv6", None),
@@ -252,20 +263,24 @@ pub fn is_special(scheme: &str) -> bool {
     matches!(scheme, "http" | "https" | "ws" | "wss" | "ftp" | "file")
 }
 
-/// Where the host, port and password sit in the input, by the generic syntax.
-struct InputShape<'a> {
-    host: Option<(usize, &'a str)>,
-    port: Option<(usize, &'a str)>,
+/// Where the host, port and password sit in the input, by the generic syntax, as byte
+/// ranges into the input.
+struct InputShape {
+    host: Option<(usize, usize)>,
+    port: Option<(usize, usize)>,
     password: Option<usize>,
 }
 
-impl<'a> InputShape<'a> {
-    fn of(input: &'a str) -> Self {
-        let trimmed = input.trim_matches(|c: char| c <= ' ');
-        let lead = input.len() - input.trim_start_matches(|c: char| c <= ' ').len();
+impl InputShape {
+    fn of(input: &str) -> Self {
+        // Special schemes read `\` as `/`; the replacement keeps every offset.
+        let slashed = input.replace('\\', "/");
+        let trimmed = slashed.trim_matches(|c: char| c <= ' ');
+        let lead = slashed.len() - slashed.trim_start_matches(|c: char| c <= ' ').len();
         let r = split(trimmed);
         let base = trimmed.as_ptr() as usize;
         let at = |s: &str| s.as_ptr() as usize - base + lead;
+        let range = |s: &str| (at(s), at(s) + s.len());
         let Some(a) = r.authority_parts() else {
             return InputShape {
                 host: None,
@@ -274,20 +289,11 @@ impl<'a> InputShape<'a> {
             };
         };
         InputShape {
-            host: Some((at(a.host), a.host)),
-            port: a.port.map(|p| (at(p), p)),
+            host: Some(range(a.host)),
+            port: a.port.map(range),
             password: a.userinfo.and_then(|u| u.find(':').map(|i| at(u) + i + 1)),
         }
     }
-}
-
-fn stripped_position(input: &str) -> usize {
-    if input.starts_with(|c: char| c <= ' ') {
-        return 0;
-    }
-    input
-        .find(['\t', '\n', '\r'])
-        .unwrap_or_else(|| input.trim_end_matches(|c: char| c <= ' ').len())
 }
 
 fn malformed_escape_position(input: &str) -> usize {
@@ -313,40 +319,21 @@ fn failure(input: &str, e: ParseError) -> ParseFailure {
             shape.port.map_or(host_at, |(at, _)| at),
             "invalid port: it must be a number from 0 to 65535".to_owned(),
         ),
-        ParseError::InvalidDomainCharacter => {
-            let (at, host) = shape.host.unwrap_or((0, input));
-            let i = host
-                .find(|c: char| {
-                    matches!(
-                        c,
-                        '\0'..=' '
-                            | '#'
-                            | '/'
-                            | ':'
-                            | '<'
-                            | '>'
-                            | '?'
-                            | '@'
-                            | '['
-                            | '\\'
-                            | ']'
-                            | '^'
-                            | '|'
-                            | '%'
-                            | '\x7F'
-                    )
-                })
-                .unwrap_or(0);
-            (
-                at + i,
-                "the host contains a character no domain may contain".to_owned(),
-            )
+        ParseError::InvalidDomainCharacter | ParseError::IdnaError => {
+            let (at, end) = shape.host.unwrap_or((0, input.len()));
+            let host = &input[at..end];
+            match host.char_indices().find(|&(_, c)| is_forbidden_domain_char(c)) {
+                Some((i, c)) => (
+                    at + i,
+                    format!("the host contains {c:?}, which no domain may contain (URL Standard §3.3)"),
+                ),
+                None => (
+                    at,
+                    "the host fails IDNA processing (UTS #46: disallowed character, bad Punycode, or bidi/joiner rules)".to_owned(),
+                ),
+            }
         }
         ParseError::EmptyHost => (host_at, "the host is empty".to_owned()),
-        ParseError::IdnaError => (
-            host_at,
-            "the host fails IDNA (UTS #46) processing".to_owned(),
-        ),
         ParseError::InvalidIpv4Address => (host_at, "invalid IPv4 address".to_owned()),
         ParseError::InvalidIpv6Address => (host_at, "invalid IPv6 address".to_owned()),
         other => (0, other.to_string()),
@@ -354,37 +341,57 @@ fn failure(input: &str, e: ParseError) -> ParseFailure {
     ParseFailure { position, message }
 }
 
+/// Forbidden domain code points (URL Standard §3.1), which no domain may contain.
+fn is_forbidden_domain_char(c: char) -> bool {
+    matches!(
+        c,
+        '\0'..=' '
+            | '#'
+            | '/'
+            | ':'
+            | '<'
+            | '>'
+            | '?'
+            | '@'
+            | '['
+            | '\\'
+            | ']'
+            | '^'
+            | '|'
+            | '%'
+            | '\x7F'
+    )
+}
+
 /// A drawing of the URL's serialization with each component bracketed and named below it,
 /// like the one on the URL's Wikipedia page. Never fails; components that are absent are
 /// left out.
 pub fn diagram(url: &Url) -> String {
     let href = url.as_str();
-    let off = |p: Position| url[..p].len();
+    // The serialization is scheme ":" ["//" [userinfo "@"] host [":" port]] path ["?" query]
+    // ["#" fragment], so the spans follow from the components' lengths, counted from the end.
+    let frag_len = url.fragment().map_or(0, |f| f.len() + 1);
+    let query_len = url.query().map_or(0, |q| q.len() + 1);
+    let path_end = href.len() - frag_len - query_len;
+    let path_start = path_end - url.path().len();
+    let port_len = url.port().map_or(0, |p| p.to_string().len() + 1);
+    let host_len = url.host_str().map_or(0, str::len);
+    let host_start = path_start - port_len - host_len;
     let mut spans: Vec<(usize, usize, &str)> = Vec::new();
     let mut add = |s: usize, e: usize, name: &'static str| {
         if e > s {
             spans.push((s, e, name));
         }
     };
-    add(0, off(Position::AfterScheme), "scheme");
-    add(
-        off(Position::BeforeUsername),
-        off(Position::AfterPassword),
-        "userinfo",
-    );
-    add(off(Position::BeforeHost), off(Position::AfterHost), "host");
-    add(off(Position::BeforePort), off(Position::AfterPort), "port");
-    add(off(Position::BeforePath), off(Position::AfterPath), "path");
-    add(
-        off(Position::BeforeQuery),
-        off(Position::AfterQuery),
-        "query",
-    );
-    add(
-        off(Position::BeforeFragment),
-        off(Position::AfterFragment),
-        "fragment",
-    );
+    add(0, url.scheme().len(), "scheme");
+    if !url.username().is_empty() || url.password().is_some() {
+        add(url.scheme().len() + 3, host_start - 1, "userinfo");
+    }
+    add(host_start, host_start + host_len, "host");
+    add(path_start - port_len + 1, path_start, "port");
+    add(path_start, path_end, "path");
+    add(path_end + 1, path_end + query_len, "query");
+    add(href.len() - frag_len + 1, href.len(), "fragment");
     let width = href.len();
     let mut brackets = vec![' '; width];
     let mut ticks = Vec::new();
@@ -419,7 +426,7 @@ pub fn diagram(url: &Url) -> String {
     for &(tick, name) in ticks.iter().rev() {
         let end = tick + name.len();
         let r = (0..)
-            .find(|&r| leftmost.get(r).is_none_or_gt(end))
+            .find(|&r| leftmost.get(r).map_or(true, |&left| left > end))
             .unwrap_or(0);
         while rows.len() <= r {
             rows.push(Vec::new());
@@ -442,16 +449,6 @@ pub fn diagram(url: &Url) -> String {
     }
     out.push('\n');
     out
-}
-
-trait GapCheck {
-    fn is_none_or_gt(self, end: usize) -> bool;
-}
-
-impl GapCheck for Option<&usize> {
-    fn is_none_or_gt(self, end: usize) -> bool {
-        self.map_or(true, |&left| left > end)
-    }
 }
 
 fn put(row: &mut Vec<char>, col: usize, text: &str) {
