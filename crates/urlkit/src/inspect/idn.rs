@@ -24,25 +24,71 @@ impl fmt::Display for IdnError {
 
 impl std::error::Error for IdnError {}
 
-/// The URL Standard's "domain to ASCII" with `beStrict` false (URL Standard §3.3): UTS #46
-/// ToASCII with CheckHyphens, UseSTD3ASCIIRules, Transitional_Processing and VerifyDnsLength
-/// off and CheckBidi, CheckJoiners on, then the forbidden-domain-code-point check.
+/// The URL Standard's "domain to ASCII" with `beStrict` false (URL Standard §3.3, as
+/// revised by whatwg/url#914): a domain that is already ASCII is only lower-cased, whatever
+/// its `xn--` labels decode to; any other domain goes through UTS #46 ToASCII with
+/// CheckHyphens, UseSTD3ASCIIRules, Transitional_Processing and VerifyDnsLength off and
+/// CheckBidi, CheckJoiners on. Then the forbidden-domain-code-point check.
 /// `例子.卷筒纸` → `xn--fsqu00a.xn--3lr804guic`.
 ///
 /// Bad input: a name UTS #46 rejects (disallowed code points, invalid Punycode, bidi or
-/// joiner rule violations, forbidden code points such as space or `%`) is an error naming
-/// the first failing label and its offset.
+/// joiner rule violations), a forbidden domain code point (space, `%`, `/`, …) or an empty
+/// result is an error naming the first failing label or character and its offset.
+///
+/// The `url` crate's own host parser (2.5.8) predates whatwg/url#914 and still rejects ASCII
+/// names with invalid `xn--` labels (`xn--a`); this function follows the current standard.
 pub fn to_ascii(domain: &str) -> Result<String, IdnError> {
+    if domain.is_ascii() {
+        if let Some(i) = domain.find(is_forbidden_domain_char) {
+            return Err(IdnError {
+                position: i,
+                message: format!(
+                    "{:?} is a forbidden domain code point (URL Standard §3.1)",
+                    char::from(domain.as_bytes()[i])
+                ),
+            });
+        }
+        if domain.is_empty() {
+            return Err(empty());
+        }
+        return Ok(domain.to_ascii_lowercase());
+    }
     match idna::domain_to_ascii_cow(domain.as_bytes(), AsciiDenyList::URL) {
-        Ok(ascii) if ascii.is_empty() => Err(IdnError {
-            position: 0,
-            message: "the domain name is empty after UTS #46 mapping".into(),
-        }),
+        Ok(ascii) if ascii.is_empty() => Err(empty()),
         Ok(ascii) => Ok(ascii.into_owned()),
         Err(_) => Err(locate_failure(domain, |label| {
             idna::domain_to_ascii_cow(label.as_bytes(), AsciiDenyList::URL).is_ok()
         })),
     }
+}
+
+fn empty() -> IdnError {
+    IdnError {
+        position: 0,
+        message: "the domain name is empty after UTS #46 mapping".into(),
+    }
+}
+
+/// Forbidden domain code points (URL Standard §3.1).
+fn is_forbidden_domain_char(c: char) -> bool {
+    matches!(
+        c,
+        '\0'..=' '
+            | '#'
+            | '/'
+            | ':'
+            | '<'
+            | '>'
+            | '?'
+            | '@'
+            | '['
+            | '\\'
+            | ']'
+            | '^'
+            | '|'
+            | '%'
+            | '\x7F'
+    )
 }
 
 /// The URL Standard's "domain to Unicode" (UTS #46 ToUnicode with the flags of [`to_ascii`]):
