@@ -93,7 +93,20 @@ fn merge(b: &UriRef<'_>, ref_path: &str) -> String {
 
 /// Removes `.` and `..` segments from a path as RFC 3986 §5.2.4 prescribes. Every input is
 /// accepted; `..` above the root is dropped.
+///
+/// One deviation, for paths that do not start with `/` (bases such as `foo:a/b`): the
+/// algorithm as written turns `a/../c` into `/c`, inventing a root; here the result keeps
+/// the input's rootlessness (`c`), as the errata discussion and common implementations do.
 pub fn remove_dot_segments(path: &str) -> String {
+    let out = remove_dot_segments_as_written(path);
+    if !path.starts_with('/') && out.starts_with('/') {
+        out[1..].to_owned()
+    } else {
+        out
+    }
+}
+
+fn remove_dot_segments_as_written(path: &str) -> String {
     let mut input = path;
     let mut out = String::with_capacity(path.len());
     while !input.is_empty() {
