@@ -147,7 +147,7 @@ pub struct CompareArgs {
 
 /// Arguments of `urlkit idn`.
 #[derive(Args, Debug)]
-#[group(id = "direction", required = true, multiple = false, args = ["to_ascii", "to_unicode"])]
+#[command(group(clap::ArgGroup::new("direction").required(true).args(["to_ascii", "to_unicode"])))]
 pub struct IdnArgs {
     /// Unicode → Punycode (UTS #46 ToASCII, as the URL Standard uses it).
     #[arg(long)]
