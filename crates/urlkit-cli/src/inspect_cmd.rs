@@ -209,6 +209,11 @@ fn usage(message: impl std::fmt::Display) -> io::Result<ExitCode> {
     Ok(ExitCode::from(2))
 }
 
+fn rejected(message: impl std::fmt::Display) -> io::Result<ExitCode> {
+    eprintln!("urlkit: {message}");
+    Ok(ExitCode::from(1))
+}
+
 fn status(ok: bool) -> ExitCode {
     if ok {
         ExitCode::SUCCESS
@@ -454,7 +459,7 @@ fn run_resolve(a: ResolveArgs) -> io::Result<ExitCode> {
     for r in &a.refs {
         match resolve(&a.base, r) {
             Ok(s) => writeln!(out, "{s}")?,
-            Err(e) => return usage(e),
+            Err(e) => return rejected(e),
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -466,7 +471,7 @@ fn run_relativize(a: RelativizeArgs) -> io::Result<ExitCode> {
             println!("{s}");
             Ok(ExitCode::SUCCESS)
         }
-        Err(e) => usage(e),
+        Err(e) => rejected(e),
     }
 }
 

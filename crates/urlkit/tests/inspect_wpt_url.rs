@@ -2,7 +2,7 @@
 //! report of `urlkit::inspect::parse::inspect`.
 
 use serde_json::Value;
-use urlkit::inspect::parse::inspect;
+use urlkit::inspect::parse::{diagram, inspect};
 use urlkit::inspect::Url;
 
 fn conformance(path: &str) -> Value {
@@ -113,6 +113,15 @@ fn check(case: &Value) -> Result<(), String> {
         };
     }
     let report = result.map_err(|e| format!("failed: {e}"))?;
+    // The drawing must not fail on any URL the parser accepts, and starts with the href.
+    let url = Url::options()
+        .base_url(base.as_ref())
+        .parse(input)
+        .map_err(|e| e.to_string())?;
+    let drawing = diagram(&url);
+    if drawing.lines().next() != Some(url.as_str()) {
+        return Err(format!("diagram does not start with the href: {drawing}"));
+    }
     let json = serde_json::to_value(&report).map_err(|e| e.to_string())?;
     for attr in ATTRIBUTES {
         if let Some(expected) = case.get(*attr) {
