@@ -89,6 +89,20 @@ fn parse_table_shows_the_components() {
 }
 
 #[test]
+fn parse_table_shows_the_readable_iri_form() {
+    let o = urlkit(&["parse", "http://例子.卷筒纸/引き割り.html?q=%2F"], "");
+    let out = stdout(&o);
+    assert!(
+        out.contains("display       http://例子.卷筒纸/引き割り.html?q=%2F\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("/%E5%BC%95%E3%81%8D%E5%89%B2%E3%82%8A.html"),
+        "{out}"
+    );
+}
+
+#[test]
 fn parse_rfc3986_splits_generic_syntax() {
     let o = urlkit(
         &[

@@ -278,3 +278,32 @@ fn parse_failures_name_the_position() {
     let e = inspect("no-scheme", None).unwrap_err();
     assert!(e.message.contains("base"), "{e}");
 }
+
+#[test]
+fn diagram_brackets_each_component_of_the_seed_url() {
+    let href =
+        "https://john.doe@www.example.com:123/forum/questions/?tag=networking&order=newest#top";
+    let drawing = urlkit::inspect::parse::diagram(&Url::parse(href).unwrap());
+    let lines: Vec<Vec<char>> = drawing.lines().map(|l| l.chars().collect()).collect();
+    assert_eq!(lines[0].iter().collect::<String>(), href);
+    // (first, last) column of scheme, userinfo, host, port, path, query, fragment, counted
+    // by hand in the href above.
+    for (first, last) in [
+        (0, 4),
+        (8, 15),
+        (17, 31),
+        (33, 35),
+        (36, 52),
+        (54, 80),
+        (82, 84),
+    ] {
+        assert_eq!(lines[1][first], '└', "column {first}");
+        assert_eq!(lines[1][last], '┘', "column {last}");
+    }
+    let labels: String = lines[2..].iter().flatten().collect();
+    for name in [
+        "scheme", "userinfo", "host", "port", "path", "query", "fragment",
+    ] {
+        assert!(labels.contains(name), "{name} missing:\n{drawing}");
+    }
+}
