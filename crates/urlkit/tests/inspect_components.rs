@@ -241,8 +241,14 @@ fn parse_warns_about_what_the_parser_repaired() {
     assert_eq!(codes("http://a.exa\tmple/"), ["whitespace-stripped"]);
     assert_eq!(codes("http://0x7f.1/"), ["non-canonical-ipv4"]);
     assert!(codes("http://127.0.0.1/").is_empty());
-    let long = format!("http://a.example/{}", "x".repeat(2100));
-    assert_eq!(codes(&long), ["url-too-long"]);
+    let long = format!("http://a.example/{}", "é".repeat(2100));
+    let (_, w) = parse_with_warnings(&long, None).unwrap();
+    assert_eq!(w.len(), 1);
+    assert_eq!(w[0].code.as_str(), "url-too-long");
+    // The 2,049th character: 17 ASCII bytes, then two-byte characters.
+    assert_eq!(w[0].offset, 17 + 2 * (2048 - 17));
+    let exactly = format!("http://a.example/{}", "x".repeat(2048 - 17));
+    assert!(codes(&exactly).is_empty());
     assert_eq!(codes("http://xn--80ak6aa92e.com/"), ["confusable-host"]);
     let (_, w) = parse_with_warnings("http://u:pw@a/", None).unwrap();
     assert_eq!(w[0].offset, 9);

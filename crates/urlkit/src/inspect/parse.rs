@@ -106,10 +106,10 @@ pub fn parse_with_warnings(
         .map_err(|e| failure(input, e))?;
     let mut warnings = Vec::new();
     let shape = InputShape::of(input);
-    if input.chars().count() > MAX_URL_LENGTH {
+    if let Some((offset, _)) = input.char_indices().nth(MAX_URL_LENGTH) {
         warnings.push(Diagnostic::new(
             Code::UrlTooLong,
-            MAX_URL_LENGTH as u64,
+            offset as u64,
             format!(
                 "URL is {} characters long; many servers and browsers reject more than {MAX_URL_LENGTH}",
                 input.chars().count()
