@@ -48,3 +48,51 @@ proptest! {
         prop_assert_eq!(normalize(&once, &o), once.clone());
     }
 }
+
+/// Strings made of URL delimiters, escapes, whitespace and non-ASCII, where slicing mistakes
+/// would show.
+fn hostile() -> impl Strategy<Value = String> {
+    proptest::collection::vec(
+        prop_oneof![
+            Just("http://".to_owned()),
+            Just("file:".to_owned()),
+            Just("//".to_owned()),
+            "[:/?#\\[\\]@!$&'()*+,;=%\\\\. \t\n.0-9a-fA-F]{1,3}",
+            Just("xn--".to_owned()),
+            "\\PC",
+            Just("%E2%82".to_owned()),
+        ],
+        0..12,
+    )
+    .prop_map(|parts| parts.concat())
+}
+
+proptest! {
+    #[test]
+    fn nothing_panics_on_hostile_input(s in hostile(), t in hostile()) {
+        use urlkit::inspect::{idn, iri, parse, template::Template, Url};
+        let _ = rfc3986::parse(&s);
+        let _ = rfc3986::Components::of(&s);
+        let _ = normalize(&s, &NormalizeOptions { sort_query: true });
+        let _ = urlkit::inspect::normalize::compare(&s, &t, &NormalizeOptions::default());
+        let _ = resolve(&s, &t);
+        let _ = relativize(&s, &t);
+        let _ = idn::to_ascii(&s);
+        let _ = idn::to_unicode(&s);
+        let _ = idn::host_warnings(&s, 0);
+        let _ = iri::uri_to_iri_display(&s);
+        let _ = base58::decode(&s);
+        let _ = Template::parse(&s);
+        if let Ok(report) = parse::inspect(&s, None) {
+            let url = Url::parse(&s).unwrap();
+            let _ = parse::diagram(&url);
+            let tpl = Template::parse("{url}{scheme}{user}{password}{host}{port}{:port}{path}{query}{fragment}{query:a}{query-all:%}").unwrap();
+            let mut out = Vec::new();
+            tpl.render(&url, &mut out);
+            prop_assert_eq!(report.href, url.as_str());
+        }
+        if let Ok(base) = Url::parse(&t) {
+            let _ = parse::inspect(&s, Some(&base));
+        }
+    }
+}

@@ -114,7 +114,7 @@ pub fn split(input: &str) -> UriRef<'_> {
 
 /// Splits an authority into userinfo, host and port (RFC 3986 §3.2). Never fails: the
 /// userinfo ends at the last `@`, an IP literal ends at its `]`, and the port starts at the
-/// last `:` after the host.
+/// first `:` after the host.
 pub fn split_authority(authority: &str) -> Authority<'_> {
     let (userinfo, host_port) = match authority.rfind('@') {
         Some(i) => (Some(&authority[..i]), &authority[i + 1..]),
@@ -125,7 +125,8 @@ pub fn split_authority(authority: &str) -> Authority<'_> {
             .find(']')
             .and_then(|end| host_port[end..].find(':').map(|c| end + c))
     } else {
-        host_port.rfind(':')
+        // A reg-name or IPv4 address cannot contain ":", so the first one starts the port.
+        host_port.find(':')
     };
     let (host, port) = match port_colon {
         Some(i) => (&host_port[..i], Some(&host_port[i + 1..])),
