@@ -266,7 +266,22 @@ fn report_decodes_segments_pairs_and_fragment() {
         .iter()
         .map(|(k, v)| (k.as_str(), v.as_str()))
         .collect();
-    assert_eq!(pairs, [("a", "1"), ("a", ""), ("b", "c d"), ("e", "A")]);
+    assert_eq!(
+        pairs,
+        [
+            ("a", "1"),
+            ("a", ""),
+            ("b", "c d"),
+            ("e", "A"),
+            ("", ""),
+            ("", "")
+        ]
+    );
+    assert!(inspect("http://a/?", None).unwrap().query_pairs.is_empty());
+    assert_eq!(
+        inspect("http://a/?=", None).unwrap().query_pairs,
+        [(String::new(), String::new())]
+    );
     assert_eq!(r.fragment.as_deref(), Some("f g"));
     assert_eq!(r.host_type, "domain");
     assert_eq!(r.default_port, Some(80));

@@ -72,7 +72,7 @@ pub struct UrlReport {
     /// `null` for an opaque path (`mailto:…`).
     pub path_segments: Option<Vec<String>>,
     /// The query split at `&` and `;` into `[name, value]` pairs, `+` read as space and
-    /// percent-decoded; duplicates and empty names or values kept, empty segments skipped.
+    /// percent-decoded; duplicates and blanks (empty segments as `["", ""]`) kept.
     pub query_pairs: Vec<(String, String)>,
     /// The fragment, percent-decoded; `null` when there is none.
     pub fragment: Option<String>,
@@ -246,11 +246,14 @@ pub fn report(input: &str, url: &Url, warnings: Vec<Diagnostic>) -> UrlReport {
 
 /// Splits a query at `&` and `;` into decoded `(name, value)` pairs: `+` is a space, escapes
 /// are decoded as UTF-8 (invalid bytes become U+FFFD, a `%` without two hex digits stays).
-/// Duplicates and empty names or values are kept; empty segments (`a=1&&b=2`) are skipped.
+/// Nothing is dropped: duplicates are kept, and so are blanks — an empty segment
+/// (`a=1&&b=2`, a trailing `&`) is the pair `("", "")`. Only an empty query has no pairs.
 pub fn query_pairs(query: &str) -> Vec<(String, String)> {
+    if query.is_empty() {
+        return Vec::new();
+    }
     query
         .split(['&', ';'])
-        .filter(|p| !p.is_empty())
         .map(|p| {
             let (k, v) = p.split_once('=').unwrap_or((p, ""));
             (percent_decode_lossy(k, true), percent_decode_lossy(v, true))
