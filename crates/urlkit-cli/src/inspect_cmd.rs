@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use urlkit::inspect::normalize::{compare, normalize, NormalizeOptions};
 use urlkit::inspect::parse::{diagram, inspect, parse_with_warnings, UrlReport};
 use urlkit::inspect::resolve::{relativize, resolve};
-use urlkit::inspect::rfc3986::Components;
+use urlkit::inspect::rfc3986::{self, Components};
 use urlkit::inspect::template::Template;
 use urlkit::inspect::{base58, idn, iri, Position, Url};
 
@@ -419,6 +419,12 @@ fn write_rfc3986_table(out: &mut impl Write, c: &Components) -> io::Result<()> {
         Some(v) => writeln!(out, "{k:<14}{v}"),
         None => Ok(()),
     };
+    if let Ok(drawing) = rfc3986::diagram(&c.input) {
+        for line in drawing.lines() {
+            writeln!(out, "  {line}")?;
+        }
+        writeln!(out)?;
+    }
     row(out, "uri", Some(&c.input))?;
     row(out, "kind", Some(c.kind))?;
     row(out, "scheme", c.scheme.as_deref())?;
@@ -432,6 +438,11 @@ fn write_rfc3986_table(out: &mut impl Write, c: &Components) -> io::Result<()> {
     row(out, "port", c.port.as_deref())?;
     row(out, "path", Some(&c.path))?;
     row(out, "query", c.query.as_deref())?;
+    // Only queries that look like name=value lists are shown as pairs (LDAP's is not one).
+    let looks_like_pairs = c.query.as_deref().is_some_and(|q| q.contains('='));
+    for (k, v) in c.query_pairs.iter().filter(|_| looks_like_pairs) {
+        writeln!(out, "  {k:?} = {v:?}")?;
+    }
     row(out, "fragment", c.fragment.as_deref())
 }
 

@@ -64,6 +64,19 @@ fn section_3_example_splits_into_five_components() {
 }
 
 #[test]
+fn rfc3986_diagram_brackets_the_section_3_example() {
+    let uri = "foo://example.com:8042/over/there?name=ferret#nose";
+    let drawing = rfc3986::diagram(uri).unwrap();
+    let lines: Vec<Vec<char>> = drawing.lines().map(|l| l.chars().collect()).collect();
+    // (first, last) column of scheme, host, port, path, query, fragment, counted by hand.
+    for (first, last) in [(0, 2), (6, 16), (18, 21), (22, 32), (34, 44), (46, 49)] {
+        assert_eq!(lines[1][first], '└', "column {first}");
+        assert_eq!(lines[1][last], '┘', "column {last}");
+    }
+    assert!(rfc3986::diagram("a b").is_err());
+}
+
+#[test]
 fn split_and_recompose_round_trip() {
     for s in [
         "",

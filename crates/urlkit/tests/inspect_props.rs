@@ -73,6 +73,7 @@ proptest! {
         use urlkit::inspect::{idn, iri, parse, template::Template, Url};
         let _ = rfc3986::parse(&s);
         let _ = rfc3986::Components::of(&s);
+        let _ = rfc3986::diagram(&s);
         let _ = normalize(&s, &NormalizeOptions { sort_query: true });
         let _ = urlkit::inspect::normalize::compare(&s, &t, &NormalizeOptions::default());
         let _ = resolve(&s, &t);

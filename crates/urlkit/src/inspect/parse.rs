@@ -395,10 +395,17 @@ pub fn diagram(url: &Url) -> String {
     add(path_start, path_end, "path");
     add(path_end + 1, path_end + query_len, "query");
     add(href.len() - frag_len + 1, href.len(), "fragment");
+    draw(href, &spans)
+}
+
+/// Draws `text` (ASCII) with each `(start, end, name)` byte span bracketed beneath it and
+/// its name hung below the bracket, names placed right to left on the first free row.
+pub(crate) fn draw(text: &str, spans: &[(usize, usize, &str)]) -> String {
+    let href = text;
     let width = href.len();
     let mut brackets = vec![' '; width];
     let mut ticks = Vec::new();
-    for &(s, e, name) in &spans {
+    for &(s, e, name) in spans {
         let w = e - s;
         let tick = match w {
             1 => {

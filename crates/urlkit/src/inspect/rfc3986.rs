@@ -373,6 +373,42 @@ pub(crate) fn recompose_into(
     }
 }
 
+/// A drawing of a URI reference with each component (scheme, userinfo, host, port, path,
+/// query, fragment) bracketed and named beneath it.
+///
+/// Bad input: a string that is not a URI reference is the [`SyntaxError`] of [`parse`]; a
+/// valid one is ASCII, so columns line up.
+pub fn diagram(input: &str) -> Result<String, SyntaxError> {
+    let r = parse(input)?;
+    let base = input.as_ptr() as usize;
+    let span = |s: &str, name: &'static str| {
+        let start = s.as_ptr() as usize - base;
+        (start, start + s.len(), name)
+    };
+    let mut spans = Vec::new();
+    if let Some(s) = r.scheme {
+        spans.push(span(s, "scheme"));
+    }
+    if let Some(a) = r.authority_parts() {
+        if let Some(u) = a.userinfo {
+            spans.push(span(u, "userinfo"));
+        }
+        spans.push(span(a.host, "host"));
+        if let Some(p) = a.port {
+            spans.push(span(p, "port"));
+        }
+    }
+    spans.push(span(r.path, "path"));
+    if let Some(q) = r.query {
+        spans.push(span(q, "query"));
+    }
+    if let Some(f) = r.fragment {
+        spans.push(span(f, "fragment"));
+    }
+    spans.retain(|&(s, e, _)| e > s);
+    Ok(super::parse::draw(input, &spans))
+}
+
 /// An owned, serialisable report of a URI reference under the generic syntax, for display
 /// and JSON output. Components absent from the reference are `None` (JSON `null`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -400,6 +436,9 @@ pub struct Components {
     pub path_segments: Vec<String>,
     /// The query (§3.4).
     pub query: Option<String>,
+    /// The query split at `&` and `;` into decoded `[name, value]` pairs, as
+    /// [`super::parse::query_pairs`] does; empty when there is no query.
+    pub query_pairs: Vec<(String, String)>,
     /// The fragment (§3.5).
     pub fragment: Option<String>,
 }
@@ -435,6 +474,7 @@ impl Components {
                     .collect()
             },
             query: r.query.map(str::to_owned),
+            query_pairs: r.query.map(super::parse::query_pairs).unwrap_or_default(),
             fragment: r.fragment.map(str::to_owned),
         })
     }
