@@ -46,8 +46,8 @@ const PARSE_HELP: &str = "Examples:
   cat urls.txt | urlkit parse --get '{host}'
   cat urls.txt | urlkit parse --get '{scheme}://{host}:{port} {query:utm_source}'
 
---get placeholders: {url} {scheme} {user} {password} {host} {port} {path} {query}
-{fragment} {query:KEY} {query-all:KEY}. Values are decoded; {:path} or {path:raw} gives the
+--get placeholders: {url} {scheme} {user} {password} {host} {host:unicode} {port} {path}
+{query} {fragment} {query:KEY} {query-all:KEY}. Values are decoded; {:path} or {path:raw} gives the
 encoded form. Exit status 1 if any URL failed to parse (its line is left empty).";
 
 const RESOLVE_HELP: &str = "Examples:

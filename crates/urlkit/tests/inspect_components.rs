@@ -230,6 +230,11 @@ fn templates_fill_in_decoded_components() {
     assert_eq!(render("{{{url}}}\\t", "http://a/"), "{http://a/}\t");
     assert_eq!(render("{:port}", "http://a/"), "");
     assert_eq!(render("{path}", "http://a/x%0Ay"), "/x%0Ay");
+    assert_eq!(
+        render("{host:unicode}", "http://xn--fsqu00a.xn--3lr804guic/"),
+        "例子.卷筒纸"
+    );
+    assert_eq!(render("{host:unicode}", "http://[::1]/"), "[::1]");
 }
 
 #[test]

@@ -6,7 +6,8 @@
 //! | `{url}` | the whole URL, serialized |
 //! | `{scheme}` | the scheme |
 //! | `{user}`, `{password}` | username, password |
-//! | `{host}` | the host (IPv6 in brackets) |
+//! | `{host}` | the host (IPv6 in brackets), as serialized (Punycode) |
+//! | `{host:unicode}` | a domain host in Unicode (UTS #46 ToUnicode; allocates) |
 //! | `{port}` | the port, or the scheme's default when none is given |
 //! | `{path}`, `{query}`, `{fragment}` | path, query (without `?`), fragment (without `#`) |
 //! | `{query:KEY}` | the value of the first query parameter named KEY |
@@ -41,6 +42,7 @@ enum Field {
     User,
     Password,
     Host,
+    HostUnicode,
     Port,
     Path,
     Query,
@@ -164,6 +166,12 @@ fn parse_field(spec: &str, at: usize) -> Result<Part, TemplateError> {
             };
             return Ok(Part::Field { field, raw });
         }
+        ("host", Some("unicode")) => {
+            return Ok(Part::Field {
+                field: Field::HostUnicode,
+                raw,
+            })
+        }
         (n, None | Some("raw")) => {
             let raw = raw || arg.is_some();
             let field = match n {
@@ -179,7 +187,7 @@ fn parse_field(spec: &str, at: usize) -> Result<Part, TemplateError> {
                 "query-all" => return Err(bad("{query-all:KEY} needs a parameter name".into())),
                 other => {
                     return Err(bad(format!(
-                        "unknown placeholder {{{other}}}; known: url, scheme, user, password, host, port, path, query, fragment, query:KEY, query-all:KEY"
+                        "unknown placeholder {{{other}}}; known: url, scheme, user, password, host, host:unicode, port, path, query, fragment, query:KEY, query-all:KEY"
                     )))
                 }
             };
@@ -204,6 +212,12 @@ fn render_field(field: &Field, raw: bool, url: &Url, out: &mut Vec<u8>) {
         Field::User => put(url.username(), out, false),
         Field::Password => put(url.password().unwrap_or(""), out, false),
         Field::Host => put(url.host_str().unwrap_or(""), out, false),
+        Field::HostUnicode => match url.host() {
+            Some(url::Host::Domain(d)) if d.contains("xn--") => {
+                out.extend_from_slice(super::idn::to_unicode_lossy(d).as_bytes())
+            }
+            _ => put(url.host_str().unwrap_or(""), out, false),
+        },
         Field::Port => {
             let port = if raw {
                 url.port()
