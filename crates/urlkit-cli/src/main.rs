@@ -1,6 +1,7 @@
 //! `urlkit`: the command-line program. Arguments become library calls; nothing else.
 
 mod codec_cmd;
+mod inspect_cmd;
 mod io;
 
 use clap::{Parser, Subcommand};
@@ -19,6 +20,11 @@ const EXAMPLES: &str = "Examples:
   urlkit decode '%E5%BC%95%E3%81%8D'    引き
   urlkit decode -c auto < query.txt     detect the charset, then decode
   urlkit charsets                       every charset and its labels
+  urlkit parse 'https://john.doe@www.example.com:123/forum/questions/?tag=networking#top'
+  cat access.log.urls | urlkit parse --get '{host}'
+  urlkit resolve 'http://a/b/c/d;p?q' '../g'
+  urlkit compare 'http://A:80/%7euser/./x' 'http://a/~user/x'
+  urlkit idn --to-ascii '例子.卷筒纸'
 Each subcommand has its own --help with examples.";
 
 #[derive(Subcommand, Debug)]
@@ -33,6 +39,8 @@ enum Command {
     Charsets,
     /// Start the web tool.
     Serve(ServeArgs),
+    #[command(flatten)]
+    Inspect(inspect_cmd::InspectCommand),
 }
 
 /// Options of `serve`.
@@ -50,6 +58,7 @@ fn main() -> ExitCode {
         Command::Decode(args) => codec_cmd::decode(args),
         Command::Detect(args) => codec_cmd::detect(args),
         Command::Charsets => codec_cmd::charsets(),
+        Command::Inspect(command) => inspect_cmd::run(command),
         Command::Serve(args) => {
             eprintln!(
                 "urlkit: the web tool is not built yet; `urlkit serve` will listen on {} once it is. \

@@ -34,6 +34,22 @@ pub enum Code {
     CharsetDetected,
     /// `whitespace-removed`: unencoded whitespace was removed before decoding.
     WhitespaceRemoved,
+    /// `explicit-default-port`: a URL names its scheme's default port (`http://a:80/`).
+    ExplicitDefaultPort,
+    /// `whitespace-stripped`: the URL parser dropped leading/trailing C0 controls or spaces,
+    /// or tabs and newlines inside the URL (URL Standard §4.4).
+    WhitespaceStripped,
+    /// `backslash-as-slash`: the URL parser treated a `\` as `/` (special schemes).
+    BackslashAsSlash,
+    /// `non-canonical-ipv4`: an IPv4 host written other than as four decimal numbers
+    /// (`0x7f.1`, `2130706433`, `010.0.0.1`).
+    NonCanonicalIpv4,
+    /// `mixed-script`: a host label mixes scripts (UTS #39 §5.1).
+    MixedScript,
+    /// `confusable-host`: a host label imitates a Latin one (UTS #39 §4).
+    ConfusableHost,
+    /// `validation-error`: another URL Standard validation error the parser recovered from.
+    ValidationError,
 }
 
 impl Code {
@@ -51,6 +67,13 @@ impl Code {
             Code::PasswordInUrl => "password-in-url",
             Code::CharsetDetected => "charset-detected",
             Code::WhitespaceRemoved => "whitespace-removed",
+            Code::ExplicitDefaultPort => "explicit-default-port",
+            Code::WhitespaceStripped => "whitespace-stripped",
+            Code::BackslashAsSlash => "backslash-as-slash",
+            Code::NonCanonicalIpv4 => "non-canonical-ipv4",
+            Code::MixedScript => "mixed-script",
+            Code::ConfusableHost => "confusable-host",
+            Code::ValidationError => "validation-error",
         }
     }
 

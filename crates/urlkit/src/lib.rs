@@ -1,9 +1,10 @@
-//! urlkit: percent-encoding and decoding done properly.
+//! urlkit: percent-encoding and decoding done properly, and URLs taken apart.
 //!
 //! * [`codec`]: encode and decode, whole or streaming, in every charset, with diagnostics.
 //! * [`sets`]: the encode sets (what stays literal).
 //! * [`charset`]: every WHATWG encoding under all its labels, UTF-32 and DOS code pages.
 //! * [`detect`]: which charset is this percent-encoded text in?
+//! * [`inspect`]: parse (WHATWG and RFC 3986 views), resolve, normalize, compare, IDN.
 //! * [`diagnostics`]: findings with stable codes and byte offsets.
 //!
 //! The library does no I/O.
@@ -12,6 +13,7 @@ pub mod charset;
 pub mod codec;
 pub mod detect;
 pub mod diagnostics;
+pub mod inspect;
 pub mod sets;
 
 pub use charset::Charset;
