@@ -108,6 +108,7 @@ const DECODE_HELP: &str = "Examples:
   urlkit decode -c shift_jis '%83%89'       ラ
   urlkit decode -c auto '%83%89%81%5B%83%81%83%93'
   urlkit decode --until-stable '%2520'      (space; peels two layers)
+  urlkit decode --iri 'http://example.com/%E5%BC%95%E3%81%8D%2F'   http://example.com/引き%2F
   urlkit decode -l < urls.txt               one result per line
 
 Unencoded whitespace is removed first (--keep-whitespace keeps it). A `%` not followed by
@@ -134,6 +135,10 @@ pub struct DecodeArgs {
     /// Decode again and again until no escapes are left (`%2520` → ` `).
     #[arg(long)]
     until_stable: bool,
+    /// Decode a URI for display as an IRI (RFC 3987 §3.2): only escapes of non-ASCII
+    /// characters are decoded; reserved escapes such as `%2F` stay.
+    #[arg(long, conflicts_with_all = ["until_stable", "binary", "charset", "plus_space"])]
+    iri: bool,
     #[command(flatten)]
     common: CommonArgs,
 }
@@ -235,6 +240,9 @@ pub fn decode(args: DecodeArgs) -> ExitCode {
     };
     if args.until_stable {
         return until_stable(&args.text, &args.common, &options);
+    }
+    if args.iri {
+        return iri_display(&args.text, &args.common);
     }
     let make = || Codec::Decode(Box::new(Decoder::new(&options)));
     run(&args.text, &args.common, fixed, false, make)
@@ -438,6 +446,44 @@ fn until_stable(text: &[OsString], common: &CommonArgs, options: &DecodeOptions)
         }
     }
     finish_sink(sink, &reporter)
+}
+
+/// `decode --iri`: each entry (argument, line, or all of the input) shown as an IRI.
+fn iri_display(text: &[OsString], common: &CommonArgs) -> ExitCode {
+    let entries: Vec<String> = if text.is_empty() {
+        let all = match Source::open(common.input.as_ref()).and_then(|mut s| s.read_all()) {
+            Ok(all) => all,
+            Err(e) => return fail(&e),
+        };
+        let all = String::from_utf8_lossy(&all).into_owned();
+        if common.per_line {
+            all.lines().map(str::to_string).collect()
+        } else {
+            vec![all]
+        }
+    } else {
+        text.iter()
+            .map(|t| t.to_string_lossy().into_owned())
+            .collect()
+    };
+    let mut sink = match open_sink(common.output.as_ref()) {
+        Ok(s) => s,
+        Err(e) => return fail(&e),
+    };
+    let one_entry_stream = text.is_empty() && !common.per_line;
+    for entry in entries {
+        let shown = urlkit::inspect::iri::uri_to_iri_display(&entry);
+        let result = if one_entry_stream {
+            write!(sink, "{shown}")
+        } else {
+            write!(sink, "{shown}")
+                .and_then(|_| sink.write_all(Newline::from(common.newline).as_bytes()))
+        };
+        if let Err(e) = result {
+            return fail(&format!("cannot write output: {e}"));
+        }
+    }
+    finish_sink(sink, &Reporter::new())
 }
 
 pub fn detect(args: DetectArgs) -> ExitCode {

@@ -273,3 +273,32 @@ fn help_shows_examples_and_points_to_charsets() {
         assert!(list.contains(needle), "{needle}");
     }
 }
+
+#[test]
+fn iri_display_decodes_only_non_ascii_escapes() {
+    let output = urlkit(
+        &[
+            "decode",
+            "--iri",
+            "http://example.com/%E5%BC%95%E3%81%8D%E5%89%B2%E3%82%8A.html?a=%2F%20",
+        ],
+        b"",
+    );
+    assert_eq!(
+        stdout(&output),
+        "http://example.com/引き割り.html?a=%2F%20\n"
+    );
+    let round = urlkit(
+        &[
+            "encode",
+            "-s",
+            "iri",
+            "http://example.com/引き割り.html?a=%2F%20",
+        ],
+        b"",
+    );
+    assert_eq!(
+        stdout(&round),
+        "http://example.com/%E5%BC%95%E3%81%8D%E5%89%B2%E3%82%8A.html?a=%2F%20\n"
+    );
+}
