@@ -277,42 +277,44 @@ fn run_parse(a: ParseArgs) -> io::Result<ExitCode> {
                 format!("byte {p}")
             }
         };
-        if a.rfc3986 {
+        let failed = if a.rfc3986 {
             match Components::of(input) {
-                Ok(c) if a.json => writeln!(out, "{}", serde_json::to_string(&c)?)?,
+                Ok(c) if a.json => {
+                    writeln!(out, "{}", serde_json::to_string(&c)?)?;
+                    None
+                }
                 Ok(c) => {
                     if !first {
                         writeln!(out)?;
                     }
                     write_rfc3986_table(&mut out, &c)?;
+                    None
                 }
-                Err(e) => {
-                    ok = false;
-                    if a.json {
-                        let j = json!({"input": input, "error": e.message, "position": e.position});
-                        writeln!(out, "{j}")?;
-                    }
-                    eprintln!("urlkit: {input:?}: {}: {}", at(e.position), e.message);
-                }
+                Err(e) => Some((e.message, e.position)),
             }
         } else {
             match inspect(input, base.as_ref()) {
-                Ok(r) if a.json => writeln!(out, "{}", serde_json::to_string(&r)?)?,
+                Ok(r) if a.json => {
+                    writeln!(out, "{}", serde_json::to_string(&r)?)?;
+                    None
+                }
                 Ok(r) => {
                     if !first {
                         writeln!(out)?;
                     }
                     write_table(&mut out, &r, base.as_ref())?;
+                    None
                 }
-                Err(e) => {
-                    ok = false;
-                    if a.json {
-                        let j = json!({"input": input, "error": e.message, "position": e.position});
-                        writeln!(out, "{j}")?;
-                    }
-                    eprintln!("urlkit: {input:?}: {}: {}", at(e.position), e.message);
-                }
+                Err(e) => Some((e.message, e.position)),
             }
+        };
+        if let Some((message, position)) = failed {
+            ok = false;
+            if a.json {
+                let j = json!({"input": input, "error": message, "position": position});
+                writeln!(out, "{j}")?;
+            }
+            eprintln!("urlkit: {input:?}: {}: {}", at(position), message);
         }
         first = false;
         Ok(())

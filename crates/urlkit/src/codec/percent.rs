@@ -202,17 +202,10 @@ impl PercentDecoder {
                         i += 1;
                     } else {
                         // Not an escape: the `%` is literal; `byte` is looked at afresh.
-                        self.malformed(&[(b'%', at)], out, diagnostics);
-                        if TRACK {
-                            map.push(at);
-                        }
+                        self.abandon_pending::<TRACK>(out, map, diagnostics);
                     }
                 }
-                Pending::PercentDigit {
-                    at,
-                    digit,
-                    digit_at,
-                } => {
+                Pending::PercentDigit { at, digit, .. } => {
                     let byte = input[i];
                     if self.strip_whitespace && is_removable_whitespace(byte) {
                         i += 1;
@@ -225,10 +218,9 @@ impl PercentDecoder {
                         }
                         i += 1;
                     } else {
-                        self.malformed(&[(b'%', at), (digit, digit_at)], out, diagnostics);
-                        if TRACK {
-                            map.extend([at, digit_at]);
-                        }
+                        // Not an escape: `%` and the digit are literal; `byte` is looked at
+                        // afresh.
+                        self.abandon_pending::<TRACK>(out, map, diagnostics);
                     }
                 }
             }
@@ -243,20 +235,28 @@ impl PercentDecoder {
         map: &mut Vec<u64>,
         diagnostics: &mut Diagnostics,
     ) {
-        match self.pending {
-            Pending::None => {}
-            Pending::Percent { at } => {
-                self.malformed(&[(b'%', at)], out, diagnostics);
-                map.push(at);
-            }
+        self.abandon_pending::<true>(out, map, diagnostics);
+    }
+
+    /// Writes an unfinished escape as the literal bytes it consists of and reports it.
+    fn abandon_pending<const TRACK: bool>(
+        &mut self,
+        out: &mut Vec<u8>,
+        map: &mut Vec<u64>,
+        diagnostics: &mut Diagnostics,
+    ) {
+        let literal: &[(u8, u64)] = match self.pending {
+            Pending::None => return,
+            Pending::Percent { at } => &[(b'%', at)],
             Pending::PercentDigit {
                 at,
                 digit,
                 digit_at,
-            } => {
-                self.malformed(&[(b'%', at), (digit, digit_at)], out, diagnostics);
-                map.extend([at, digit_at]);
-            }
+            } => &[(b'%', at), (digit, digit_at)],
+        };
+        self.malformed(literal, out, diagnostics);
+        if TRACK {
+            map.extend(literal.iter().map(|&(_, offset)| offset));
         }
     }
 

@@ -70,7 +70,7 @@ fn empty() -> IdnError {
 }
 
 /// Forbidden domain code points (URL Standard §3.1).
-fn is_forbidden_domain_char(c: char) -> bool {
+pub(crate) fn is_forbidden_domain_char(c: char) -> bool {
     matches!(
         c,
         '\0'..=' '

@@ -325,7 +325,7 @@ fn failure(input: &str, e: ParseError) -> ParseFailure {
         ParseError::InvalidDomainCharacter | ParseError::IdnaError => {
             let (at, end) = shape.host.unwrap_or((0, input.len()));
             let host = &input[at..end];
-            match host.char_indices().find(|&(_, c)| is_forbidden_domain_char(c)) {
+            match host.char_indices().find(|&(_, c)| idn::is_forbidden_domain_char(c)) {
                 Some((i, c)) => (
                     at + i,
                     format!("the host contains {c:?}, which no domain may contain (URL Standard §3.3)"),
@@ -342,28 +342,6 @@ fn failure(input: &str, e: ParseError) -> ParseFailure {
         other => (0, other.to_string()),
     };
     ParseFailure { position, message }
-}
-
-/// Forbidden domain code points (URL Standard §3.1), which no domain may contain.
-fn is_forbidden_domain_char(c: char) -> bool {
-    matches!(
-        c,
-        '\0'..=' '
-            | '#'
-            | '/'
-            | ':'
-            | '<'
-            | '>'
-            | '?'
-            | '@'
-            | '['
-            | '\\'
-            | ']'
-            | '^'
-            | '|'
-            | '%'
-            | '\x7F'
-    )
 }
 
 /// A drawing of the URL's serialization with each component bracketed and named below it,
