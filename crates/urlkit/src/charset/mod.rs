@@ -163,7 +163,6 @@ impl Charset {
             .or_else(|| lower.strip_prefix("cp"))
             .or_else(|| lower.strip_prefix("dos-"))
             .or_else(|| lower.strip_prefix("csibm"))
-            .or_else(|| lower.strip_prefix("ibm0"))
             .unwrap_or(&lower);
         let number = number.trim_start_matches('0');
         DOS_PAGES

@@ -80,13 +80,12 @@ impl EntryEncoder {
                 Ok(text) => (text, None),
                 Err(error) => {
                     let end = position + error.valid_up_to();
-                    // SAFETY-free: the prefix up to `valid_up_to` is valid UTF-8.
+                    // The prefix up to `valid_up_to` is valid UTF-8.
                     let text = std::str::from_utf8(&held[position..end]).unwrap_or_default();
                     (text, Some((end, error.error_len())))
                 }
             };
             let text_base = base + position as u64;
-            let incomplete_at_end = matches!(problem, Some((_, None)));
             let is_last = last && problem.is_none();
             encoder.encode(valid, is_last, converted, |u, converted| {
                 escape_into(converted, table, out);
@@ -116,7 +115,6 @@ impl EntryEncoder {
                     position = end + length;
                 }
                 Some((end, None)) => {
-                    debug_assert!(incomplete_at_end);
                     if last {
                         diagnostics.push(Diagnostic::new(
                             Code::InvalidInput,
