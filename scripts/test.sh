@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs every test of the project. Installs what the tests use when it is missing:
-# Node.js and Python 3 (the cross-checks compare urlkit with them).
+# Runs every test of the project and ends with one summary line. Installs what the tests
+# use when it is missing: Node.js and Python 3 (the cross-checks compare urlkit with them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,4 +12,14 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt-get update && apt-get install -y "${missing[@]}"
 fi
 
-cargo test --workspace --locked "$@"
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
+
+status=0
+cargo test --workspace --locked "$@" 2>&1 | tee "$log" || status=$?
+
+passed=$(grep -Eo 'test result: [a-zA-Z]+\. [0-9]+ passed' "$log" | grep -Eo '[0-9]+ passed' | awk '{s+=$1} END {print s+0}')
+failed=$(grep -Eo '[0-9]+ failed;' "$log" | awk '{s+=$1} END {print s+0}')
+echo
+echo "all tests: ${passed} passed, ${failed} failed"
+exit "$status"

@@ -8,6 +8,17 @@
 //! * [`diagnostics`]: findings with stable codes and byte offsets.
 //!
 //! The library does no I/O.
+//!
+//! ```
+//! use urlkit::{decode, encode, DecodeOptions, EncodeOptions, EncodeSet};
+//!
+//! let options = EncodeOptions { set: EncodeSet::COMPONENT, ..EncodeOptions::default() };
+//! assert_eq!(encode("a b/é".as_bytes(), &options).text(), "a%20b%2F%C3%A9");
+//!
+//! let outcome = decode(b"100%zz%E2%80%A0", &DecodeOptions::default());
+//! assert_eq!(outcome.text(), "100%zz\u{2020}"); // the malformed escape is kept …
+//! assert_eq!(outcome.diagnostics[0].offset, 3); // … and reported at its byte offset
+//! ```
 
 pub mod charset;
 pub mod codec;
