@@ -495,24 +495,13 @@ pub fn detect(args: DetectArgs) -> ExitCode {
     } else {
         args.text.iter().map(|t| t.as_bytes().to_vec()).collect()
     };
-    let binary = DecodeOptions {
-        binary: true,
-        ..DecodeOptions::default()
-    };
     for entry in entries {
-        let bytes = urlkit::decode(&entry, &binary).output;
-        let detection = urlkit::detect::detect(&bytes, urlkit::detect::tld_of_url(&bytes));
+        let detection = urlkit::request::detect(&entry);
         if args.json {
-            let object = json!({
-                "charset": detection.charset,
-                "confidence": detection.confidence,
-                "reason": detection.reason,
-                "bom_length": detection.bom_length,
-                "runners_up": detection.runners_up.iter().map(|c| json!({
-                    "charset": c.charset, "confidence": c.confidence
-                })).collect::<Vec<_>>(),
-            });
-            println!("{object}");
+            match serde_json::to_string(&detection) {
+                Ok(line) => println!("{line}"),
+                Err(e) => return fail(&format!("cannot write output: {e}")),
+            }
         } else {
             let others: Vec<String> = detection
                 .runners_up
