@@ -13,3 +13,8 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 cargo test --workspace --locked "$@"
+
+# Live mode: the WebAssembly module (built for wasm32 by crates/urlkit-wasm-assets/build.rs)
+# must give exactly what the native binary gives, and stream like it.
+cargo build --workspace --locked
+node --test crates/urlkit-wasm/js/test/*.test.mjs
