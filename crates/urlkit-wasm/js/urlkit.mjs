@@ -34,7 +34,9 @@ export class UrlkitError extends Error {
 /**
  * Loads the module. `source`: a URL or string (fetched), a `Response`, an `ArrayBuffer`
  * or typed array with the module's bytes, or a compiled `WebAssembly.Module`. Without it,
- * `urlkit.wasm` next to this file is fetched. Resolves once the codec is ready; loading
+ * `urlkit.wasm` next to this file is fetched (read, for a `file:` URL in Node). A relative
+ * string is resolved against the page (or, in Node, this file). Resolves once the codec is
+ * ready, or rejects when the module cannot be fetched or compiled; loading
  * again replaces the instance.
  */
 export async function load(source) {
@@ -43,7 +45,11 @@ export async function load(source) {
   if (source instanceof WebAssembly.Module) {
     instance = await WebAssembly.instantiate(source, {});
   } else {
-    if (typeof source === "string" || source instanceof URL) source = await fetch(source);
+    if (typeof source === "string" || source instanceof URL) {
+      const url = new URL(source, typeof location === "undefined" ? import.meta.url : location.href);
+      // Node's fetch cannot read files.
+      source = url.protocol === "file:" ? await (await import("node:fs/promises")).readFile(url) : await fetch(url);
+    }
     if (typeof Response !== "undefined" && source instanceof Response) {
       if (!source.ok) throw new Error(`cannot load urlkit.wasm: HTTP ${source.status}`);
       source = await source.arrayBuffer();
