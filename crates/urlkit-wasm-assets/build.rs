@@ -66,11 +66,16 @@ fn main() {
     ] {
         command.env_remove(variable);
     }
-    let status = command.status().unwrap_or_else(|e| {
-        fail(&format!(
-            "cannot run cargo to build the WebAssembly module: {e}"
-        ))
-    });
+    // Cargo reads a build script's stdout for its own instructions: the inner build's
+    // messages belong on stderr.
+    let status = command
+        .stdout(std::io::stderr())
+        .status()
+        .unwrap_or_else(|e| {
+            fail(&format!(
+                "cannot run cargo to build the WebAssembly module: {e}"
+            ))
+        });
     if !status.success() {
         fail(&format!(
             "building crates/urlkit-wasm for {TARGET} failed ({status}); see the messages above"

@@ -56,9 +56,30 @@ export async function load(source) {
     }
     ({ instance } = await WebAssembly.instantiate(source, {}));
   }
-  wasm = instance.exports;
+  wasm = guarded(instance.exports);
   warmUp();
   return { encode, decode, detect, createEncoder, createDecoder, encodeBytes, decodeBytes };
+}
+
+// A trap (a bug: the codec aborts rather than unwind) leaves the instance unusable, so it
+// is dropped and the caller told to load again.
+function guarded(exports) {
+  const wrapped = { memory: exports.memory };
+  for (const [name, value] of Object.entries(exports)) {
+    if (typeof value !== "function") continue;
+    wrapped[name] = (...args) => {
+      try {
+        return value(...args);
+      } catch (e) {
+        if (e instanceof WebAssembly.RuntimeError) {
+          wasm = null;
+          throw new Error(`urlkit: the codec failed (${e.message}); call load() again`, { cause: e });
+        }
+        throw e;
+      }
+    };
+  }
+  return wrapped;
 }
 
 // Browsers compile a module's functions lazily with a quick baseline compiler and
