@@ -675,6 +675,15 @@ mod tests {
     }
 
     #[test]
+    fn serde_deserialisation_uses_the_same_checks() {
+        let request: DecodeRequest =
+            serde_json::from_str(r#"{"input": "a+b", "plus_space": true}"#).unwrap();
+        assert_eq!(request.run().unwrap().unwrap().output, "a b");
+        let error = serde_json::from_str::<EncodeRequest>(r#"{"lowercase": 1}"#).unwrap_err();
+        assert!(error.to_string().contains("`lowercase`"), "{error}");
+    }
+
+    #[test]
     fn null_counts_as_absent() {
         let request = DecodeRequest::from_json(r#"{"input": "%41", "charset": null}"#).unwrap();
         assert_eq!(request.run().unwrap().unwrap().output, "A");
