@@ -39,18 +39,22 @@ const FLAGS = {
   until_stable: "--until-stable",
 };
 
-/** Runs the native binary on one case and gives the result in the JSON shape of the API:
- * the response object, `{error: {...}}` for a rejection (exit 1), or `{usage: message}`
- * for options it refuses (exit 2). */
-export function native(op, input, options = {}) {
-  const args = [op, "--json"];
+function flags(options) {
+  const args = [];
   for (const [key, value] of Object.entries(options)) {
     const flag = FLAGS[key];
     if (!flag) throw new Error(`no flag for option ${key}`);
     if (value === true) args.push(flag);
     else if (value !== false) args.push(`${flag}=${value}`);
   }
-  args.push("--", input);
+  return args;
+}
+
+/** Runs the native binary on one case and gives the result in the JSON shape of the API:
+ * the response object, `{error: {...}}` for a rejection (exit 1), or `{usage: message}`
+ * for options it refuses (exit 2). */
+export function native(op, input, options = {}) {
+  const args = [op, "--json", ...flags(options), "--", input];
   const run = spawnSync(binaryPath, args, { encoding: "utf8" });
   if (run.status === 0) {
     const lines = run.stdout.split("\n").filter((l) => l !== "");
@@ -64,6 +68,19 @@ export function native(op, input, options = {}) {
   }
   if (run.status === 2) return { usage: run.stderr.trim() };
   throw new Error(`urlkit ${args.join(" ")} failed: ${run.status} ${run.stderr}`);
+}
+
+/** Runs the native binary once on many inputs (one entry each) with the same options and
+ * gives one response object per input. Options must not be strict. */
+export function nativeMany(op, inputs, options = {}) {
+  const run = spawnSync(binaryPath, [op, "--json", ...flags(options), "--", ...inputs], {
+    encoding: "utf8",
+    maxBuffer: 1 << 28,
+  });
+  if (run.status !== 0) throw new Error(`urlkit ${op} failed: ${run.status} ${run.stderr}`);
+  const lines = run.stdout.split("\n").filter((l) => l !== "");
+  if (lines.length !== inputs.length) throw new Error(`expected ${inputs.length} JSON lines, got ${lines.length}`);
+  return lines.map((l) => JSON.parse(l));
 }
 
 /** The same case through the WebAssembly module, in the same shape. */
