@@ -11,9 +11,9 @@ import path from "node:path";
 export const chromiumPath = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p)) ?? null;
 
 /**
- * Serves `files` (`{"/path": [contentType, body]}`, with "/" the page), opens the page in
- * headless Chromium and resolves with the JSON the page POSTs to `/result` (rejects if
- * it posts `{error}` or nothing within `timeoutMs`).
+ * Serves `files` (`{"/path": [contentType, body, extraHeaders?]}`, with "/" the page),
+ * opens the page in headless Chromium and resolves with the JSON the page POSTs to
+ * `/result` (rejects if it posts `{error}` or nothing within `timeoutMs`).
  */
 export async function runInChromium(files, timeoutMs = 60000) {
   if (!chromiumPath) throw new Error("chromium is not installed (apt-get install -y chromium)");
@@ -37,7 +37,7 @@ export async function runInChromium(files, timeoutMs = 60000) {
           res.writeHead(404).end();
           return;
         }
-        res.writeHead(200, { "content-type": file[0] }).end(file[1]);
+        res.writeHead(200, { "content-type": file[0], ...(file[2] || {}) }).end(file[1]);
       });
       server.listen(0, "127.0.0.1", () => {
         const url = `http://127.0.0.1:${server.address().port}/`;
