@@ -14,12 +14,19 @@ fi
 
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
-
 status=0
-cargo test --workspace --locked "$@" 2>&1 | tee "$log" || status=$?
+
+cargo test --workspace --locked "$@" 2>&1 | tee -a "$log" || status=1
+
+# Live mode: the WebAssembly module (built for wasm32 by crates/urlkit-wasm-assets/build.rs)
+# must give exactly what the native binary gives, and stream like it.
+cargo build --workspace --locked || status=1
+node --test --test-reporter=tap crates/urlkit-wasm/js/test/*.test.mjs 2>&1 | tee -a "$log" || status=1
 
 passed=$(grep -Eo 'test result: [a-zA-Z]+\. [0-9]+ passed' "$log" | grep -Eo '[0-9]+ passed' | awk '{s+=$1} END {print s+0}')
 failed=$(grep -Eo '[0-9]+ failed;' "$log" | awk '{s+=$1} END {print s+0}')
+node_passed=$(grep -Eo '^# pass [0-9]+' "$log" | awk '{s+=$3} END {print s+0}')
+node_failed=$(grep -Eo '^# fail [0-9]+' "$log" | awk '{s+=$3} END {print s+0}')
 echo
-echo "all tests: ${passed} passed, ${failed} failed"
+echo "all tests: $((passed + node_passed)) passed, $((failed + node_failed)) failed"
 exit "$status"

@@ -1,13 +1,13 @@
 //! `urlkit encode`, `decode`, `detect` and `charsets`.
 
 use crate::io::{fail, open_sink, reject, usage, Reporter, Source};
-use serde_json::json;
 use std::ffi::OsString;
 use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use urlkit::codec::Peeled;
+use urlkit::request::CodecResponse;
 use urlkit::{
     Charset, CharsetChoice, DecodeOptions, Decoder, Diagnostics, EncodeOptions, EncodeSet, Encoder,
     Newline,
@@ -358,27 +358,28 @@ fn finish_sink(mut sink: Box<dyn Write>, reporter: &Reporter) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// One entry's result as the JSON line of `--json`: the API's response shape.
 fn json_result(
     output: &[u8],
-    charset: Option<&str>,
+    charset: Option<&'static str>,
     diagnostics: &Diagnostics,
     peeled: Option<&Peeled>,
-) -> serde_json::Value {
-    let mut object = json!({
-        "output": String::from_utf8_lossy(output),
-        "charset": charset,
-        "diagnostics": diagnostics.items(),
-        "diagnostics_not_listed": diagnostics.dropped(),
-    });
-    if let Some(peeled) = peeled {
-        object["depth"] = json!(peeled.depth);
-        object["layers"] = json!(peeled
-            .layers
-            .iter()
-            .map(|l| String::from_utf8_lossy(l).into_owned())
-            .collect::<Vec<_>>());
-    }
-    object
+) -> String {
+    let response = CodecResponse {
+        output: String::from_utf8_lossy(output).into_owned(),
+        charset,
+        diagnostics: diagnostics.items().to_vec(),
+        diagnostics_not_listed: diagnostics.dropped(),
+        depth: peeled.map(|p| p.depth),
+        layers: peeled.map(|p| {
+            p.layers
+                .iter()
+                .map(|l| String::from_utf8_lossy(l).into_owned())
+                .collect()
+        }),
+    };
+    // A struct of strings and numbers always serialises.
+    serde_json::to_string(&response).unwrap_or_default()
 }
 
 /// `decode --until-stable`: each entry is held in memory and peeled layer by layer.
@@ -495,24 +496,13 @@ pub fn detect(args: DetectArgs) -> ExitCode {
     } else {
         args.text.iter().map(|t| t.as_bytes().to_vec()).collect()
     };
-    let binary = DecodeOptions {
-        binary: true,
-        ..DecodeOptions::default()
-    };
     for entry in entries {
-        let bytes = urlkit::decode(&entry, &binary).output;
-        let detection = urlkit::detect::detect(&bytes, urlkit::detect::tld_of_url(&bytes));
+        let detection = urlkit::request::detect(&entry);
         if args.json {
-            let object = json!({
-                "charset": detection.charset,
-                "confidence": detection.confidence,
-                "reason": detection.reason,
-                "bom_length": detection.bom_length,
-                "runners_up": detection.runners_up.iter().map(|c| json!({
-                    "charset": c.charset, "confidence": c.confidence
-                })).collect::<Vec<_>>(),
-            });
-            println!("{object}");
+            match serde_json::to_string(&detection) {
+                Ok(line) => println!("{line}"),
+                Err(e) => return fail(&format!("cannot write output: {e}")),
+            }
         } else {
             let others: Vec<String> = detection
                 .runners_up

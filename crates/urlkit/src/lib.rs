@@ -6,6 +6,8 @@
 //! * [`detect`]: which charset is this percent-encoded text in?
 //! * [`inspect`]: parse (WHATWG and RFC 3986 views), resolve, normalize, compare, IDN.
 //! * [`diagnostics`]: findings with stable codes and byte offsets.
+//! * [`request`]: the JSON request and response shapes of the HTTP API and the WebAssembly
+//!   module.
 //!
 //! The library does no I/O.
 //!
@@ -25,6 +27,7 @@ pub mod codec;
 pub mod detect;
 pub mod diagnostics;
 pub mod inspect;
+pub mod request;
 pub mod sets;
 
 pub use charset::Charset;
