@@ -354,14 +354,22 @@ pub async fn process_upload(
                 return Err(e);
             }
         };
-        // Fields after the file are drained and refused, so nothing is silently ignored.
-        if let Some(extra) = multipart.next_field().await.ok().flatten() {
-            let _ = store.discard(&id).await;
-            let name = extra.name().unwrap_or_default().to_string();
-            return Err(ApiError::bad_request(
+        drop(field);
+        // A field after the file is refused, so no option is silently ignored.
+        let extra = match multipart.next_field().await {
+            Ok(None) => None,
+            Ok(Some(extra)) => Some(ApiError::bad_request(
                 "field-after-file",
-                format!("field {name:?} comes after `file`; options must come first"),
-            ));
+                format!(
+                    "field {:?} comes after `file`; options must come first",
+                    extra.name().unwrap_or_default()
+                ),
+            )),
+            Err(e) => Some(ApiError::from(e)),
+        };
+        if let Some(error) = extra {
+            let _ = store.discard(&id).await;
+            return Err(error);
         }
         store
             .commit(&id)
