@@ -455,7 +455,7 @@ const RESERVED: &[(&str, &str)] = &[
 ];
 
 const COMMON: &[(&str, &str)] = &[
-    (" ", "`+` in application/x-www-form-urlencoded"),
+    (" ", "+ in form data (application/x-www-form-urlencoded)"),
     ("\"", "quotation mark"),
     ("%", "the escape character itself"),
     ("<", "less-than"),

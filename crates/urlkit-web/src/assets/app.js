@@ -122,6 +122,8 @@ function showError(container, error) {
 
 let currentOp = "encode";
 let sequence = 0;
+// The exact output: a textarea turns CRLF into LF, so copy and download use this.
+let lastOutput = "";
 
 async function run(op) {
   currentOp = op;
@@ -135,6 +137,7 @@ async function run(op) {
   try {
     const result = await runCodec(op, input, optionsFor(op));
     if (mine !== sequence) return;
+    lastOutput = result.output;
     $("output").value = result.output;
     if (result.detected) {
       const d = result.detected;
@@ -147,6 +150,7 @@ async function run(op) {
     showFindings($("diagnostics"), result.diagnostics, result.diagnostics_not_listed, input);
   } catch (error) {
     if (mine !== sequence) return;
+    lastOutput = "";
     $("output").value = "";
     $("status").textContent = op === "encode" ? "Not encoded" : "Not decoded";
     showError($("diagnostics"), error instanceof CodecError ? error : { code: "network", message: String(error.message || error) });
@@ -162,6 +166,7 @@ function schedule() {
 
 function setupCodec() {
   const form = $("codec-form");
+  lastOutput = text("output");
   currentOp = form.dataset.op === "decode" ? "decode" : "encode";
   form.addEventListener("submit", (event) => {
     event.preventDefault();
@@ -176,7 +181,7 @@ function setupCodec() {
   $("copy").addEventListener("click", async () => {
     const status = $("copy-status");
     try {
-      await navigator.clipboard.writeText(text("output"));
+      await navigator.clipboard.writeText(lastOutput);
       status.textContent = "Copied";
     } catch {
       $("output").select();
@@ -185,7 +190,7 @@ function setupCodec() {
     setTimeout(() => { status.textContent = ""; }, 2000);
   });
   $("download").addEventListener("click", () => {
-    const blob = new Blob([text("output")], { type: "text/plain;charset=utf-8" });
+    const blob = new Blob([lastOutput], { type: "text/plain;charset=utf-8" });
     const url = URL.createObjectURL(blob);
     const link = el("a", { href: url, download: `urlkit-${currentOp}d.txt` });
     document.body.append(link);
