@@ -262,12 +262,13 @@ function setupFiles() {
       }
       clear(out);
       const link = el("a", { class: "download", href: body.download, download: "" }, "Download the result");
+      const ready = el("p", null, `Result ready (${body.size} bytes). `, link, ` — it can be downloaded once, until ${new Date(body.expires_at).toLocaleString()}.`);
       link.addEventListener("click", () => {
         setTimeout(() => {
-          link.replaceWith(el("span", { class: "quiet" }, "Downloaded: the result is now deleted from the server."));
+          ready.replaceWith(el("p", { class: "quiet" }, `Downloaded (${body.size} bytes): the result is now deleted from the server.`));
         }, 0);
       });
-      out.append(el("p", null, `Result ready (${body.size} bytes). `, link, ` — it can be downloaded once, until ${new Date(body.expires_at).toLocaleString()}.`));
+      out.append(ready);
       const findings = el("div");
       showFindings(findings, body.diagnostics, body.diagnostics_not_listed, null);
       out.append(findings);
