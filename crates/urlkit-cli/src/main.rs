@@ -76,6 +76,9 @@ struct ServeArgs {
     /// How long a result waits for its download (90s, 15m, 1h).
     #[arg(long, value_name = "DURATION", default_value = "15m", value_parser = urlkit_web::parse_duration)]
     ttl: std::time::Duration,
+    /// Log every request: method, route, status and time (never bodies or result ids).
+    #[arg(short, long)]
+    verbose: bool,
 }
 
 fn serve(args: ServeArgs) -> ExitCode {
@@ -91,9 +94,24 @@ fn serve(args: ServeArgs) -> ExitCode {
         max_upload: args.max_upload,
         ttl: args.ttl,
     };
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_max_level(tracing_subscriber::filter::LevelFilter::INFO)
+    use tracing_subscriber::filter::{LevelFilter, Targets};
+    use tracing_subscriber::prelude::*;
+    let ours = if args.verbose {
+        LevelFilter::DEBUG
+    } else {
+        LevelFilter::INFO
+    };
+    tracing_subscriber::registry()
+        .with(
+            tracing_subscriber::fmt::layer()
+                .with_writer(std::io::stderr)
+                .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr())),
+        )
+        .with(
+            Targets::new()
+                .with_default(LevelFilter::WARN)
+                .with_target("urlkit_web", ours),
+        )
         .init();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -432,8 +432,13 @@ async fn small_field(
 )]
 pub async fn download_file(
     State(state): State<AppState>,
+    method: axum::http::Method,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
+    // A HEAD (link preview, prefetch) must not use up the one download.
+    if method == axum::http::Method::HEAD {
+        return Err(method_not_allowed().await);
+    }
     let gone = || {
         ApiError::not_found(
             "no such result: it was already downloaded, has expired, or never existed",

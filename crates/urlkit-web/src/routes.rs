@@ -60,8 +60,29 @@ pub fn router(state: AppState) -> Router {
 }
 
 /// Adds the security headers unless a handler set its own.
+///
+/// Logs method, route pattern (never the concrete path: it may carry a result id), status
+/// and time at debug level; bodies are never logged.
 async fn security_headers(State(state): State<AppState>, request: Request, next: Next) -> Response {
-    let mut response = next.run(request).await;
+    let mut response = if tracing::enabled!(tracing::Level::DEBUG) {
+        let started = std::time::Instant::now();
+        let method = request.method().clone();
+        let route = request
+            .extensions()
+            .get::<axum::extract::MatchedPath>()
+            .map(|p| p.as_str().to_owned());
+        let response = next.run(request).await;
+        tracing::debug!(
+            %method,
+            route = route.as_deref().unwrap_or("(none)"),
+            status = response.status().as_u16(),
+            micros = started.elapsed().as_micros() as u64,
+            "request"
+        );
+        response
+    } else {
+        next.run(request).await
+    };
     let headers = response.headers_mut();
     let mut set = |name: header::HeaderName, value: &'static str| {
         headers

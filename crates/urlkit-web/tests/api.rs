@@ -364,6 +364,12 @@ async fn a_file_result_downloads_once() {
     assert_eq!(server.files_left(), 1);
 
     let url = server.url(body["download"].as_str().unwrap());
+    let head = server.client.head(&url).send().await.unwrap();
+    assert_eq!(
+        head.status(),
+        StatusCode::METHOD_NOT_ALLOWED,
+        "HEAD does not use it up"
+    );
     let response = server.client.get(&url).send().await.unwrap();
     assert_eq!(response.status(), StatusCode::OK);
     assert!(response.headers()["content-disposition"]
