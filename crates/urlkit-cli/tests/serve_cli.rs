@@ -8,21 +8,11 @@ fn urlkit() -> Command {
     Command::new(env!("CARGO_BIN_EXE_urlkit"))
 }
 
-#[test]
-fn serve_listens_and_answers_health_checks() {
-    let store = std::env::temp_dir().join(format!("urlkit-serve-cli-{}", std::process::id()));
+/// Starts `urlkit serve` with `args` and returns the child and the URL it prints.
+fn start(args: &[&str]) -> (std::process::Child, String) {
     let mut child = urlkit()
-        .args([
-            "serve",
-            "--addr",
-            "127.0.0.1:0",
-            "--ttl",
-            "1m",
-            "--max-upload",
-            "10M",
-        ])
-        .arg("--store")
-        .arg(&store)
+        .arg("serve")
+        .args(args)
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
@@ -30,13 +20,50 @@ fn serve_listens_and_answers_health_checks() {
     BufReader::new(child.stderr.take().unwrap())
         .read_line(&mut line)
         .unwrap();
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .and_then(|rest| rest.split_whitespace().next())
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http"))
         .unwrap_or_else(|| panic!("no address in {line:?}"))
         .to_string();
-    assert!(line.contains("10 MiB"), "{line}");
+    (child, url)
+}
+
+#[test]
+fn serve_speaks_tls_with_a_self_signed_certificate() {
+    let (mut child, url) = start(&["--addr", "127.0.0.1:0", "--tls-self-signed"]);
+    assert!(url.starts_with("https://127.0.0.1:"), "{url}");
+    // curl is installed by scripts/test.sh; it checks the real handshake.
+    let out = Command::new("curl")
+        .args(["-sk", "-D", "-", "--max-time", "10"])
+        .arg(format!("{url}/healthz"))
+        .output()
+        .expect("curl");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let answer = String::from_utf8_lossy(&out.stdout).to_lowercase();
+    assert!(answer.contains(" 200"), "{answer}");
+    assert!(
+        answer.contains("strict-transport-security: max-age="),
+        "{answer}"
+    );
+    assert!(answer.contains("{\"status\":\"ok\"}"), "{answer}");
+}
+
+#[test]
+fn serve_listens_and_answers_health_checks() {
+    let store = std::env::temp_dir().join(format!("urlkit-serve-cli-{}", std::process::id()));
+    let store_arg = store.to_string_lossy().into_owned();
+    let (mut child, url) = start(&[
+        "--addr",
+        "127.0.0.1:0",
+        "--ttl",
+        "1m",
+        "--max-upload",
+        "10M",
+        "--store",
+        &store_arg,
+    ]);
+    let addr = url.trim_start_matches("http://").to_string();
     let mut stream = TcpStream::connect(&addr).unwrap();
     write!(
         stream,
