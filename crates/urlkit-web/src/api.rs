@@ -8,6 +8,7 @@ use crate::error::{ApiError, ErrorBody, ErrorDetail};
 use crate::store::ResultId;
 use crate::AppState;
 use axum::body::Body;
+use axum::extract::multipart::MultipartRejection;
 use axum::extract::{FromRequest, Multipart, Path, Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -267,9 +268,9 @@ pub struct FileUpload {
 )]
 pub async fn upload_file(
     State(state): State<AppState>,
-    multipart: Multipart,
+    multipart: Result<Multipart, MultipartRejection>,
 ) -> Result<(StatusCode, Json<FileCreated>), ApiError> {
-    let created = process_upload(&state, multipart).await?;
+    let created = process_upload(&state, multipart?).await?;
     Ok((StatusCode::CREATED, Json(created)))
 }
 

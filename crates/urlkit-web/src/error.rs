@@ -146,3 +146,15 @@ impl From<axum::extract::multipart::MultipartError> for ApiError {
         }
     }
 }
+
+impl From<axum::extract::multipart::MultipartRejection> for ApiError {
+    fn from(rejection: axum::extract::multipart::MultipartRejection) -> Self {
+        ApiError::bad_request(
+            "content-type",
+            format!(
+                "expected a multipart/form-data body: {}",
+                rejection.body_text()
+            ),
+        )
+    }
+}

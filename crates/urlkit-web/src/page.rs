@@ -141,8 +141,17 @@ pub async fn index() -> Html<String> {
 }
 
 /// `POST /` (form post without JavaScript): runs `op` (`encode`, `decode` or `inspect`)
-/// and renders the page with the result. Bad options are shown on the page with a 400.
-pub async fn submit(Form(fields): Form<Vec<(String, String)>>) -> Response {
+/// and renders the page with the result. Bad options are shown on the page with a 400; a
+/// body that is not a form is a JSON 400.
+pub async fn submit(
+    form: Result<Form<Vec<(String, String)>>, axum::extract::rejection::FormRejection>,
+) -> Response {
+    let fields = match form {
+        Ok(Form(fields)) => fields,
+        Err(rejection) => {
+            return ApiError::bad_request("bad-form", rejection.body_text()).into_response()
+        }
+    };
     let mut state = PageState {
         fields: fields.into_iter().collect(),
         ..PageState::default()
@@ -178,8 +187,14 @@ pub async fn submit(Form(fields): Form<Vec<(String, String)>>) -> Response {
 
 /// `POST /files` (form post without JavaScript): processes the upload like
 /// `POST /api/files` and renders the page with the download link or the error.
-pub async fn submit_file(State(app): State<AppState>, multipart: Multipart) -> Response {
-    let result = process_upload(&app, multipart).await;
+pub async fn submit_file(
+    State(app): State<AppState>,
+    multipart: Result<Multipart, axum::extract::multipart::MultipartRejection>,
+) -> Response {
+    let result = match multipart {
+        Ok(multipart) => process_upload(&app, multipart).await,
+        Err(rejection) => Err(ApiError::from(rejection)),
+    };
     let status = match &result {
         Ok(_) => StatusCode::CREATED,
         Err(e) => e.status,

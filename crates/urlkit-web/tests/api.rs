@@ -491,6 +491,17 @@ async fn bad_upload_forms_are_400_and_nothing_is_kept() {
         .await
         .unwrap();
     assert!(response.status().is_client_error());
+    assert_error(&response.json().await.unwrap(), "bad-multipart");
+
+    let response = server
+        .client
+        .post(server.url("/api/files"))
+        .json(&json!({"op": "encode"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+    assert_error(&response.json().await.unwrap(), "content-type");
     assert_eq!(server.files_left(), 0);
 }
 
@@ -792,6 +803,17 @@ async fn the_page_works_as_plain_form_posts() {
     let page = response.text().await.unwrap();
     assert!(page.contains("WHATWG URL Standard"));
     assert!(page.contains("example.com"));
+
+    let response = server
+        .client
+        .post(server.url("/"))
+        .header("content-type", "application/json")
+        .body("{}")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+    assert_error(&response.json().await.unwrap(), "bad-form");
 
     let form = Form::new()
         .text("op", "decode")
