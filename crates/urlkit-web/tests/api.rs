@@ -837,3 +837,84 @@ async fn the_page_works_as_plain_form_posts() {
         .unwrap();
     assert_eq!(response.text().await.unwrap(), "A");
 }
+
+#[tokio::test]
+async fn hostile_bodies_never_get_a_server_error() {
+    let server = Server::default().await;
+    // A small deterministic generator: the same bodies on every run.
+    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let pieces = [
+        "%", "%z", "%FF", "%E5%BC", "+", "\\ud800", "\\u0000", "\"", "{", "}", "[", "]", ":", ",",
+        "\\", "\n", "é", "引", "null", "true", "1e999", "-0", "auto", "utf-32be", "x",
+    ];
+    let fields = [
+        "input",
+        "charset",
+        "set",
+        "safe",
+        "unsafe",
+        "plus_space",
+        "per_line",
+        "newline",
+        "strict",
+        "until_stable",
+        "space_plus",
+        "url",
+        "base",
+        "reference",
+    ];
+    for round in 0..300 {
+        let mut body = String::from("{");
+        for i in 0..(next() % 5) {
+            if i > 0 {
+                body.push(',');
+            }
+            let field = fields[(next() % fields.len() as u64) as usize];
+            body.push_str(&format!("\"{field}\":"));
+            match next() % 3 {
+                0 => body.push_str(if next() % 2 == 0 { "true" } else { "7" }),
+                _ => {
+                    body.push('"');
+                    for _ in 0..(next() % 12) {
+                        body.push_str(pieces[(next() % pieces.len() as u64) as usize]);
+                    }
+                    body.push('"');
+                }
+            }
+        }
+        if next() % 4 != 0 {
+            body.push('}');
+        }
+        let route = [
+            "/api/encode",
+            "/api/decode",
+            "/api/inspect",
+            "/api/resolve",
+            "/",
+        ][round % 5];
+        let content_type = if route == "/" {
+            "application/x-www-form-urlencoded"
+        } else {
+            "application/json"
+        };
+        let response = server
+            .client
+            .post(server.url(route))
+            .header("content-type", content_type)
+            .body(body.clone())
+            .send()
+            .await
+            .unwrap();
+        assert!(
+            !response.status().is_server_error(),
+            "{route} {body:?} → {}",
+            response.status()
+        );
+    }
+}
