@@ -3,6 +3,8 @@
 //!
 //! [`serve`] runs it; [`app`] builds the router alone, for tests.
 
+#![deny(missing_docs)]
+
 pub mod api;
 pub mod codec;
 pub mod error;
