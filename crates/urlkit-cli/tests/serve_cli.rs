@@ -30,7 +30,15 @@ fn start(args: &[&str]) -> (std::process::Child, String) {
 
 #[test]
 fn serve_speaks_tls_with_a_self_signed_certificate() {
-    let (mut child, url) = start(&["--addr", "127.0.0.1:0", "--tls-self-signed"]);
+    let store = std::env::temp_dir().join(format!("urlkit-serve-tls-{}", std::process::id()));
+    let store_arg = store.to_string_lossy().into_owned();
+    let (mut child, url) = start(&[
+        "--addr",
+        "127.0.0.1:0",
+        "--tls-self-signed",
+        "--store",
+        &store_arg,
+    ]);
     assert!(url.starts_with("https://127.0.0.1:"), "{url}");
     // curl is installed by scripts/test.sh; it checks the real handshake.
     let out = Command::new("curl")
@@ -40,6 +48,7 @@ fn serve_speaks_tls_with_a_self_signed_certificate() {
         .expect("curl");
     child.kill().unwrap();
     child.wait().unwrap();
+    let _ = std::fs::remove_dir_all(&store);
     let answer = String::from_utf8_lossy(&out.stdout).to_lowercase();
     assert!(answer.contains(" 200"), "{answer}");
     assert!(

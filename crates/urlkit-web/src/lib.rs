@@ -120,6 +120,10 @@ pub fn spawn_sweeper(state: AppState) -> tokio::task::JoinHandle<()> {
 /// Runs the web tool until Ctrl-C or SIGTERM. Fails when the address cannot be bound, the
 /// store cannot be created, or the TLS files are unreadable or invalid.
 pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
+    let tls = tls::config(&config.tls).await?;
+    let listener = std::net::TcpListener::bind(config.addr)
+        .with_context(|| format!("cannot listen on {}", config.addr))?;
+    listener.set_nonblocking(true)?;
     let (dir, temporary) = match &config.store {
         Some(dir) => (dir.clone(), false),
         None => (
@@ -127,9 +131,16 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
             true,
         ),
     };
-    let store = DirStore::open(&dir)
-        .with_context(|| format!("cannot use {} as the result store", dir.display()))?;
-    let tls = tls::config(&config.tls).await?;
+    let store = match DirStore::open(&dir) {
+        Ok(store) => store,
+        Err(e) => {
+            if temporary {
+                let _ = std::fs::remove_dir_all(&dir);
+            }
+            return Err(anyhow::Error::from(e)
+                .context(format!("cannot use {} as the result store", dir.display())));
+        }
+    };
     let state = AppState::new(
         Arc::new(store),
         config.max_upload,
@@ -138,9 +149,6 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
     );
     let sweeper = spawn_sweeper(state.clone());
     let router = app(state);
-    let listener = std::net::TcpListener::bind(config.addr)
-        .with_context(|| format!("cannot listen on {}", config.addr))?;
-    listener.set_nonblocking(true)?;
     let local = listener.local_addr()?;
     let scheme = if tls.is_some() { "https" } else { "http" };
     eprintln!(
