@@ -246,9 +246,17 @@ fn charset_options(selected: &str) -> String {
     );
     let chosen = Charset::for_label(selected).ok();
     for (charset, labels) in Charset::all() {
-        let shown: Vec<&str> = labels.iter().take(3).map(String::as_str).collect();
-        let text = format!("{} ({})", charset.name(), shown.join(", "));
-        option(&mut out, charset.name(), &text, Some(charset) == chosen);
+        let _ = write!(
+            out,
+            "<option value=\"{name}\" title=\"labels: {labels}\"{selected}>{name}</option>",
+            name = escape(charset.name()),
+            labels = escape(&labels.join(", ")),
+            selected = if Some(charset) == chosen {
+                " selected"
+            } else {
+                ""
+            },
+        );
     }
     out
 }
