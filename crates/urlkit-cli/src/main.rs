@@ -45,10 +45,91 @@ enum Command {
 
 /// Options of `serve`.
 #[derive(clap::Args, Debug)]
+#[command(after_help = "Examples:
+  urlkit serve                              http://127.0.0.1:8080
+  urlkit serve --addr 0.0.0.0:8443 --tls-cert cert.pem --tls-key key.pem
+  urlkit serve --tls-self-signed            https://127.0.0.1:8080 (for local use)
+  urlkit serve --store /var/tmp/urlkit --max-upload 1GiB --ttl 1h
+
+The page works with or without JavaScript; the JSON API is described at /api/openapi.json.
+Results of file uploads can be downloaded once, and are deleted after --ttl otherwise.")]
 struct ServeArgs {
-    /// Address to listen on.
+    /// Address to listen on (port 0: any free port).
     #[arg(long, default_value = "127.0.0.1:8080")]
-    addr: String,
+    addr: std::net::SocketAddr,
+    /// TLS certificate chain (PEM); needs --tls-key.
+    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    tls_cert: Option<std::path::PathBuf>,
+    /// TLS private key (PEM); needs --tls-cert.
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    tls_key: Option<std::path::PathBuf>,
+    /// Serve TLS with a certificate made at start-up (browsers will warn).
+    #[arg(long, conflicts_with_all = ["tls_cert", "tls_key"])]
+    tls_self_signed: bool,
+    /// Directory for results waiting for their download (default: a private temporary
+    /// directory, removed at exit). Leftover results in it are deleted at start-up.
+    #[arg(long, value_name = "DIR")]
+    store: Option<std::path::PathBuf>,
+    /// Largest file accepted: bytes, or with a unit (100MiB, 10M, 512K).
+    #[arg(long, value_name = "SIZE", default_value = "100MiB", value_parser = urlkit_web::parse_size)]
+    max_upload: u64,
+    /// How long a result waits for its download (90s, 15m, 1h).
+    #[arg(long, value_name = "DURATION", default_value = "15m", value_parser = urlkit_web::parse_duration)]
+    ttl: std::time::Duration,
+    /// Log every request: method, route, status and time (never bodies or result ids).
+    #[arg(short, long)]
+    verbose: bool,
+}
+
+fn serve(args: ServeArgs) -> ExitCode {
+    let tls = match (args.tls_cert, args.tls_key, args.tls_self_signed) {
+        (Some(cert), Some(key), _) => urlkit_web::TlsMode::Pem { cert, key },
+        (_, _, true) => urlkit_web::TlsMode::SelfSigned,
+        _ => urlkit_web::TlsMode::Off,
+    };
+    let config = urlkit_web::ServeConfig {
+        addr: args.addr,
+        tls,
+        store: args.store,
+        max_upload: args.max_upload,
+        ttl: args.ttl,
+    };
+    use tracing_subscriber::filter::{LevelFilter, Targets};
+    use tracing_subscriber::prelude::*;
+    let ours = if args.verbose {
+        LevelFilter::DEBUG
+    } else {
+        LevelFilter::INFO
+    };
+    tracing_subscriber::registry()
+        .with(
+            tracing_subscriber::fmt::layer()
+                .with_writer(std::io::stderr)
+                .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr())),
+        )
+        .with(
+            Targets::new()
+                .with_default(LevelFilter::WARN)
+                .with_target("urlkit_web", ours),
+        )
+        .init();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("urlkit: cannot start the server: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    match runtime.block_on(urlkit_web::serve(config)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("urlkit: {e:#}");
+            ExitCode::from(1)
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -59,13 +140,6 @@ fn main() -> ExitCode {
         Command::Detect(args) => codec_cmd::detect(args),
         Command::Charsets => codec_cmd::charsets(),
         Command::Inspect(command) => inspect_cmd::run(command),
-        Command::Serve(args) => {
-            eprintln!(
-                "urlkit: the web tool is not built yet; `urlkit serve` will listen on {} once it is. \
-                 Meanwhile, the command line does everything: see `urlkit --help`.",
-                args.addr
-            );
-            ExitCode::from(1)
-        }
+        Command::Serve(args) => serve(args),
     }
 }

@@ -1,0 +1,571 @@
+//! The JSON API handlers. Each is small: parse, call the library, answer.
+
+use crate::codec::{
+    CodecResponse, DecodeRequest, DetectedBody, DiagnosticBody, EncodeRequest, FileOptions,
+    NewlineName, Op, LISTED_FINDINGS,
+};
+use crate::error::{ApiError, ErrorBody, ErrorDetail};
+use crate::store::ResultId;
+use crate::AppState;
+use axum::body::Body;
+use axum::extract::multipart::MultipartRejection;
+use axum::extract::{FromRequest, Multipart, Path, Request, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::{Deserialize, Serialize};
+use tokio::io::AsyncWriteExt;
+use urlkit::inspect::parse::inspect as whatwg_report;
+use urlkit::inspect::resolve::resolve as rfc3986_resolve;
+use urlkit::inspect::rfc3986::Components;
+use urlkit::inspect::Url;
+use urlkit::Diagnostics;
+use utoipa::{OpenApi, ToSchema};
+
+/// A JSON body whose rejection (bad JSON, wrong field, wrong content type) is an
+/// [`ApiError`] with a JSON body instead of axum's plain text.
+pub struct ApiJson<T>(pub T);
+
+impl<T, S> FromRequest<S> for ApiJson<T>
+where
+    Json<T>: FromRequest<S, Rejection = axum::extract::rejection::JsonRejection>,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let Json(value) = Json::<T>::from_request(req, state).await?;
+        Ok(ApiJson(value))
+    }
+}
+
+/// Percent-encodes text.
+#[utoipa::path(
+    post, path = "/api/encode", tag = "codec",
+    request_body = EncodeRequest,
+    responses(
+        (status = 200, description = "Encoded", body = CodecResponse),
+        (status = 400, description = "Bad request (JSON, charset, set)", body = ErrorBody),
+        (status = 422, description = "Rejected in strict mode", body = ErrorBody),
+    )
+)]
+pub async fn encode(
+    ApiJson(request): ApiJson<EncodeRequest>,
+) -> Result<Json<CodecResponse>, ApiError> {
+    request.run().map(Json)
+}
+
+/// Decodes percent-encoded text.
+#[utoipa::path(
+    post, path = "/api/decode", tag = "codec",
+    request_body = DecodeRequest,
+    responses(
+        (status = 200, description = "Decoded", body = CodecResponse),
+        (status = 400, description = "Bad request (JSON, charset)", body = ErrorBody),
+        (status = 422, description = "Rejected in strict mode", body = ErrorBody),
+    )
+)]
+pub async fn decode(
+    ApiJson(request): ApiJson<DecodeRequest>,
+) -> Result<Json<CodecResponse>, ApiError> {
+    request.run().map(Json)
+}
+
+/// `POST /api/inspect`: a URL to take apart.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct InspectRequest {
+    /// The URL or URI reference.
+    pub url: String,
+    /// A base URL the reference is resolved against.
+    pub base: Option<String>,
+}
+
+/// Where and why a view could not parse the URL.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ParseProblem {
+    /// Byte offset into the input.
+    pub position: usize,
+    /// What is wrong there.
+    pub message: String,
+}
+
+/// Both views of a URL.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct InspectResponse {
+    /// The WHATWG URL Standard view (as browsers see it): `href`, `protocol`, `host`, …,
+    /// query pairs and warnings; `null` when it does not parse.
+    #[schema(value_type = Option<Object>)]
+    pub whatwg: Option<serde_json::Value>,
+    /// Why the WHATWG parser rejected it.
+    pub whatwg_error: Option<ParseProblem>,
+    /// The RFC 3986 generic-syntax view; `null` when it is not a URI reference.
+    #[schema(value_type = Option<Object>)]
+    pub rfc3986: Option<serde_json::Value>,
+    /// Why it is not an RFC 3986 URI reference.
+    pub rfc3986_error: Option<ParseProblem>,
+    /// With a base: the reference resolved by RFC 3986 §5.2.
+    pub resolved: Option<String>,
+}
+
+/// Takes a URL apart in both views. A URL neither view accepts is still a 200 with the
+/// reasons; a base that is not a URL is a 400.
+#[utoipa::path(
+    post, path = "/api/inspect", tag = "inspect",
+    request_body = InspectRequest,
+    responses(
+        (status = 200, description = "Both views", body = InspectResponse),
+        (status = 400, description = "Bad request", body = ErrorBody),
+    )
+)]
+pub async fn inspect(
+    ApiJson(request): ApiJson<InspectRequest>,
+) -> Result<Json<InspectResponse>, ApiError> {
+    inspect_url(&request.url, request.base.as_deref()).map(Json)
+}
+
+/// The work of [`inspect`], shared with the page.
+pub fn inspect_url(url: &str, base: Option<&str>) -> Result<InspectResponse, ApiError> {
+    let base = base.map(str::trim).filter(|b| !b.is_empty());
+    let parsed_base = base
+        .map(|b| {
+            Url::parse(b).map_err(|e| {
+                ApiError::bad_request("bad-base", format!("base {b:?} is not a URL: {e}"))
+            })
+        })
+        .transpose()?;
+    let (whatwg, whatwg_error) = match whatwg_report(url, parsed_base.as_ref()) {
+        Ok(report) => (serde_json::to_value(report).ok(), None),
+        Err(e) => (
+            None,
+            Some(ParseProblem {
+                position: e.position,
+                message: e.message,
+            }),
+        ),
+    };
+    let (rfc3986, rfc3986_error) = match Components::of(url) {
+        Ok(c) => (serde_json::to_value(c).ok(), None),
+        Err(e) => (
+            None,
+            Some(ParseProblem {
+                position: e.position,
+                message: e.message,
+            }),
+        ),
+    };
+    let resolved = base.and_then(|b| rfc3986_resolve(b, url).ok());
+    Ok(InspectResponse {
+        whatwg,
+        whatwg_error,
+        rfc3986,
+        rfc3986_error,
+        resolved,
+    })
+}
+
+/// `POST /api/resolve`: a reference and its base.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ResolveRequest {
+    /// The absolute base URI.
+    pub base: String,
+    /// The reference to resolve.
+    pub reference: String,
+}
+
+/// The resolved reference.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ResolveResponse {
+    /// RFC 3986 §5.2 resolution (strict).
+    pub resolved: String,
+    /// The WHATWG URL Standard's resolution (what a browser does), when it succeeds.
+    pub whatwg: Option<String>,
+}
+
+/// Resolves a reference against a base (RFC 3986 §5). A base without a scheme is a 422.
+#[utoipa::path(
+    post, path = "/api/resolve", tag = "inspect",
+    request_body = ResolveRequest,
+    responses(
+        (status = 200, description = "Resolved", body = ResolveResponse),
+        (status = 400, description = "Bad request", body = ErrorBody),
+        (status = 422, description = "The base is not absolute", body = ErrorBody),
+    )
+)]
+pub async fn resolve(
+    ApiJson(request): ApiJson<ResolveRequest>,
+) -> Result<Json<ResolveResponse>, ApiError> {
+    let resolved = rfc3986_resolve(&request.base, &request.reference)
+        .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "bad-base", e.message))?;
+    let whatwg = Url::parse(&request.base)
+        .and_then(|b| b.join(&request.reference))
+        .ok()
+        .map(String::from);
+    Ok(Json(ResolveResponse { resolved, whatwg }))
+}
+
+/// A stored result, downloadable once.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FileCreated {
+    /// The result's unguessable id.
+    pub id: String,
+    /// Where to download it, once.
+    pub download: String,
+    /// When it is deleted if nobody downloads it (RFC 3339, UTC).
+    pub expires_at: String,
+    /// Size of the result in bytes.
+    pub size: u64,
+    /// Findings while processing (the first ones).
+    pub diagnostics: Vec<DiagnosticBody>,
+    /// Findings beyond the listed ones, counted only.
+    pub diagnostics_not_listed: u64,
+}
+
+/// The multipart form of `POST /api/files` (for the OpenAPI document).
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct FileUpload {
+    /// `encode` or `decode`; must come before `file`.
+    op: Op,
+    /// Encode set (encode).
+    set: Option<String>,
+    /// Characters to keep literal too (encode).
+    safe: Option<String>,
+    /// Characters to escape too (encode).
+    #[schema(rename = "unsafe")]
+    unsafe_chars: Option<String>,
+    /// Space as `+` (encode).
+    space_plus: Option<bool>,
+    /// Lower-case hex (encode).
+    lowercase: Option<bool>,
+    /// `+` as space (decode).
+    plus_space: Option<bool>,
+    /// Keep unencoded whitespace (decode).
+    keep_whitespace: Option<bool>,
+    /// Each line is an entry.
+    per_line: Option<bool>,
+    /// Separator in per-line mode.
+    newline: Option<NewlineName>,
+    /// Reject bad input (422) instead of repairing it.
+    strict: Option<bool>,
+    /// The file, processed as bytes (no charset step). Must be the last field.
+    #[schema(value_type = String, format = Binary)]
+    file: Vec<u8>,
+}
+
+/// Encodes or decodes an uploaded file as bytes, streaming it to the result store. The
+/// upload itself is never stored; the result is downloadable once.
+#[utoipa::path(
+    post, path = "/api/files", tag = "files",
+    request_body(content = FileUpload, content_type = "multipart/form-data"),
+    responses(
+        (status = 201, description = "Stored; download it once", body = FileCreated),
+        (status = 400, description = "Bad form", body = ErrorBody),
+        (status = 413, description = "Larger than the upload limit; nothing kept", body = ErrorBody),
+        (status = 422, description = "Rejected in strict mode; nothing kept", body = ErrorBody),
+    )
+)]
+pub async fn upload_file(
+    State(state): State<AppState>,
+    multipart: Result<Multipart, MultipartRejection>,
+) -> Result<(StatusCode, Json<FileCreated>), ApiError> {
+    let created = process_upload(&state, multipart?).await?;
+    Ok((StatusCode::CREATED, Json(created)))
+}
+
+/// Reads the form, streams the file through the codec into the store. Options must come
+/// before the file; a missing file or op is a 400, a file larger than the limit a 413,
+/// a strict-mode finding a 422, and in each case nothing is kept.
+pub async fn process_upload(
+    state: &AppState,
+    mut multipart: Multipart,
+) -> Result<FileCreated, ApiError> {
+    let mut op = None;
+    let mut options = FileOptions::default();
+    while let Some(mut field) = multipart.next_field().await? {
+        let name = field.name().unwrap_or_default().to_string();
+        if name != "file" {
+            let value = small_field(&mut field, &name).await?;
+            if name == "op" {
+                op = Some(Op::parse(&value)?);
+            } else {
+                options.set(&name, &value)?;
+            }
+            continue;
+        }
+        let op = op.ok_or_else(|| {
+            ApiError::bad_request(
+                "missing-op",
+                "the `op` field (encode or decode) must come before `file`",
+            )
+        })?;
+        let mut codec = options.codec(op)?;
+        let strict = options.strict(op);
+        let id = ResultId::random().map_err(|e| ApiError::internal("cannot make an id", e))?;
+        let store = state.store();
+        let mut writer = store
+            .create(&id)
+            .await
+            .map_err(|e| ApiError::internal("cannot store the result", e))?;
+        let mut diagnostics = Diagnostics::with_limit(LISTED_FINDINGS);
+        let processed: Result<u64, ApiError> = async {
+            let mut received: u64 = 0;
+            let mut written: u64 = 0;
+            let mut out = Vec::with_capacity(256 * 1024);
+            loop {
+                let chunk = field.chunk().await?;
+                out.clear();
+                match &chunk {
+                    Some(bytes) => {
+                        received += bytes.len() as u64;
+                        if received > state.max_upload() {
+                            return Err(too_large(state.max_upload()));
+                        }
+                        codec.feed(bytes, &mut out, &mut diagnostics);
+                    }
+                    None => codec.finish(&mut out, &mut diagnostics),
+                }
+                if strict {
+                    if let Some(error) = diagnostics.first_strict_error() {
+                        return Err(ApiError::rejected(error));
+                    }
+                }
+                writer
+                    .write_all(&out)
+                    .await
+                    .map_err(|e| ApiError::internal("cannot store the result", e))?;
+                written += out.len() as u64;
+                if chunk.is_none() {
+                    break;
+                }
+            }
+            writer
+                .shutdown()
+                .await
+                .map_err(|e| ApiError::internal("cannot store the result", e))?;
+            Ok(written)
+        }
+        .await;
+        drop(writer);
+        let size = match processed {
+            Ok(size) => size,
+            Err(e) => {
+                let _ = store.discard(&id).await;
+                return Err(e);
+            }
+        };
+        drop(field);
+        // A field after the file is refused, so no option is silently ignored.
+        let extra = match multipart.next_field().await {
+            Ok(None) => None,
+            Ok(Some(extra)) => Some(ApiError::bad_request(
+                "field-after-file",
+                format!(
+                    "field {:?} comes after `file`; options must come first",
+                    extra.name().unwrap_or_default()
+                ),
+            )),
+            Err(e) => Some(ApiError::from(e)),
+        };
+        if let Some(error) = extra {
+            let _ = store.discard(&id).await;
+            return Err(error);
+        }
+        store
+            .commit(&id)
+            .await
+            .map_err(|e| ApiError::internal("cannot store the result", e))?;
+        let not_listed = diagnostics.dropped();
+        let mut items = diagnostics.into_vec();
+        items.sort_by_key(|d| d.offset);
+        return Ok(FileCreated {
+            download: format!("/api/files/{id}"),
+            id: id.to_string(),
+            expires_at: rfc3339(std::time::SystemTime::now() + state.ttl()),
+            size,
+            diagnostics: items.iter().map(DiagnosticBody::from).collect(),
+            diagnostics_not_listed: not_listed,
+        });
+    }
+    Err(ApiError::bad_request(
+        "missing-file",
+        "the form has no `file` field",
+    ))
+}
+
+fn too_large(limit: u64) -> ApiError {
+    ApiError::too_large(format!(
+        "the file is larger than the upload limit of {} bytes ({}); nothing was kept",
+        limit,
+        crate::human_size(limit)
+    ))
+}
+
+/// A non-file form field, at most 64 KiB.
+async fn small_field(
+    field: &mut axum::extract::multipart::Field<'_>,
+    name: &str,
+) -> Result<String, ApiError> {
+    let mut value = Vec::new();
+    while let Some(chunk) = field.chunk().await? {
+        value.extend_from_slice(&chunk);
+        if value.len() > 64 * 1024 {
+            return Err(ApiError::bad_request(
+                "field-too-large",
+                format!("field {name:?} is larger than 64 KiB"),
+            ));
+        }
+    }
+    String::from_utf8(value)
+        .map_err(|_| ApiError::bad_request("invalid-field", format!("field {name:?} is not UTF-8")))
+}
+
+/// Downloads a result, once: the first request takes it (even if the transfer is cut
+/// short); every later one is a 404.
+#[utoipa::path(
+    get, path = "/api/files/{id}", tag = "files",
+    params(("id" = String, Path, description = "The id from POST /api/files")),
+    responses(
+        (status = 200, description = "The result, as an attachment", content_type = "application/octet-stream"),
+        (status = 404, description = "No such result, already downloaded, or expired", body = ErrorBody),
+    )
+)]
+pub async fn download_file(
+    State(state): State<AppState>,
+    method: axum::http::Method,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    // A HEAD (link preview, prefetch) must not use up the one download.
+    if method == axum::http::Method::HEAD {
+        return Err(method_not_allowed().await);
+    }
+    let gone = || {
+        ApiError::not_found(
+            "no such result: it was already downloaded, has expired, or never existed",
+        )
+    };
+    let id = ResultId::parse(&id).ok_or_else(gone)?;
+    let (size, reader) = state
+        .store()
+        .claim(&id, state.ttl())
+        .await
+        .map_err(|e| ApiError::internal("cannot read the result", e))?
+        .ok_or_else(gone)?;
+    let body = Body::from_stream(tokio_util::io::ReaderStream::with_capacity(
+        reader,
+        64 * 1024,
+    ));
+    let mut response = body.into_response();
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/octet-stream"),
+    );
+    headers.insert(header::CONTENT_LENGTH, HeaderValue::from(size));
+    headers.insert(
+        header::CONTENT_DISPOSITION,
+        HeaderValue::from_static("attachment; filename=\"urlkit-result.txt\""),
+    );
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    Ok(response)
+}
+
+/// Health.
+#[derive(Serialize, ToSchema)]
+pub struct Health {
+    /// Always `ok`.
+    pub status: &'static str,
+}
+
+/// Liveness check.
+#[utoipa::path(get, path = "/healthz", tag = "meta", responses((status = 200, body = Health)))]
+pub async fn healthz() -> Json<Health> {
+    Json(Health { status: "ok" })
+}
+
+/// The OpenAPI document of this API, generated from the handlers above.
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "urlkit",
+        description = "Percent-encoding and decoding in every charset, and URL inspection."
+    ),
+    paths(
+        encode,
+        decode,
+        inspect,
+        resolve,
+        upload_file,
+        download_file,
+        healthz,
+        openapi
+    ),
+    components(schemas(
+        EncodeRequest,
+        DecodeRequest,
+        CodecResponse,
+        DiagnosticBody,
+        DetectedBody,
+        NewlineName,
+        InspectRequest,
+        InspectResponse,
+        ParseProblem,
+        ResolveRequest,
+        ResolveResponse,
+        FileCreated,
+        FileUpload,
+        Op,
+        Health,
+        ErrorBody,
+        ErrorDetail
+    ))
+)]
+pub struct ApiDoc;
+
+/// This document.
+#[utoipa::path(get, path = "/api/openapi.json", tag = "meta", responses((status = 200, description = "OpenAPI 3.1 document", content_type = "application/json")))]
+pub async fn openapi() -> Response {
+    static DOC: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    let text = DOC.get_or_init(|| ApiDoc::openapi().to_json().unwrap_or_default());
+    ([(header::CONTENT_TYPE, "application/json")], text.as_str()).into_response()
+}
+
+/// Formats a time as RFC 3339 in UTC, to the second.
+pub fn rfc3339(time: std::time::SystemTime) -> String {
+    let secs = time
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    // Civil date from days since 1970-01-01 (proleptic Gregorian).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    )
+}
+
+/// The answer for unknown paths.
+pub async fn not_found() -> ApiError {
+    ApiError::not_found("no such page or API route; the API is described at /api/openapi.json")
+}
+
+/// The answer for a known path with the wrong method.
+pub async fn method_not_allowed() -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method-not-allowed",
+        "this route does not take that method; see /api/openapi.json",
+    )
+}

@@ -1,0 +1,160 @@
+//! One error type for every handler: a status and a JSON body `{error: {code, message}}`.
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// An error answered to the client.
+///
+/// Bad input is always a 4xx with a stable `code`; only a failure of the server itself
+/// (the result store cannot be written) is a 5xx.
+#[derive(Debug, Clone)]
+pub struct ApiError {
+    /// The HTTP status.
+    pub status: StatusCode,
+    /// A stable kebab-case code (`bad-json`, `unknown-charset`, `malformed-escape`, …).
+    pub code: String,
+    /// A short explanation naming the problem.
+    pub message: String,
+    /// For findings: the byte offset into the input.
+    pub offset: Option<u64>,
+}
+
+/// The JSON body of every error.
+#[derive(Serialize, ToSchema)]
+pub struct ErrorBody {
+    /// What went wrong.
+    pub error: ErrorDetail,
+}
+
+/// What went wrong, inside [`ErrorBody`].
+#[derive(Serialize, ToSchema)]
+pub struct ErrorDetail {
+    /// A stable kebab-case code.
+    pub code: String,
+    /// A short explanation.
+    pub message: String,
+    /// The byte offset into the input, for findings of the codec.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offset: Option<u64>,
+}
+
+impl ApiError {
+    /// An error with this status, code and message.
+    pub fn new(status: StatusCode, code: impl Into<String>, message: impl Into<String>) -> Self {
+        ApiError {
+            status,
+            code: code.into(),
+            message: message.into(),
+            offset: None,
+        }
+    }
+
+    /// 400: the request is malformed.
+    pub fn bad_request(code: impl Into<String>, message: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, code, message)
+    }
+
+    /// 404: no such thing (or no longer).
+    pub fn not_found(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::NOT_FOUND, "not-found", message)
+    }
+
+    /// 413: the body is larger than allowed.
+    pub fn too_large(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::PAYLOAD_TOO_LARGE, "too-large", message)
+    }
+
+    /// 422: the input was understood but rejected (strict mode, an unresolvable reference).
+    pub fn rejected(diagnostic: &urlkit::Diagnostic) -> Self {
+        ApiError {
+            status: StatusCode::UNPROCESSABLE_ENTITY,
+            code: diagnostic.code.as_str().to_string(),
+            message: format!("byte {}: {}", diagnostic.offset, diagnostic.message),
+            offset: Some(diagnostic.offset),
+        }
+    }
+
+    /// 500: the server failed (the store could not be written). The detail is logged, not
+    /// sent.
+    pub fn internal(context: &str, error: impl std::fmt::Display) -> Self {
+        tracing::error!("{context}: {error}");
+        Self::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            format!("{context}; try again"),
+        )
+    }
+
+    /// The JSON body.
+    pub fn body(&self) -> ErrorBody {
+        ErrorBody {
+            error: ErrorDetail {
+                code: self.code.clone(),
+                message: self.message.clone(),
+                offset: self.offset,
+            },
+        }
+    }
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({})", self.message, self.code)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, axum::Json(self.body())).into_response()
+    }
+}
+
+impl From<axum::extract::rejection::JsonRejection> for ApiError {
+    fn from(rejection: axum::extract::rejection::JsonRejection) -> Self {
+        use axum::extract::rejection::JsonRejection as R;
+        let code = match &rejection {
+            R::JsonDataError(_) => "invalid-field",
+            R::JsonSyntaxError(_) => "bad-json",
+            R::MissingJsonContentType(_) => "content-type",
+            _ => "bad-request",
+        };
+        let status = match rejection.status() {
+            StatusCode::PAYLOAD_TOO_LARGE => StatusCode::PAYLOAD_TOO_LARGE,
+            StatusCode::UNSUPPORTED_MEDIA_TYPE => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            _ => StatusCode::BAD_REQUEST,
+        };
+        let code = if status == StatusCode::PAYLOAD_TOO_LARGE {
+            "too-large"
+        } else {
+            code
+        };
+        ApiError::new(status, code, rejection.body_text())
+    }
+}
+
+impl From<axum::extract::multipart::MultipartError> for ApiError {
+    fn from(error: axum::extract::multipart::MultipartError) -> Self {
+        let status = error.status();
+        if status == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::too_large("the upload is larger than the server accepts")
+        } else if status.is_client_error() {
+            ApiError::new(status, "bad-multipart", error.body_text())
+        } else {
+            ApiError::bad_request("bad-multipart", error.body_text())
+        }
+    }
+}
+
+impl From<axum::extract::multipart::MultipartRejection> for ApiError {
+    fn from(rejection: axum::extract::multipart::MultipartRejection) -> Self {
+        ApiError::bad_request(
+            "content-type",
+            format!(
+                "expected a multipart/form-data body: {}",
+                rejection.body_text()
+            ),
+        )
+    }
+}
