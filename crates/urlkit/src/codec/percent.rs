@@ -1,7 +1,7 @@
 //! The percent decoder: `%XX` to bytes, malformed escapes kept and reported, whitespace
 //! removal and `+` handling, as a state machine that resumes across chunk boundaries.
 
-use super::kernel::{hex_value, is_removable_whitespace, literal_run, StopTable};
+use super::kernel::{decode_span, hex_value, is_removable_whitespace, literal_run, StopTable};
 use crate::diagnostics::{Code, Diagnostic, Diagnostics};
 
 /// An escape begun but not finished at the end of the last chunk.
@@ -92,6 +92,52 @@ impl PercentDecoder {
         }
     }
 
+    /// Notes the input offsets of the output of a span [`decode_span`] took, which started
+    /// at input offset `first` and produced `produced` bytes. Only the last [`RECENT`] are
+    /// remembered, so the span is walked back from its end: in a span every `%` starts an
+    /// escape, and the other stop bytes are `+` (one output byte) or removed whitespace.
+    fn note_span(&mut self, first: u64, span: &[u8], produced: usize) {
+        let count = produced.min(RECENT);
+        let mut offsets = [0u64; RECENT];
+        let mut found = 0;
+        let mut end = span.len();
+        while found < count {
+            let last = span[end - 1];
+            if end >= 3 && span[end - 3] == b'%' {
+                end -= 3;
+            } else {
+                end -= 1;
+                if self.stops.stops(last) && last != b'+' {
+                    continue;
+                }
+            }
+            offsets[found] = first + end as u64;
+            found += 1;
+        }
+        self.produced += (produced - count) as u64;
+        for &offset in offsets[..count].iter().rev() {
+            self.note(offset);
+        }
+    }
+
+    /// Appends to `map` the input offset of every output byte of a span (see
+    /// [`note_span`](Self::note_span)).
+    fn map_span(&self, first: u64, span: &[u8], map: &mut Vec<u64>) {
+        let mut j = 0;
+        while j < span.len() {
+            let byte = span[j];
+            if byte == b'%' {
+                map.push(first + j as u64);
+                j += 3;
+            } else {
+                if !self.stops.stops(byte) || byte == b'+' {
+                    map.push(first + j as u64);
+                }
+                j += 1;
+            }
+        }
+    }
+
     /// Decodes `input`, appending to `out` and reporting findings to `diagnostics`.
     pub(crate) fn decode(
         &mut self,
@@ -127,6 +173,18 @@ impl PercentDecoder {
         while i < input.len() {
             match self.pending {
                 Pending::None => {
+                    let before = out.len();
+                    let taken = decode_span(&input[i..], &self.stops, out);
+                    if taken > 0 {
+                        let span = &input[i..i + taken];
+                        let first = base + i as u64;
+                        self.note_span(first, span, out.len() - before);
+                        if TRACK {
+                            self.map_span(first, span, map);
+                        }
+                        i += taken;
+                        continue;
+                    }
                     let run = literal_run(&input[i..], &self.stops);
                     if run > 0 {
                         out.extend_from_slice(&input[i..i + run]);

@@ -1,0 +1,18 @@
+//! x86-64 fast paths: 128-bit (SSE2 with SSSE3's byte shuffle) and 256-bit (AVX2).
+
+use super::Kernels;
+
+mod avx2;
+mod sse2;
+
+/// The kernels this processor runs, slowest first.
+pub(crate) fn available() -> Vec<&'static Kernels> {
+    let mut all = Vec::new();
+    if std::is_x86_feature_detected!("ssse3") {
+        all.push(&sse2::KERNELS);
+    }
+    if std::is_x86_feature_detected!("avx2") {
+        all.push(&avx2::KERNELS);
+    }
+    all
+}
