@@ -135,6 +135,14 @@ impl Diagnostics {
         }
     }
 
+    /// Records a finding whose message is built only if the finding is kept.
+    pub(crate) fn push_lazy(&mut self, code: Code, offset: u64, message: impl FnOnce() -> String) {
+        match self.limit {
+            Some(limit) if self.items.len() >= limit => self.dropped += 1,
+            _ => self.items.push(Diagnostic::new(code, offset, message())),
+        }
+    }
+
     /// The findings kept, in the order they were found.
     pub fn items(&self) -> &[Diagnostic] {
         &self.items

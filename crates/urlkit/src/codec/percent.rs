@@ -333,11 +333,9 @@ impl PercentDecoder {
         out.push(value);
         self.note(at);
         if value < 0x20 || value == 0x7F {
-            diagnostics.push(Diagnostic::new(
-                Code::ControlCharacter,
-                at,
-                format!("escape decodes to the control character U+{value:04X}"),
-            ));
+            diagnostics.push_lazy(Code::ControlCharacter, at, || {
+                control_message(value).to_string()
+            });
         } else if value == b'%' && !self.reported_layers && starts_with_hex_pair(rest) {
             self.reported_layers = true;
             diagnostics.push(Diagnostic::new(
@@ -353,6 +351,17 @@ impl PercentDecoder {
             ));
         }
     }
+}
+
+/// The message for an escape of the control character `value` (C0 or DEL), made once.
+fn control_message(value: u8) -> &'static str {
+    static MESSAGES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    let messages = MESSAGES.get_or_init(|| {
+        (0..=0x7Fu8)
+            .map(|v| format!("escape decodes to the control character U+{v:04X}"))
+            .collect()
+    });
+    &messages[usize::from(value & 0x7F)]
 }
 
 fn starts_with_hex_pair(rest: &[u8]) -> bool {

@@ -109,6 +109,39 @@ impl Utf8Stream {
         }
     }
 
+    /// Appends the bytes held over from the last chunk to `out` and forgets them; returns
+    /// how many there were (see [`validate_in_place`](Self::validate_in_place)).
+    pub(crate) fn move_carry_into(&mut self, out: &mut Vec<u8>) -> usize {
+        let held = self.carry_len;
+        out.extend_from_slice(&self.carry[..held]);
+        self.carry_len = 0;
+        held
+    }
+
+    /// Holds `bytes` over again, undoing [`move_carry_into`](Self::move_carry_into).
+    pub(crate) fn restore_carry(&mut self, bytes: &[u8]) {
+        self.carry[..bytes.len()].copy_from_slice(bytes);
+        self.carry_len = bytes.len();
+    }
+
+    /// Validates `out[start..]` where it is, as `feed::<true>` would copy it there: when it
+    /// is valid, an incomplete character at its end is moved out of `out` and held for the
+    /// next chunk, and the result is `true`. When it has an invalid sequence nothing is
+    /// changed and the result is `false`; the caller then feeds the bytes the usual way.
+    pub(crate) fn validate_in_place(&mut self, out: &mut Vec<u8>, start: usize) -> bool {
+        debug_assert_eq!(self.carry_len, 0);
+        match std::str::from_utf8(&out[start..]) {
+            Ok(_) => true,
+            Err(error) if error.error_len().is_none() => {
+                let end = start + error.valid_up_to();
+                self.restore_carry(&out[end..]);
+                out.truncate(end);
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
     /// Ends the stream: held-over bytes are an incomplete sequence (U+FFFD when writing).
     pub(crate) fn finish<const WRITE: bool>(
         &mut self,

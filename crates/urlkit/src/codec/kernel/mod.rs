@@ -75,7 +75,8 @@ pub struct EscapeTable {
     /// Bytes that are not written as `%XX`: the kept ones, and space when it becomes `+`.
     unescaped_class: ByteClass,
     /// What each byte becomes: up to three output bytes, and the count in the top byte.
-    expansion: [u32; 256],
+    /// Boxed so encoders stay small to move.
+    expansion: Box<[u32; 256]>,
     /// The set the table was built from.
     set: EncodeSet,
     /// Space becomes `+` (when space is not kept).
@@ -93,7 +94,7 @@ impl EscapeTable {
             keep[b' ' as usize] = false;
         }
         let hex = if lowercase { LOWER_HEX } else { UPPER_HEX };
-        let mut expansion = [0u32; 256];
+        let mut expansion = Box::new([0u32; 256]);
         for (byte, slot) in expansion.iter_mut().enumerate() {
             let bytes = if keep[byte] {
                 [byte as u8, 0, 0, 1]

@@ -16,17 +16,17 @@ pub(super) static KERNELS: Kernels = Kernels {
     decode_span,
 };
 
-fn first_member(input: &[u8], class: &ByteClass) -> usize {
+pub(super) fn first_member(input: &[u8], class: &ByteClass) -> usize {
     // SAFETY: `KERNELS` is handed out only when the processor has AVX2.
     unsafe { find(input, class) }
 }
 
-fn escape(input: &[u8], table: &EscapeTable, out: &mut Vec<u8>) {
+pub(super) fn escape(input: &[u8], table: &EscapeTable, out: &mut Vec<u8>) {
     // SAFETY: `KERNELS` is handed out only when the processor has AVX2.
     unsafe { escape_avx2(input, table, out) }
 }
 
-fn decode_span(input: &[u8], stops: &ByteClass, out: &mut Vec<u8>) -> usize {
+pub(super) fn decode_span(input: &[u8], stops: &ByteClass, out: &mut Vec<u8>) -> usize {
     // SAFETY: `KERNELS` is handed out only when the processor has AVX2.
     unsafe { decode_span_avx2(input, stops, out) }
 }

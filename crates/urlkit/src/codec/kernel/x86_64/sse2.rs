@@ -96,7 +96,7 @@ const fn escape_shuffle(part: usize, second: bool) -> [u8; 16] {
     let mut lane = 0;
     while lane < 16 {
         let position = part * 16 + lane;
-        if position % 3 != 0 {
+        if !position.is_multiple_of(3) {
             let pair = position / 3;
             if (pair >= 8) == second {
                 indices[lane] = (2 * (pair % 8) + position % 3 - 1) as u8;
@@ -112,7 +112,7 @@ const fn percent_lanes(part: usize) -> [u8; 16] {
     let mut lanes = [0u8; 16];
     let mut lane = 0;
     while lane < 16 {
-        if (part * 16 + lane) % 3 == 0 {
+        if (part * 16 + lane).is_multiple_of(3) {
             lanes[lane] = b'%';
         }
         lane += 1;
