@@ -77,19 +77,19 @@ impl Utf8Stream {
         }
         let mut position = start;
         loop {
-            match std::str::from_utf8(&chunk[position..]) {
+            match validate(&chunk[position..]) {
                 Ok(_) => {
                     if WRITE {
                         out.extend_from_slice(&chunk[position..]);
                     }
                     return;
                 }
-                Err(error) => {
-                    let valid_end = position + error.valid_up_to();
+                Err((valid_up_to, error_len)) => {
+                    let valid_end = position + valid_up_to;
                     if WRITE {
                         out.extend_from_slice(&chunk[position..valid_end]);
                     }
-                    match error.error_len() {
+                    match error_len {
                         Some(length) => {
                             if WRITE {
                                 out.extend_from_slice(REPLACEMENT);
@@ -130,10 +130,10 @@ impl Utf8Stream {
     /// changed and the result is `false`; the caller then feeds the bytes the usual way.
     pub(crate) fn validate_in_place(&mut self, out: &mut Vec<u8>, start: usize) -> bool {
         debug_assert_eq!(self.carry_len, 0);
-        match std::str::from_utf8(&out[start..]) {
+        match validate(&out[start..]) {
             Ok(_) => true,
-            Err(error) if error.error_len().is_none() => {
-                let end = start + error.valid_up_to();
+            Err((valid_up_to, None)) => {
+                let end = start + valid_up_to;
                 self.restore_carry(&out[end..]);
                 out.truncate(end);
                 true
@@ -156,6 +156,48 @@ impl Utf8Stream {
             self.carry_len = 0;
         }
     }
+}
+
+/// Where `bytes` stop being UTF-8, as `std::str::from_utf8` reports it: the length of the
+/// valid prefix and the length of the invalid sequence (`None`: incomplete at the end).
+///
+/// A vectorised check runs first on all but a possibly incomplete last character; the
+/// standard one, which says where and what the problem is, runs on the rest and only
+/// when there is a problem.
+#[inline]
+fn validate(bytes: &[u8]) -> Result<(), (usize, Option<usize>)> {
+    let whole = complete_prefix(bytes);
+    let report =
+        |error: std::str::Utf8Error, base: usize| (base + error.valid_up_to(), error.error_len());
+    match simdutf8::basic::from_utf8(&bytes[..whole]) {
+        Ok(_) => std::str::from_utf8(&bytes[whole..])
+            .map(|_| ())
+            .map_err(|e| report(e, whole)),
+        Err(_) => std::str::from_utf8(bytes)
+            .map(|_| ())
+            .map_err(|e| report(e, 0)),
+    }
+}
+
+/// The length of `bytes` without a last character whose lead byte promises more bytes than
+/// there are.
+fn complete_prefix(bytes: &[u8]) -> usize {
+    let n = bytes.len();
+    for back in 1..=n.min(3) {
+        let byte = bytes[n - back];
+        if byte < 0x80 {
+            return n;
+        }
+        if byte >= 0xC0 {
+            let width = match byte {
+                0xF0..=0xFF => 4,
+                0xE0..=0xEF => 3,
+                _ => 2,
+            };
+            return if width > back { n - back } else { n };
+        }
+    }
+    n
 }
 
 /// How many bytes of `chunk` complete the character whose first bytes are `held`.

@@ -3,7 +3,7 @@
 //! squeezed out with one byte compress. Scanning and escaping are the AVX2 kernels.
 //!
 //! Everything here is reached only through [`KERNELS`], which `available` hands out after
-//! checking that the processor has AVX-512 F, BW, VBMI and VBMI2 (and AVX2).
+//! checking that the processor has AVX-512 F, BW, VBMI and VBMI2, POPCNT and AVX2.
 
 use super::super::raw::commit;
 use super::super::{ByteClass, Kernels, HIGH_NIBBLE_BITS};
@@ -40,14 +40,13 @@ fn load64_at(input: &[u8], at: usize) -> __m512i {
 /// Decodes whole 64-byte blocks while each has something to decode; returns the input
 /// taken. Stops (returning what it took so far) at a block that begins with a byte the
 /// state machine must see, and leaves the last bytes (fewer than 64) to the caller.
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt")]
 fn decode_span_avx512(input: &[u8], stops: &ByteClass, out: &mut Vec<u8>) -> usize {
     out.reserve(input.len() + 64);
     let low = _mm512_broadcast_i32x4(load16(&stops.low));
     let high = _mm512_broadcast_i32x4(load16(&HIGH_NIBBLE_BITS));
     let nibble = _mm512_set1_epi8(0x0F);
-    let lanes: [u8; 64] = core::array::from_fn(|k| k as u8);
-    let lane = load64(&lanes);
+    let lane = load64(&LANES);
     let next = _mm512_add_epi8(lane, _mm512_set1_epi8(1));
     let after_next = _mm512_add_epi8(lane, _mm512_set1_epi8(2));
     let mut written = 0;
@@ -110,15 +109,31 @@ fn decode_span_avx512(input: &[u8], stops: &ByteClass, out: &mut Vec<u8>) -> usi
             _mm512_storeu_si512(out.as_mut_ptr().add(out.len() + written).cast(), packed);
         }
         written += keep.count_ones() as usize;
-        i += cut;
-        if cut < 62 {
-            break;
+        // The usual case, a whole block, does not wait for `cut` to find the next block.
+        if cut == 64 {
+            i += 64;
+        } else {
+            i += cut;
+            if cut < 62 {
+                break;
+            }
         }
     }
     // SAFETY: every byte up to `written` was stored above.
     unsafe { commit(out, written) };
     i
 }
+
+/// 0, 1, …, 63: each lane's own index.
+static LANES: [u8; 64] = {
+    let mut lanes = [0u8; 64];
+    let mut k = 0;
+    while k < 64 {
+        lanes[k] = k as u8;
+        k += 1;
+    }
+    lanes
+};
 
 #[inline]
 #[target_feature(enable = "avx512f")]

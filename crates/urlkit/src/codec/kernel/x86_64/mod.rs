@@ -19,6 +19,7 @@ pub(crate) fn available() -> Vec<&'static Kernels> {
             && std::is_x86_feature_detected!("avx512bw")
             && std::is_x86_feature_detected!("avx512vbmi")
             && std::is_x86_feature_detected!("avx512vbmi2")
+            && std::is_x86_feature_detected!("popcnt")
         {
             all.push(&avx512::KERNELS);
         }
