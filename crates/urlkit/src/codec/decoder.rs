@@ -139,6 +139,8 @@ impl EntryDecoder {
         }
         let before = self.percent.clone();
         self.buffer.clear();
+        // Index, among the bytes decoded from this chunk, of `self.buffer[0]`.
+        let mut base = 0usize;
         if finish {
             self.percent.finish(&mut self.buffer, diagnostics);
         } else if let (Stage::Utf8(stream), 0) = (&mut self.stage, self.skip) {
@@ -147,12 +149,20 @@ impl EntryDecoder {
             let start = out.len();
             let held = stream.move_carry_into(out);
             self.percent.decode(input, out, diagnostics);
-            if stream.validate_in_place(out, start) {
-                return;
+            match stream.validate_in_place(out, start) {
+                Ok(()) => return,
+                Err(valid) if valid >= held => {
+                    // What comes before the invalid sequence stays where it is.
+                    base = valid - held;
+                    self.buffer.extend_from_slice(&out[start + valid..]);
+                    out.truncate(start + valid);
+                }
+                Err(_) => {
+                    stream.restore_carry(&out[start..start + held]);
+                    self.buffer.extend_from_slice(&out[start + held..]);
+                    out.truncate(start);
+                }
             }
-            stream.restore_carry(&out[start..start + held]);
-            self.buffer.extend_from_slice(&out[start + held..]);
-            out.truncate(start);
         } else {
             self.percent.decode(input, &mut self.buffer, diagnostics);
         }
@@ -165,7 +175,8 @@ impl EntryDecoder {
         let mut found: Vec<(isize, usize)> = Vec::new();
         match &mut self.stage {
             Stage::Utf8(stream) => {
-                stream.feed::<true>(decoded, out, |s, l| found.push((s, l)));
+                let base = base as isize;
+                stream.feed::<true>(decoded, out, |s, l| found.push((s + base, l)));
                 if finish {
                     stream.finish::<true>(out, |s, l| found.push((s + decoded.len() as isize, l)));
                 }
@@ -189,7 +200,7 @@ impl EntryDecoder {
             }
             .unwrap_or_else(|| before.offset());
             let bytes_text = if index >= 0 {
-                let i = index as usize;
+                let i = index as usize - base;
                 hex_bytes(
                     &self.buffer[i.min(self.buffer.len())..(i + length).min(self.buffer.len())],
                 )

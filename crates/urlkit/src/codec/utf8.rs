@@ -126,19 +126,24 @@ impl Utf8Stream {
 
     /// Validates `out[start..]` where it is, as `feed::<true>` would copy it there: when it
     /// is valid, an incomplete character at its end is moved out of `out` and held for the
-    /// next chunk, and the result is `true`. When it has an invalid sequence nothing is
-    /// changed and the result is `false`; the caller then feeds the bytes the usual way.
-    pub(crate) fn validate_in_place(&mut self, out: &mut Vec<u8>, start: usize) -> bool {
+    /// next chunk, and the result is `Ok`. When it has an invalid sequence nothing is
+    /// changed and the result is the length of the valid bytes before it; the caller then
+    /// feeds the rest the usual way.
+    pub(crate) fn validate_in_place(
+        &mut self,
+        out: &mut Vec<u8>,
+        start: usize,
+    ) -> Result<(), usize> {
         debug_assert_eq!(self.carry_len, 0);
         match validate(&out[start..]) {
-            Ok(_) => true,
+            Ok(_) => Ok(()),
             Err((valid_up_to, None)) => {
                 let end = start + valid_up_to;
                 self.restore_carry(&out[end..]);
                 out.truncate(end);
-                true
+                Ok(())
             }
-            Err(_) => false,
+            Err((valid_up_to, Some(_))) => Err(valid_up_to),
         }
     }
 
