@@ -163,46 +163,14 @@ impl Utf8Stream {
     }
 }
 
-/// Where `bytes` stop being UTF-8, as `std::str::from_utf8` reports it: the length of the
-/// valid prefix and the length of the invalid sequence (`None`: incomplete at the end).
-///
-/// A vectorised check runs first on all but a possibly incomplete last character; the
-/// standard one, which says where and what the problem is, runs on the rest and only
-/// when there is a problem.
+/// Where `bytes` stop being UTF-8, as `std::str::from_utf8` reports it (same rules, same
+/// error positions, vectorised): the length of the valid prefix and the length of the
+/// invalid sequence (`None`: incomplete at the end).
 #[inline]
 fn validate(bytes: &[u8]) -> Result<(), (usize, Option<usize>)> {
-    let whole = complete_prefix(bytes);
-    let report =
-        |error: std::str::Utf8Error, base: usize| (base + error.valid_up_to(), error.error_len());
-    match simdutf8::basic::from_utf8(&bytes[..whole]) {
-        Ok(_) => std::str::from_utf8(&bytes[whole..])
-            .map(|_| ())
-            .map_err(|e| report(e, whole)),
-        Err(_) => std::str::from_utf8(bytes)
-            .map(|_| ())
-            .map_err(|e| report(e, 0)),
-    }
-}
-
-/// The length of `bytes` without a last character whose lead byte promises more bytes than
-/// there are.
-fn complete_prefix(bytes: &[u8]) -> usize {
-    let n = bytes.len();
-    for back in 1..=n.min(3) {
-        let byte = bytes[n - back];
-        if byte < 0x80 {
-            return n;
-        }
-        if byte >= 0xC0 {
-            let width = match byte {
-                0xF0..=0xFF => 4,
-                0xE0..=0xEF => 3,
-                _ => 2,
-            };
-            return if width > back { n - back } else { n };
-        }
-    }
-    n
+    simdutf8::compat::from_utf8(bytes)
+        .map(|_| ())
+        .map_err(|e| (e.valid_up_to(), e.error_len()))
 }
 
 /// How many bytes of `chunk` complete the character whose first bytes are `held`.
