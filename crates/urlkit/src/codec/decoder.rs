@@ -189,7 +189,7 @@ impl EntryDecoder {
         if found.is_empty() {
             return;
         }
-        let mut locator = Locator::new(&before, input, finish);
+        let mut locator = Locator::new(&before, input, finish, self.percent.checkpoints());
         let charset = self.charset.map(|c| c.name()).unwrap_or("UTF-8");
         for (start, length) in found {
             let index = start + dropped as isize;
@@ -232,10 +232,18 @@ struct Locator<'a> {
     produced: usize,
     /// Output bytes the tracked piece in the map starts at, once there is one.
     mapped_from: Option<usize>,
+    /// The state at the start of the chunk, and where the decoder was idle in it.
+    before: &'a PercentDecoder,
+    checkpoints: &'a [(usize, usize)],
 }
 
 impl<'a> Locator<'a> {
-    fn new(before: &PercentDecoder, input: &'a [u8], finish: bool) -> Self {
+    fn new(
+        before: &'a PercentDecoder,
+        input: &'a [u8],
+        finish: bool,
+        checkpoints: &'a [(usize, usize)],
+    ) -> Self {
         Locator {
             replay: before.clone(),
             input,
@@ -243,6 +251,8 @@ impl<'a> Locator<'a> {
             consumed: 0,
             produced: 0,
             mapped_from: None,
+            before,
+            checkpoints: if finish { &[] } else { checkpoints },
         }
     }
 
@@ -266,6 +276,17 @@ impl<'a> Locator<'a> {
                 .finish_tracked(scratch, map, &mut ignored);
             self.mapped_from = Some(0);
             return map.get(index).copied();
+        }
+        // Skip ahead to the last checkpoint at or before the byte.
+        let usable = self
+            .checkpoints
+            .partition_point(|&(_, output)| output <= index);
+        if let Some(&(consumed, produced)) = usable.checked_sub(1).map(|k| &self.checkpoints[k]) {
+            if consumed > self.consumed {
+                self.replay = self.before.resumed_at(consumed);
+                self.consumed = consumed;
+                self.produced = produced;
+            }
         }
         loop {
             let end = (self.consumed + LOCATOR_PIECE).min(self.input.len());

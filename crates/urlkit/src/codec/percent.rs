@@ -40,7 +40,13 @@ pub(crate) struct PercentDecoder {
     /// Input offsets of the last `RECENT` output bytes (ring, indexed by output count).
     recent: [u64; RECENT],
     reported_layers: bool,
+    /// Points of the last [`decode`](Self::decode) call where the state machine was idle:
+    /// (input bytes, output bytes) from the start of that call. Replays start from them.
+    checkpoints: Vec<(usize, usize)>,
 }
+
+/// How much input one fast-path call takes at most, so that checkpoints are this close.
+const SPAN_WINDOW: usize = 64 * 1024;
 
 impl PercentDecoder {
     pub(crate) fn new(strip_whitespace: bool, plus_space: bool, check_bidi: bool) -> Self {
@@ -54,6 +60,7 @@ impl PercentDecoder {
             produced: 0,
             recent: [0; RECENT],
             reported_layers: false,
+            checkpoints: Vec::new(),
         }
     }
 
@@ -63,6 +70,22 @@ impl PercentDecoder {
         self.offset = offset;
         self.produced = 0;
         self.reported_layers = false;
+    }
+
+    /// The checkpoints of the last [`decode`](Self::decode) call.
+    pub(crate) fn checkpoints(&self) -> &[(usize, usize)] {
+        &self.checkpoints
+    }
+
+    /// This decoder as it was at a checkpoint of a `decode` call it made from this state:
+    /// idle, at `consumed` input bytes into that call.
+    pub(crate) fn resumed_at(&self, consumed: usize) -> PercentDecoder {
+        PercentDecoder {
+            pending: Pending::None,
+            offset: self.offset + consumed as u64,
+            checkpoints: Vec::new(),
+            ..self.clone()
+        }
     }
 
     /// Input offset of the next byte to be fed.
@@ -170,11 +193,16 @@ impl PercentDecoder {
         let base = self.offset;
         let mut i = 0;
         out.reserve(input.len());
+        let out_start = out.len();
+        if !TRACK {
+            self.checkpoints.clear();
+        }
         while i < input.len() {
             match self.pending {
                 Pending::None => {
                     let before = out.len();
-                    let taken = decode_span(&input[i..], &self.stops, out);
+                    let end = input.len().min(i + SPAN_WINDOW);
+                    let taken = decode_span(&input[i..end], &self.stops, out);
                     if taken > 0 {
                         let span = &input[i..i + taken];
                         let first = base + i as u64;
@@ -183,6 +211,9 @@ impl PercentDecoder {
                             self.map_span(first, span, map);
                         }
                         i += taken;
+                        if !TRACK && i == end && end < input.len() {
+                            self.checkpoints.push((i, out.len() - out_start));
+                        }
                         continue;
                     }
                     let run = literal_run(&input[i..], &self.stops);
