@@ -1,7 +1,9 @@
 //! The percent decoder: `%XX` to bytes, malformed escapes kept and reported, whitespace
 //! removal and `+` handling, as a state machine that resumes across chunk boundaries.
 
-use super::kernel::{decode_span, hex_value, is_removable_whitespace, literal_run, StopTable};
+use super::kernel::{
+    decode_span_flagging, hex_value, is_removable_whitespace, literal_run, StopTable,
+};
 use crate::diagnostics::{Code, Diagnostic, Diagnostics};
 
 /// An escape begun but not finished at the end of the last chunk.
@@ -43,6 +45,8 @@ pub(crate) struct PercentDecoder {
     /// Points of the last [`decode`](Self::decode) call where the state machine was idle:
     /// (input bytes, output bytes) from the start of that call. Replays start from them.
     checkpoints: Vec<(usize, usize)>,
+    /// Escapes needing attention that the fast path decoded (offsets into its input).
+    flagged: Vec<usize>,
 }
 
 /// How much input one fast-path call takes at most, so that checkpoints are this close.
@@ -61,6 +65,7 @@ impl PercentDecoder {
             recent: [0; RECENT],
             reported_layers: false,
             checkpoints: Vec::new(),
+            flagged: Vec::new(),
         }
     }
 
@@ -115,7 +120,7 @@ impl PercentDecoder {
         }
     }
 
-    /// Notes the input offsets of the output of a span [`decode_span`] took, which started
+    /// Notes the input offsets of the output of a span [`decode_span_flagging`] took, which started
     /// at input offset `first` and produced `produced` bytes. Only the last [`RECENT`] are
     /// remembered, so the span is walked back from its end: in a span every `%` starts an
     /// escape, and the other stop bytes are `+` (one output byte) or removed whitespace.
@@ -202,8 +207,16 @@ impl PercentDecoder {
                 Pending::None => {
                     let before = out.len();
                     let end = input.len().min(i + SPAN_WINDOW);
-                    let taken = decode_span(&input[i..end], &self.stops, out);
+                    self.flagged.clear();
+                    let taken =
+                        decode_span_flagging(&input[i..end], &self.stops, out, &mut self.flagged);
                     if taken > 0 {
+                        for k in 0..self.flagged.len() {
+                            let at = i + self.flagged[k];
+                            let value = hex_value(input[at + 1]).unwrap_or(0) << 4
+                                | hex_value(input[at + 2]).unwrap_or(0);
+                            self.attend(value, base + at as u64, &input[at + 3..], diagnostics);
+                        }
                         let span = &input[i..i + taken];
                         let first = base + i as u64;
                         self.note_span(first, span, out.len() - before);
@@ -363,6 +376,12 @@ impl PercentDecoder {
     ) {
         out.push(value);
         self.note(at);
+        self.attend(value, at, rest, diagnostics);
+    }
+
+    /// Reports what an escape of `value` at `at`, followed by `rest`, needs reporting.
+    #[inline]
+    fn attend(&mut self, value: u8, at: u64, rest: &[u8], diagnostics: &mut Diagnostics) {
         if value < 0x20 || value == 0x7F {
             diagnostics.push_lazy(Code::ControlCharacter, at, || {
                 control_message(value).to_string()

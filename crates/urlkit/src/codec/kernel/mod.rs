@@ -171,7 +171,6 @@ pub fn escape_into(input: &[u8], table: &EscapeTable, out: &mut Vec<u8>) {
 /// Bytes the percent decoder must stop at.
 #[derive(Clone, Debug)]
 pub struct StopTable {
-    stop: [bool; 256],
     class: ByteClass,
 }
 
@@ -194,14 +193,13 @@ impl StopTable {
         }
         StopTable {
             class: ByteClass::from_bits(bits_of(&stop)),
-            stop,
         }
     }
 
     /// Whether the decoder must look at `byte`.
     #[inline]
     pub fn stops(&self, byte: u8) -> bool {
-        self.stop[byte as usize]
+        self.class.contains(byte)
     }
 }
 
@@ -236,9 +234,20 @@ pub(crate) fn needs_attention(value: u8) -> bool {
 /// [`needs_attention`] says otherwise; `+` in `stops` becomes a space; any other byte in
 /// `stops` (removable whitespace) is dropped. It ends before a `%` that is not followed by
 /// two hex digits inside `input`, before an escape that needs attention, or at the end.
+///
+/// Some fast paths also decode escapes that need attention: the offset in `input` of each
+/// such escape is appended to `flagged`, for the caller to look at afterwards.
 #[inline]
-pub(crate) fn decode_span(input: &[u8], stops: &StopTable, out: &mut Vec<u8>) -> usize {
-    (kernels().decode_span)(input, &stops.class, out)
+pub(crate) fn decode_span_flagging(
+    input: &[u8],
+    stops: &StopTable,
+    out: &mut Vec<u8>,
+    flagged: &mut Vec<usize>,
+) -> usize {
+    match kernels().decode_span_flagging {
+        Some(decode) => decode(input, &stops.class, out, flagged),
+        None => (kernels().decode_span)(input, &stops.class, out),
+    }
 }
 
 /// The fast paths behind the functions above, one set per instruction-set level.
@@ -250,9 +259,15 @@ pub(crate) struct Kernels {
     pub(crate) first_member: fn(&[u8], &ByteClass) -> usize,
     /// [`escape_into`].
     pub(crate) escape: fn(&[u8], &EscapeTable, &mut Vec<u8>),
-    /// [`decode_span`], with the stop class.
+    /// [`decode_span_flagging`] without flagging: it stops before every escape that needs
+    /// attention.
     pub(crate) decode_span: fn(&[u8], &ByteClass, &mut Vec<u8>) -> usize,
+    /// [`decode_span_flagging`], where it does better than `decode_span`.
+    pub(crate) decode_span_flagging: Option<DecodeSpanFlagging>,
 }
+
+/// The signature of [`Kernels::decode_span_flagging`].
+pub(crate) type DecodeSpanFlagging = fn(&[u8], &ByteClass, &mut Vec<u8>, &mut Vec<usize>) -> usize;
 
 /// The plain loops: the reference every fast path is tested against.
 pub(crate) static PORTABLE: Kernels = Kernels {
@@ -260,6 +275,7 @@ pub(crate) static PORTABLE: Kernels = Kernels {
     first_member: portable::first_member,
     escape: portable::escape,
     decode_span: portable::decode_span,
+    decode_span_flagging: Some(portable::decode_span_flagging),
 };
 
 /// The fastest kernels this processor runs, detected once.
@@ -317,6 +333,24 @@ pub(crate) mod portable {
     }
 
     pub(crate) fn decode_span(input: &[u8], stops: &ByteClass, out: &mut Vec<u8>) -> usize {
+        span::<false>(input, stops, out, &mut Vec::new())
+    }
+
+    pub(crate) fn decode_span_flagging(
+        input: &[u8],
+        stops: &ByteClass,
+        out: &mut Vec<u8>,
+        flagged: &mut Vec<usize>,
+    ) -> usize {
+        span::<true>(input, stops, out, flagged)
+    }
+
+    fn span<const FLAG: bool>(
+        input: &[u8],
+        stops: &ByteClass,
+        out: &mut Vec<u8>,
+        flagged: &mut Vec<usize>,
+    ) -> usize {
         let mut i = 0;
         while i < input.len() {
             let byte = input[i];
@@ -325,7 +359,10 @@ pub(crate) mod portable {
                 i += 1;
             } else if byte == b'%' {
                 match escape_at(&input[i..]) {
-                    Some(value) if !needs_attention(value) => {
+                    Some(value) if FLAG || !needs_attention(value) => {
+                        if needs_attention(value) {
+                            flagged.push(i);
+                        }
                         out.push(value);
                         i += 3;
                     }

@@ -108,6 +108,23 @@ fn check_all(input: &[u8], stops: &[StopTable], escapes: &[EscapeTable], context
                 "{} decode_span {context} {input:?}",
                 kernels.name
             );
+            if let Some(fast_flagging) = kernels.decode_span_flagging {
+                let mut expected = (b"prefix".to_vec(), Vec::new());
+                let taken = portable::decode_span_flagging(
+                    input,
+                    &stop.class,
+                    &mut expected.0,
+                    &mut expected.1,
+                );
+                let mut got = (b"prefix".to_vec(), Vec::new());
+                let fast_taken = fast_flagging(input, &stop.class, &mut got.0, &mut got.1);
+                assert_eq!(
+                    (fast_taken, &got),
+                    (taken, &expected),
+                    "{} decode_span_flagging {context} {input:?}",
+                    kernels.name
+                );
+            }
         }
         for table in escapes {
             let mut expected = b"prefix".to_vec();

@@ -6,7 +6,7 @@
 //! checking that the processor has AVX-512 F, BW, VBMI and VBMI2, POPCNT and AVX2.
 
 use super::super::raw::commit;
-use super::super::{ByteClass, Kernels, HIGH_NIBBLE_BITS};
+use super::super::{portable, ByteClass, Kernels, HIGH_NIBBLE_BITS};
 use super::avx2;
 use core::arch::x86_64::*;
 
@@ -15,14 +15,36 @@ pub(super) static KERNELS: Kernels = Kernels {
     first_member: avx2::first_member,
     escape: avx2::escape,
     decode_span,
+    decode_span_flagging: Some(decode_span_flagging),
 };
 
 fn decode_span(input: &[u8], stops: &ByteClass, out: &mut Vec<u8>) -> usize {
     // SAFETY: `KERNELS` is handed out only when the processor has the features enabled
     // on `decode_span_avx512` (and AVX2, for the tail).
-    let taken = unsafe { decode_span_avx512(input, stops, out) };
+    let taken = unsafe { decode_span_avx512::<false>(input, stops, out, &mut Vec::new()) };
     if taken + 64 > input.len() && taken < input.len() {
         taken + avx2::decode_span(&input[taken..], stops, out)
+    } else {
+        taken
+    }
+}
+
+fn decode_span_flagging(
+    input: &[u8],
+    stops: &ByteClass,
+    out: &mut Vec<u8>,
+    flagged: &mut Vec<usize>,
+) -> usize {
+    // SAFETY: `KERNELS` is handed out only when the processor has the features enabled
+    // on `decode_span_avx512`.
+    let taken = unsafe { decode_span_avx512::<true>(input, stops, out, flagged) };
+    if taken + 64 > input.len() && taken < input.len() {
+        let before = flagged.len();
+        let tail = portable::decode_span_flagging(&input[taken..], stops, out, flagged);
+        for position in &mut flagged[before..] {
+            *position += taken;
+        }
+        taken + tail
     } else {
         taken
     }
@@ -40,8 +62,15 @@ fn load64_at(input: &[u8], at: usize) -> __m512i {
 /// Decodes whole 64-byte blocks while each has something to decode; returns the input
 /// taken. Stops (returning what it took so far) at a block that begins with a byte the
 /// state machine must see, and leaves the last bytes (fewer than 64) to the caller.
+/// With `FLAG`, escapes needing attention are decoded too, their offsets appended to
+/// `flagged`.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt")]
-fn decode_span_avx512(input: &[u8], stops: &ByteClass, out: &mut Vec<u8>) -> usize {
+fn decode_span_avx512<const FLAG: bool>(
+    input: &[u8],
+    stops: &ByteClass,
+    out: &mut Vec<u8>,
+    flagged: &mut Vec<usize>,
+) -> usize {
     out.reserve(input.len() + 64);
     let low = _mm512_broadcast_i32x4(load16(&stops.low));
     let high = _mm512_broadcast_i32x4(load16(&HIGH_NIBBLE_BITS));
@@ -90,7 +119,12 @@ fn decode_span_avx512(input: &[u8], stops: &ByteClass, out: &mut Vec<u8>) -> usi
         // The block ends before the first `%` the state machine must see (malformed, or
         // decoding to a byte that needs attention) or that runs past the block (bits 62
         // and 63, looked at again at the start of the next block).
-        let cut = ((percent & !valid) | attention).trailing_zeros() as usize;
+        let problems = if FLAG {
+            percent & !valid
+        } else {
+            (percent & !valid) | attention
+        };
+        let cut = problems.trailing_zeros() as usize;
         if cut == 0 {
             break;
         }
@@ -99,6 +133,13 @@ fn decode_span_avx512(input: &[u8], stops: &ByteClass, out: &mut Vec<u8>) -> usi
         } else {
             (1u64 << cut) - 1
         };
+        if FLAG {
+            let mut noted = attention & inside;
+            while noted != 0 {
+                flagged.push(i + noted.trailing_zeros() as usize);
+                noted &= noted - 1;
+            }
+        }
         let keep = inside & !((valid << 1) | (valid << 2) | removed);
         let decoded = _mm512_mask_blend_epi8(valid, v, values);
         let decoded = _mm512_mask_mov_epi8(decoded, plus, _mm512_set1_epi8(b' ' as i8));

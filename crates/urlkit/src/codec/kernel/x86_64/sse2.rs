@@ -12,6 +12,7 @@ pub(super) static KERNELS: Kernels = Kernels {
     first_member,
     escape,
     decode_span,
+    decode_span_flagging: None,
 };
 
 fn first_member(input: &[u8], class: &ByteClass) -> usize {
