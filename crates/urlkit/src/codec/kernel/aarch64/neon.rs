@@ -124,15 +124,18 @@ fn escape_neon(input: &[u8], table: &EscapeTable, out: &mut Vec<u8>) {
     let mut i = 0;
     while i + 16 <= input.len() {
         let v = load_at(input, i);
-        // SAFETY (all branches): `written <= 3 * i`, and 3 * input.len() + 1 bytes were
+        // Room for each branch: `written <= 3 * i`, and 3 * input.len() + 1 bytes were
         // reserved, so the 48 bytes a block can take fit.
         if vminvq_u8(members(v, keep.0, keep.1)) == 0xFF {
+            // SAFETY: the block's output fits in the reserve (see above).
             unsafe { store(out, written, v) };
             written += 16;
         } else if vmaxvq_u8(members(v, plain.0, plain.1)) == 0 {
+            // SAFETY: the block's output fits in the reserve (see above).
             unsafe { store_escaped(out, written, v, hex) };
             written += 48;
         } else {
+            // SAFETY: the block's output fits in the reserve (see above).
             written = unsafe { store_expanded(out, written, &input[i..i + 16], expansion) };
         }
         i += 16;

@@ -98,18 +98,21 @@ fn escape_avx2(input: &[u8], table: &EscapeTable, out: &mut Vec<u8>) {
     let mut i = 0;
     while i + 32 <= input.len() {
         let v = load32_at(input, i);
-        // SAFETY (all branches): `written <= 3 * i`, and 3 * input.len() + 1 bytes were
+        // Room for each branch: `written <= 3 * i`, and 3 * input.len() + 1 bytes were
         // reserved, so the 96 bytes a block can take fit.
         if members32(v, keep_low, keep_high) == u32::MAX {
+            // SAFETY: the block's output fits in the reserve (see above).
             unsafe { store32(out, written, v) };
             written += 32;
         } else if members32(v, plain_low, plain_high) == 0 {
+            // SAFETY: the block's output fits in the reserve (see above).
             unsafe {
                 store_escaped(out, written, _mm256_castsi256_si128(v), hex);
                 store_escaped(out, written + 48, _mm256_extracti128_si256(v, 1), hex);
             }
             written += 96;
         } else {
+            // SAFETY: the block's output fits in the reserve (see above).
             written = unsafe { store_expanded(out, written, &input[i..i + 32], expansion) };
         }
         i += 32;

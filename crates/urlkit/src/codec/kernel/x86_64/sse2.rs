@@ -170,12 +170,15 @@ fn escape_ssse3(input: &[u8], table: &EscapeTable, out: &mut Vec<u8>) {
         // SAFETY (all three branches): `written <= 3 * i`, and 3 * input.len() + 1 bytes
         // were reserved, so the 48 bytes a block can take fit.
         if members(v, keep_low, keep_high) == 0xFFFF {
+            // SAFETY: the block's output fits in the reserve (see above).
             unsafe { store(out, written, v) };
             written += 16;
         } else if members(v, plain_low, plain_high) == 0 {
+            // SAFETY: the block's output fits in the reserve (see above).
             unsafe { store_escaped(out, written, v, hex) };
             written += 48;
         } else {
+            // SAFETY: the block's output fits in the reserve (see above).
             written = unsafe { store_expanded(out, written, &input[i..i + 16], expansion) };
         }
         i += 16;
