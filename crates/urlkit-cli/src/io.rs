@@ -9,6 +9,10 @@ use urlkit::Diagnostic;
 /// small enough for constant memory.
 pub const CHUNK: usize = 1 << 20;
 
+/// The output buffer: it gathers small results (one per entry or line of output), while
+/// a streamed chunk's output, larger than it, goes straight to the file without a copy.
+const SINK_BUFFER: usize = 64 << 10;
+
 /// Inputs larger than this show a progress bar when stderr is a terminal.
 const PROGRESS_THRESHOLD: u64 = 64 << 20;
 
@@ -48,9 +52,10 @@ impl Source {
         }
     }
 
-    /// Fills `buffer` (cleared first) with up to [`CHUNK`] bytes; empty at the end.
+    /// Fills `buffer` (its old contents replaced) with up to [`CHUNK`] bytes; empty at
+    /// the end.
     pub fn next_chunk(&mut self, buffer: &mut Vec<u8>) -> Result<(), String> {
-        buffer.clear();
+        // Only bytes never used before are zeroed: a full chunk costs no clearing.
         buffer.resize(CHUNK, 0);
         let mut filled = 0;
         while filled < CHUNK {
@@ -87,10 +92,10 @@ pub fn open_sink(path: Option<&PathBuf>) -> Result<Box<dyn Write>, String> {
         Some(path) if path.as_os_str() != "-" => {
             let file =
                 File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-            Ok(Box::new(io::BufWriter::with_capacity(CHUNK, file)))
+            Ok(Box::new(io::BufWriter::with_capacity(SINK_BUFFER, file)))
         }
         _ => Ok(Box::new(io::BufWriter::with_capacity(
-            CHUNK,
+            SINK_BUFFER,
             io::stdout().lock(),
         ))),
     }

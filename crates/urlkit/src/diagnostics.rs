@@ -158,16 +158,12 @@ impl Diagnostics {
         }
     }
 
-    /// Whether another finding would be kept (callers may skip building a message when
-    /// not, calling [`count_unkept`](Self::count_unkept) instead).
-    #[inline]
-    pub fn wants_more(&self) -> bool {
-        self.limit.is_none_or(|limit| self.items.len() < limit)
-    }
-
-    /// Counts a finding that is not kept.
-    pub fn count_unkept(&mut self) {
-        self.dropped += 1;
+    /// Records a finding whose message is built only if the finding is kept.
+    pub(crate) fn push_lazy(&mut self, code: Code, offset: u64, message: impl FnOnce() -> String) {
+        match self.limit {
+            Some(limit) if self.items.len() >= limit => self.dropped += 1,
+            _ => self.items.push(Diagnostic::new(code, offset, message())),
+        }
     }
 
     /// The findings kept, in the order they were found.

@@ -219,3 +219,29 @@ proptest! {
         prop_assert_eq!(decoded.len(), input.len() - 2 * escapes);
     }
 }
+
+/// Findings that look ahead past an escape (`%25` + hex digits, `%E2` + a bidi tail) are
+/// the same wherever chunks split, exhaustively over every pair of split points.
+#[test]
+fn lookahead_findings_do_not_depend_on_chunk_boundaries() {
+    let input = b"a%2520b%E2%80%AEc%e2%81%a7%25%E2%80%41%0D%01";
+    let options = DecodeOptions::default();
+    let whole = run_decoder(&options, input, &[0, input.len()]);
+    let codes: Vec<&str> = whole.1.iter().map(|d| d.code.as_str()).collect();
+    assert_eq!(
+        codes,
+        [
+            "multiple-layers",
+            "bidi-character",
+            "bidi-character",
+            "invalid-sequence",
+            "control-character"
+        ]
+    );
+    for i in 0..=input.len() {
+        for j in i..=input.len() {
+            let chunked = run_decoder(&options, input, &[0, i, j, input.len()]);
+            assert_eq!(chunked, whole, "split at {i}, {j}");
+        }
+    }
+}

@@ -138,8 +138,30 @@ impl EntryDecoder {
         }
         let before = self.percent.clone();
         self.buffer.clear();
+        // Index, among the bytes decoded from this chunk, of `self.buffer[0]`.
+        let mut base = 0usize;
         if finish {
             self.percent.finish(&mut self.buffer, diagnostics);
+        } else if let (Stage::Utf8(stream), 0) = (&mut self.stage, self.skip) {
+            // The common case decodes straight into `out` and validates the bytes where
+            // they are; only a chunk with an invalid sequence takes the general path.
+            let start = out.len();
+            let held = stream.move_carry_into(out);
+            self.percent.decode(input, out, diagnostics);
+            match stream.validate_in_place(out, start) {
+                Ok(()) => return,
+                Err(valid) if valid >= held => {
+                    // What comes before the invalid sequence stays where it is.
+                    base = valid - held;
+                    self.buffer.extend_from_slice(&out[start + valid..]);
+                    out.truncate(start + valid);
+                }
+                Err(_) => {
+                    stream.restore_carry(&out[start..start + held]);
+                    self.buffer.extend_from_slice(&out[start + held..]);
+                    out.truncate(start);
+                }
+            }
         } else {
             self.percent.decode(input, &mut self.buffer, diagnostics);
         }
@@ -152,7 +174,8 @@ impl EntryDecoder {
         let mut found: Vec<(isize, usize)> = Vec::new();
         match &mut self.stage {
             Stage::Utf8(stream) => {
-                stream.feed::<true>(decoded, out, |s, l| found.push((s, l)));
+                let base = base as isize;
+                stream.feed::<true>(decoded, out, |s, l| found.push((s + base, l)));
                 if finish {
                     stream.finish::<true>(out, |s, l| found.push((s + decoded.len() as isize, l)));
                 }
@@ -165,20 +188,12 @@ impl EntryDecoder {
         if found.is_empty() {
             return;
         }
-        self.map.clear();
-        let mut replay = before.clone();
-        self.scratch.clear();
-        let mut ignored = Diagnostics::with_limit(0);
-        if finish {
-            replay.finish_tracked(&mut self.scratch, &mut self.map, &mut ignored);
-        } else {
-            replay.decode_tracked(input, &mut self.scratch, &mut self.map, &mut ignored);
-        }
+        let mut locator = Locator::new(&before, input, finish, self.percent.checkpoints());
         let charset = self.charset.map(|c| c.name()).unwrap_or("UTF-8");
         for (start, length) in found {
             let index = start + dropped as isize;
             let offset = if index >= 0 {
-                self.map.get(index as usize).copied()
+                locator.offset_of(index as usize, &mut self.map, &mut self.scratch)
             } else {
                 before.recent_offset(index.unsigned_abs() as u64)
             }
@@ -188,6 +203,100 @@ impl EntryDecoder {
                 offset,
                 format!("{length} byte(s) that are not valid {charset}; decoded as U+FFFD"),
             ));
+        }
+    }
+}
+
+/// How much input the locator replays with offsets tracked at a time.
+const LOCATOR_PIECE: usize = 16 * 1024;
+
+/// Finds the input offset of decoded bytes by replaying the percent decoder over the
+/// chunk: quickly up to the piece of input that holds the byte, then that piece with every
+/// output byte's offset recorded. Requests come in increasing order.
+struct Locator<'a> {
+    /// The decoder's state at the start of the unexamined input.
+    replay: PercentDecoder,
+    input: &'a [u8],
+    finish: bool,
+    /// Input bytes and output bytes behind `replay`.
+    consumed: usize,
+    produced: usize,
+    /// Output bytes the tracked piece in the map starts at, once there is one.
+    mapped_from: Option<usize>,
+    /// The state at the start of the chunk, and where the decoder was idle in it.
+    before: &'a PercentDecoder,
+    checkpoints: &'a [(usize, usize)],
+}
+
+impl<'a> Locator<'a> {
+    fn new(
+        before: &'a PercentDecoder,
+        input: &'a [u8],
+        finish: bool,
+        checkpoints: &'a [(usize, usize)],
+    ) -> Self {
+        Locator {
+            replay: before.clone(),
+            input,
+            finish,
+            consumed: 0,
+            produced: 0,
+            mapped_from: None,
+            before,
+            checkpoints: if finish { &[] } else { checkpoints },
+        }
+    }
+
+    fn offset_of(
+        &mut self,
+        index: usize,
+        map: &mut Vec<u64>,
+        scratch: &mut Vec<u8>,
+    ) -> Option<u64> {
+        let mut ignored = Diagnostics::with_limit(0);
+        if let Some(from) = self.mapped_from {
+            if index >= from && index < from + map.len() {
+                return map.get(index - from).copied();
+            }
+        }
+        if self.finish {
+            map.clear();
+            scratch.clear();
+            self.replay
+                .clone()
+                .finish_tracked(scratch, map, &mut ignored);
+            self.mapped_from = Some(0);
+            return map.get(index).copied();
+        }
+        // Skip ahead to the last checkpoint at or before the byte.
+        let usable = self
+            .checkpoints
+            .partition_point(|&(_, output)| output <= index);
+        if let Some(&(consumed, produced)) = usable.checked_sub(1).map(|k| &self.checkpoints[k]) {
+            if consumed > self.consumed {
+                self.replay = self.before.resumed_at(consumed);
+                self.consumed = consumed;
+                self.produced = produced;
+            }
+        }
+        loop {
+            let end = (self.consumed + LOCATOR_PIECE).min(self.input.len());
+            let piece = &self.input[self.consumed..end];
+            let mut ahead = self.replay.clone();
+            scratch.clear();
+            ahead.decode(piece, scratch, &mut ignored);
+            if self.produced + scratch.len() > index || end == self.input.len() {
+                map.clear();
+                scratch.clear();
+                self.replay
+                    .clone()
+                    .decode_tracked(piece, scratch, map, &mut ignored);
+                self.mapped_from = Some(self.produced);
+                return map.get(index.checked_sub(self.produced)?).copied();
+            }
+            self.replay = ahead;
+            self.produced += scratch.len();
+            self.consumed = end;
         }
     }
 }
@@ -218,5 +327,82 @@ impl Entry for EntryDecoder {
             self.detection = None;
         }
         self.start_stage();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Charset, CharsetChoice, Code, DecodeOptions, Decoder, Diagnostics};
+    use proptest::prelude::*;
+
+    const PIECES: &[&str] = &[
+        "a",
+        "%41",
+        "%C3",
+        "%A9",
+        "%E5%BC%95",
+        "%FF",
+        "%E2%80%AE",
+        "%2",
+        "%zz",
+        "%",
+        "%25",
+        "%0A",
+        " ",
+        "\n",
+        "+",
+        "é",
+        "引",
+        "%F0%9F%98%80",
+        "%80",
+        "%2541",
+    ];
+
+    /// The output and the code and offset of each finding that does not look past the
+    /// chunk (a message may describe bytes held over from an earlier chunk less precisely;
+    /// the bidi and layer checks look at the rest of the chunk only).
+    fn run(input: &[u8], cuts: &[usize], options: &DecodeOptions) -> (Vec<u8>, Vec<String>) {
+        let mut decoder = Decoder::new(options);
+        let mut out = Vec::new();
+        let mut diagnostics = Diagnostics::new();
+        let mut start = 0;
+        for &cut in cuts {
+            let cut = cut.min(input.len()).max(start);
+            decoder.feed(&input[start..cut], &mut out, &mut diagnostics);
+            start = cut;
+        }
+        decoder.feed(&input[start..], &mut out, &mut diagnostics);
+        decoder.finish(&mut out, &mut diagnostics);
+        let mut found: Vec<String> = diagnostics
+            .items()
+            .iter()
+            .filter(|d| !matches!(d.code, Code::BidiCharacter | Code::MultipleLayers))
+            .map(|d| format!("{} {}", d.code, d.offset))
+            .collect();
+        // Findings are in input order per stage, and each chunk goes through both stages.
+        found.sort();
+        (out, found)
+    }
+
+    proptest! {
+        #[test]
+        fn any_chunking_gives_the_whole_result_with_the_same_findings(
+            pieces in proptest::collection::vec(0..PIECES.len(), 0..120),
+            mut cuts in proptest::collection::vec(0usize..600, 0..6),
+            latin1 in any::<bool>(),
+        ) {
+            let input: String = pieces.iter().map(|&p| PIECES[p]).collect();
+            cuts.sort_unstable();
+            let options = DecodeOptions {
+                charset: if latin1 {
+                    CharsetChoice::Fixed(Charset::for_label("latin1").unwrap())
+                } else {
+                    CharsetChoice::default()
+                },
+                ..DecodeOptions::default()
+            };
+            let whole = run(input.as_bytes(), &[], &options);
+            prop_assert_eq!(run(input.as_bytes(), &cuts, &options), whole);
+        }
     }
 }

@@ -1,7 +1,9 @@
 //! The percent decoder: `%XX` to bytes, malformed escapes kept and reported, whitespace
 //! removal and `+` handling, as a state machine that resumes across chunk boundaries.
 
-use super::kernel::{hex_value, is_removable_whitespace, literal_run, StopTable};
+use super::kernel::{
+    decode_span_flagging, hex_value, is_removable_whitespace, literal_run, StopTable,
+};
 use crate::diagnostics::{Code, Diagnostic, Diagnostics};
 
 /// An escape begun but not finished at the end of the last chunk.
@@ -40,15 +42,68 @@ pub(crate) struct PercentDecoder {
     /// Input offsets of the last `RECENT` output bytes (ring, indexed by output count).
     recent: [u64; RECENT],
     reported_layers: bool,
-    /// Progress through `%25` then two hex digits in the output: 0 idle, 1 after the
-    /// `%25`, 2 after one hex digit. `layer_at` is where the `%25` was.
-    layer_state: u8,
-    layer_at: u64,
-    /// Progress through a UTF-8 bidi control (E2 80 AA..AE, E2 81 A6..A9) in the output:
-    /// 0 idle, 1 after E2, 0x80 or 0x81 after the second byte. `bidi_at`: where E2 was.
-    bidi_state: u8,
-    bidi_at: u64,
+    /// Points of the last [`decode`](Self::decode) call where the state machine was idle:
+    /// (input bytes, output bytes) from the start of that call. Replays start from them.
+    checkpoints: Vec<(usize, usize)>,
+    /// Escapes needing attention that the fast path decoded (offsets into its input).
+    flagged: Vec<usize>,
+    /// A check on the input after an escape that the end of a chunk cut short.
+    lookahead: Option<Lookahead>,
 }
+
+/// A finding that depends on the raw input right after an escape: `%25` followed by two hex
+/// digits (`multiple-layers`), or `%E2` followed by `%80%AA`..`%80%AE` or
+/// `%81%A6`..`%81%A9` (`bidi-character`). Held while a chunk boundary hides the bytes it
+/// needs, so that any chunking reports the same findings.
+#[derive(Clone, Copy, Debug)]
+struct Lookahead {
+    code: Code,
+    at: u64,
+    seen: [u8; 6],
+    len: usize,
+}
+
+impl Lookahead {
+    fn needed(&self) -> usize {
+        if self.code == Code::MultipleLayers {
+            2
+        } else {
+            6
+        }
+    }
+
+    /// Whether the bytes seen so far can still complete a match.
+    fn can_match(&self) -> bool {
+        let seen = &self.seen[..self.len];
+        if self.code == Code::MultipleLayers {
+            return seen.iter().all(|&b| hex_value(b).is_some());
+        }
+        let hex_at = |k: usize| seen.get(k).map(|&b| hex_value(b));
+        let second = match (hex_at(1), hex_at(2)) {
+            (Some(Some(h)), Some(Some(l))) => Some(h << 4 | l),
+            _ => None,
+        };
+        let structure = seen.iter().enumerate().all(|(k, &b)| match k {
+            0 | 3 => b == b'%',
+            _ => hex_value(b).is_some(),
+        });
+        let third = match (hex_at(4), hex_at(5)) {
+            (Some(Some(h)), Some(Some(l))) => Some(h << 4 | l),
+            _ => None,
+        };
+        structure
+            && match (second, third) {
+                (None, _) => seen.len() < 2 || hex_at(1) == Some(Some(8)),
+                (Some(0x80 | 0x81), None) => seen.len() < 5 || hex_at(4) == Some(Some(0xA)),
+                (Some(0x80), Some(value)) => (0xAA..=0xAE).contains(&value),
+                (Some(0x81), Some(value)) => (0xA6..=0xA9).contains(&value),
+                _ => false,
+            }
+    }
+}
+
+/// How much input one fast-path call takes at most, so that checkpoints are this close.
+const SPAN_WINDOW: usize = 64 * 1024;
 
 impl PercentDecoder {
     pub(crate) fn new(strip_whitespace: bool, plus_space: bool, check_bidi: bool) -> Self {
@@ -62,10 +117,9 @@ impl PercentDecoder {
             produced: 0,
             recent: [0; RECENT],
             reported_layers: false,
-            layer_state: 0,
-            layer_at: 0,
-            bidi_state: 0,
-            bidi_at: 0,
+            checkpoints: Vec::new(),
+            flagged: Vec::new(),
+            lookahead: None,
         }
     }
 
@@ -75,8 +129,23 @@ impl PercentDecoder {
         self.offset = offset;
         self.produced = 0;
         self.reported_layers = false;
-        self.layer_state = 0;
-        self.bidi_state = 0;
+        self.lookahead = None;
+    }
+
+    /// The checkpoints of the last [`decode`](Self::decode) call.
+    pub(crate) fn checkpoints(&self) -> &[(usize, usize)] {
+        &self.checkpoints
+    }
+
+    /// This decoder as it was at a checkpoint of a `decode` call it made from this state:
+    /// idle, at `consumed` input bytes into that call.
+    pub(crate) fn resumed_at(&self, consumed: usize) -> PercentDecoder {
+        PercentDecoder {
+            pending: Pending::None,
+            offset: self.offset + consumed as u64,
+            checkpoints: Vec::new(),
+            ..self.clone()
+        }
     }
 
     /// Input offset of the next byte to be fed.
@@ -103,6 +172,52 @@ impl PercentDecoder {
         self.produced += skipped as u64;
         for k in skipped..length {
             self.note(first + k as u64);
+        }
+    }
+
+    /// Notes the input offsets of the output of a span [`decode_span_flagging`] took, which started
+    /// at input offset `first` and produced `produced` bytes. Only the last [`RECENT`] are
+    /// remembered, so the span is walked back from its end: in a span every `%` starts an
+    /// escape, and the other stop bytes are `+` (one output byte) or removed whitespace.
+    fn note_span(&mut self, first: u64, span: &[u8], produced: usize) {
+        let count = produced.min(RECENT);
+        let mut offsets = [0u64; RECENT];
+        let mut found = 0;
+        let mut end = span.len();
+        while found < count {
+            let last = span[end - 1];
+            if end >= 3 && span[end - 3] == b'%' {
+                end -= 3;
+            } else {
+                end -= 1;
+                if self.stops.stops(last) && last != b'+' {
+                    continue;
+                }
+            }
+            offsets[found] = first + end as u64;
+            found += 1;
+        }
+        self.produced += (produced - count) as u64;
+        for &offset in offsets[..count].iter().rev() {
+            self.note(offset);
+        }
+    }
+
+    /// Appends to `map` the input offset of every output byte of a span (see
+    /// [`note_span`](Self::note_span)).
+    fn map_span(&self, first: u64, span: &[u8], map: &mut Vec<u64>) {
+        let mut j = 0;
+        while j < span.len() {
+            let byte = span[j];
+            if byte == b'%' {
+                map.push(first + j as u64);
+                j += 3;
+            } else {
+                if !self.stops.stops(byte) || byte == b'+' {
+                    map.push(first + j as u64);
+                }
+                j += 1;
+            }
         }
     }
 
@@ -138,17 +253,45 @@ impl PercentDecoder {
         let base = self.offset;
         let mut i = 0;
         out.reserve(input.len());
+        let out_start = out.len();
+        if !TRACK {
+            self.checkpoints.clear();
+        }
+        if let Some(mut lookahead) = self.lookahead.take() {
+            let take = (lookahead.needed() - lookahead.len).min(input.len());
+            lookahead.seen[lookahead.len..lookahead.len + take].copy_from_slice(&input[..take]);
+            lookahead.len += take;
+            self.settle(lookahead, diagnostics);
+        }
         while i < input.len() {
             match self.pending {
                 Pending::None => {
+                    let before = out.len();
+                    let end = input.len().min(i + SPAN_WINDOW);
+                    self.flagged.clear();
+                    let taken =
+                        decode_span_flagging(&input[i..end], &self.stops, out, &mut self.flagged);
+                    if taken > 0 {
+                        for k in 0..self.flagged.len() {
+                            let at = i + self.flagged[k];
+                            let value = hex_value(input[at + 1]).unwrap_or(0) << 4
+                                | hex_value(input[at + 2]).unwrap_or(0);
+                            self.attend(value, base + at as u64, &input[at + 3..], diagnostics);
+                        }
+                        let span = &input[i..i + taken];
+                        let first = base + i as u64;
+                        self.note_span(first, span, out.len() - before);
+                        if TRACK {
+                            self.map_span(first, span, map);
+                        }
+                        i += taken;
+                        if !TRACK && i == end && end < input.len() {
+                            self.checkpoints.push((i, out.len() - out_start));
+                        }
+                        continue;
+                    }
                     let run = literal_run(&input[i..], &self.stops);
                     if run > 0 {
-                        if self.layer_state != 0 {
-                            self.follow_layer(&input[i..i + run.min(2)], diagnostics);
-                        }
-                        if self.check_bidi {
-                            self.follow_bidi_run(&input[i..i + run], base + i as u64, diagnostics);
-                        }
                         out.extend_from_slice(&input[i..i + run]);
                         self.note_run(base + i as u64, run);
                         if TRACK {
@@ -163,7 +306,7 @@ impl PercentDecoder {
                             if let (Some(&hi), Some(&lo)) = (input.get(i + 1), input.get(i + 2)) {
                                 if let (Some(h), Some(l)) = (hex_value(hi), hex_value(lo)) {
                                     let value = h << 4 | l;
-                                    self.emit_escape(value, at, out, diagnostics);
+                                    self.emit_escape(value, at, &input[i + 3..], out, diagnostics);
                                     if TRACK {
                                         map.push(at);
                                     }
@@ -175,8 +318,6 @@ impl PercentDecoder {
                             i += 1;
                         }
                         b'+' if self.plus_space => {
-                            self.layer_state = 0;
-                            self.bidi_state = 0;
                             out.push(b' ');
                             self.note(at);
                             if TRACK {
@@ -212,7 +353,7 @@ impl PercentDecoder {
                     } else if let Some(low) = hex_value(byte) {
                         let value = hex_value(digit).unwrap_or(0) << 4 | low;
                         self.pending = Pending::None;
-                        self.emit_escape(value, at, out, diagnostics);
+                        self.emit_escape(value, at, &input[i + 1..], out, diagnostics);
                         if TRACK {
                             map.push(at);
                         }
@@ -235,6 +376,7 @@ impl PercentDecoder {
         map: &mut Vec<u64>,
         diagnostics: &mut Diagnostics,
     ) {
+        self.lookahead = None;
         self.abandon_pending::<true>(out, map, diagnostics);
     }
 
@@ -271,19 +413,10 @@ impl PercentDecoder {
         out: &mut Vec<u8>,
         diagnostics: &mut Diagnostics,
     ) {
-        let at = literal[0].1;
-        if diagnostics.wants_more() {
+        diagnostics.push_lazy(Code::MalformedEscape, literal[0].1, || {
             let shown: String = literal.iter().map(|&(b, _)| b as char).collect();
-            diagnostics.push(Diagnostic::new(
-                Code::MalformedEscape,
-                at,
-                format!("{shown:?} is not followed by two hex digits; kept as it is"),
-            ));
-        } else {
-            diagnostics.count_unkept();
-        }
-        self.layer_state = 0;
-        self.bidi_state = 0;
+            format!("{shown:?} is not followed by two hex digits; kept as it is")
+        });
         for &(byte, offset) in literal {
             out.push(byte);
             self.note(offset);
@@ -291,109 +424,77 @@ impl PercentDecoder {
         self.pending = Pending::None;
     }
 
-    /// Follows the output bytes `bytes` through the `%25` + two hex digits pattern.
-    fn follow_layer(&mut self, bytes: &[u8], diagnostics: &mut Diagnostics) {
-        for &byte in bytes {
-            if self.layer_state == 0 {
-                return;
-            }
-            if hex_value(byte).is_none() {
-                self.layer_state = 0;
-            } else if self.layer_state == 1 {
-                self.layer_state = 2;
-            } else {
-                self.layer_state = 0;
-                self.reported_layers = true;
-                diagnostics.push(Diagnostic::new(
-                    Code::MultipleLayers,
-                    self.layer_at,
-                    "`%25` followed by hex digits: the text looks percent-encoded more than once (--until-stable peels every layer)",
-                ));
-            }
-        }
-    }
-
     #[inline]
     fn emit_escape(
         &mut self,
         value: u8,
         at: u64,
+        rest: &[u8],
         out: &mut Vec<u8>,
         diagnostics: &mut Diagnostics,
     ) {
         out.push(value);
         self.note(at);
-        if self.layer_state != 0 {
-            self.follow_layer(&[value], diagnostics);
-        }
-        if self.check_bidi {
-            self.follow_bidi(value, at, diagnostics);
-        }
-        if value == b'%' && !self.reported_layers {
-            self.layer_state = 1;
-            self.layer_at = at;
-        } else if (value < 0x20 && !matches!(value, b'\t' | b'\n' | b'\r')) || value == 0x7F {
-            if !diagnostics.wants_more() {
-                diagnostics.count_unkept();
-                return;
-            }
-            diagnostics.push(Diagnostic::new(
-                Code::ControlCharacter,
-                at,
-                format!("escape decodes to the control character U+{value:04X}"),
-            ));
-        }
+        self.attend(value, at, rest, diagnostics);
     }
 
-    /// Follows one output byte (from input offset `at`) through the bidi-control pattern.
+    /// Reports what an escape of `value` at `at`, followed by the input `rest`, needs
+    /// reporting. Tab, LF and CR are ordinary text and not reported.
     #[inline]
-    fn follow_bidi(&mut self, byte: u8, at: u64, diagnostics: &mut Diagnostics) {
-        let found = match (self.bidi_state, byte) {
-            (_, 0xE2) => {
-                self.bidi_state = 1;
-                self.bidi_at = at;
+    fn attend(&mut self, value: u8, at: u64, rest: &[u8], diagnostics: &mut Diagnostics) {
+        let code = match value {
+            b'\t' | b'\n' | b'\r' => return,
+            0..0x20 | 0x7F => {
+                diagnostics.push_lazy(Code::ControlCharacter, at, || {
+                    control_message(value).to_string()
+                });
                 return;
             }
-            (1, 0x80 | 0x81) => {
-                self.bidi_state = byte;
-                return;
-            }
-            (0x80, 0xAA..=0xAE) | (0x81, 0xA6..=0xA9) => true,
-            _ => false,
+            b'%' if !self.reported_layers => Code::MultipleLayers,
+            0xE2 if self.check_bidi => Code::BidiCharacter,
+            _ => return,
         };
-        self.bidi_state = 0;
-        if found {
-            diagnostics.push(Diagnostic::new(
-                Code::BidiCharacter,
-                self.bidi_at,
-                "a bidirectional formatting character (U+202A..U+202E or U+2066..U+2069), which can disguise text",
-            ));
-        }
+        let mut lookahead = Lookahead {
+            code,
+            at,
+            seen: [0; 6],
+            len: 0,
+        };
+        let take = lookahead.needed().min(rest.len());
+        lookahead.seen[..take].copy_from_slice(&rest[..take]);
+        lookahead.len = take;
+        self.settle(lookahead, diagnostics);
     }
 
-    /// Follows a literal run through the bidi-control pattern, looking only where it can
-    /// match: at its start when a match is under way, and at each 0xE2.
-    fn follow_bidi_run(&mut self, run: &[u8], first: u64, diagnostics: &mut Diagnostics) {
-        let mut resume = 0;
-        if self.bidi_state != 0 {
-            for (k, &byte) in run.iter().enumerate().take(2) {
-                self.follow_bidi(byte, first + k as u64, diagnostics);
-                resume = k + 1;
-                if self.bidi_state == 0 {
-                    break;
-                }
-            }
+    /// Reports `lookahead` if it matched, keeps it if the chunk ended before it could tell.
+    fn settle(&mut self, lookahead: Lookahead, diagnostics: &mut Diagnostics) {
+        if !lookahead.can_match() {
+            return;
         }
-        let mut search = resume;
-        while let Some(found) = memchr::memchr(0xE2, &run[search.min(run.len())..]) {
-            let start = search + found;
-            for (k, &byte) in run[start..].iter().enumerate().take(3) {
-                self.follow_bidi(byte, first + (start + k) as u64, diagnostics);
-                if k > 0 && self.bidi_state == 0 {
-                    break;
-                }
-            }
-            search = start + 1;
+        if lookahead.len < lookahead.needed() {
+            self.lookahead = Some(lookahead);
+            return;
         }
+        let message = if lookahead.code == Code::MultipleLayers {
+            if self.reported_layers {
+                return;
+            }
+            self.reported_layers = true;
+            "`%25` followed by hex digits: the text looks percent-encoded more than once (--until-stable peels every layer)"
+        } else {
+            "escape decodes to a bidirectional formatting character (U+202A..U+202E or U+2066..U+2069), which can disguise text"
+        };
+        diagnostics.push(Diagnostic::new(lookahead.code, lookahead.at, message));
     }
+}
+
+/// The message for an escape of the control character `value` (C0 or DEL), made once.
+fn control_message(value: u8) -> &'static str {
+    static MESSAGES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    let messages = MESSAGES.get_or_init(|| {
+        (0..=0x7Fu8)
+            .map(|v| format!("escape decodes to the control character U+{v:04X}"))
+            .collect()
+    });
+    &messages[usize::from(value & 0x7F)]
 }

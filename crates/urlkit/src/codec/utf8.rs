@@ -77,19 +77,19 @@ impl Utf8Stream {
         }
         let mut position = start;
         loop {
-            match std::str::from_utf8(&chunk[position..]) {
+            match validate(&chunk[position..]) {
                 Ok(_) => {
                     if WRITE {
                         out.extend_from_slice(&chunk[position..]);
                     }
                     return;
                 }
-                Err(error) => {
-                    let valid_end = position + error.valid_up_to();
+                Err((valid_up_to, error_len)) => {
+                    let valid_end = position + valid_up_to;
                     if WRITE {
                         out.extend_from_slice(&chunk[position..valid_end]);
                     }
-                    match error.error_len() {
+                    match error_len {
                         Some(length) => {
                             if WRITE {
                                 out.extend_from_slice(REPLACEMENT);
@@ -109,6 +109,44 @@ impl Utf8Stream {
         }
     }
 
+    /// Appends the bytes held over from the last chunk to `out` and forgets them; returns
+    /// how many there were (see [`validate_in_place`](Self::validate_in_place)).
+    pub(crate) fn move_carry_into(&mut self, out: &mut Vec<u8>) -> usize {
+        let held = self.carry_len;
+        out.extend_from_slice(&self.carry[..held]);
+        self.carry_len = 0;
+        held
+    }
+
+    /// Holds `bytes` over again, undoing [`move_carry_into`](Self::move_carry_into).
+    pub(crate) fn restore_carry(&mut self, bytes: &[u8]) {
+        self.carry[..bytes.len()].copy_from_slice(bytes);
+        self.carry_len = bytes.len();
+    }
+
+    /// Validates `out[start..]` where it is, as `feed::<true>` would copy it there: when it
+    /// is valid, an incomplete character at its end is moved out of `out` and held for the
+    /// next chunk, and the result is `Ok`. When it has an invalid sequence nothing is
+    /// changed and the result is the length of the valid bytes before it; the caller then
+    /// feeds the rest the usual way.
+    pub(crate) fn validate_in_place(
+        &mut self,
+        out: &mut Vec<u8>,
+        start: usize,
+    ) -> Result<(), usize> {
+        debug_assert_eq!(self.carry_len, 0);
+        match validate(&out[start..]) {
+            Ok(_) => Ok(()),
+            Err((valid_up_to, None)) => {
+                let end = start + valid_up_to;
+                self.restore_carry(&out[end..]);
+                out.truncate(end);
+                Ok(())
+            }
+            Err((valid_up_to, Some(_))) => Err(valid_up_to),
+        }
+    }
+
     /// Ends the stream: held-over bytes are an incomplete sequence (U+FFFD when writing).
     pub(crate) fn finish<const WRITE: bool>(
         &mut self,
@@ -123,6 +161,16 @@ impl Utf8Stream {
             self.carry_len = 0;
         }
     }
+}
+
+/// Where `bytes` stop being UTF-8, as `std::str::from_utf8` reports it (same rules, same
+/// error positions, vectorised): the length of the valid prefix and the length of the
+/// invalid sequence (`None`: incomplete at the end).
+#[inline]
+fn validate(bytes: &[u8]) -> Result<(), (usize, Option<usize>)> {
+    simdutf8::compat::from_utf8(bytes)
+        .map(|_| ())
+        .map_err(|e| (e.valid_up_to(), e.error_len()))
 }
 
 /// How many bytes of `chunk` complete the character whose first bytes are `held`.

@@ -1,0 +1,380 @@
+//! The hot loops: escaping bytes against an encode set and finding the bytes the decoder
+//! must look at.
+//!
+//! Each function takes a slice in and appends to the caller's buffer, so no call allocates
+//! per byte. The plain loops in this module are the reference; the per-architecture modules
+//! (`x86_64::sse2`, `x86_64::avx2`, `aarch64::neon`) do the same work with vector
+//! instructions and are chosen once, at run time, by what the processor supports. Tests
+//! compare every available fast path with the reference.
+//!
+//! Byte classes are ASCII-only sets looked up with two 16-entry tables (one indexed by the
+//! low nibble, one by the high nibble), which is what a byte shuffle instruction can do
+//! sixteen or thirty-two bytes at a time, so any encode set, custom ones included, takes
+//! the fast path.
+
+use crate::sets::EncodeSet;
+use std::sync::OnceLock;
+
+#[cfg(target_arch = "aarch64")]
+mod aarch64;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+mod raw;
+#[cfg(target_arch = "x86_64")]
+mod x86_64;
+
+#[cfg(test)]
+mod tests;
+
+const UPPER_HEX: &[u8; 16] = b"0123456789ABCDEF";
+const LOWER_HEX: &[u8; 16] = b"0123456789abcdef";
+
+/// A set of ASCII bytes, as a table indexed by the low nibble whose entry has bit `h` set
+/// when the byte `h << 4 | low` is in the set. Bytes `0x80..=0xFF` are never members.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ByteClass {
+    pub(crate) low: [u8; 16],
+}
+
+/// The high-nibble half of every [`ByteClass`] lookup: bit `h` for `h < 8`, nothing above.
+pub(crate) const HIGH_NIBBLE_BITS: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 0, 0, 0, 0, 0, 0, 0, 0];
+
+impl ByteClass {
+    /// The class holding the bytes whose bit is set in `bits` (bit `n`: byte `n`).
+    pub(crate) const fn from_bits(bits: u128) -> Self {
+        let mut low = [0u8; 16];
+        let mut byte = 0;
+        while byte < 128 {
+            if bits & (1u128 << byte) != 0 {
+                low[byte & 15] |= 1 << (byte >> 4);
+            }
+            byte += 1;
+        }
+        ByteClass { low }
+    }
+
+    /// Whether `byte` is in the class.
+    #[inline]
+    pub(crate) fn contains(&self, byte: u8) -> bool {
+        self.low[(byte & 15) as usize] & HIGH_NIBBLE_BITS[(byte >> 4) as usize] != 0
+    }
+}
+
+fn bits_of(table: &[bool; 256]) -> u128 {
+    (0..128)
+        .filter(|&b| table[b])
+        .fold(0, |bits, b| bits | 1u128 << b)
+}
+
+/// Everything the escaping loop needs, expanded once per encoder.
+#[derive(Clone, Debug)]
+pub struct EscapeTable {
+    /// `keep[b]`: byte `b` is written as it is.
+    keep: [bool; 256],
+    /// The same as a nibble-table class.
+    keep_class: ByteClass,
+    /// Bytes that are not written as `%XX`: the kept ones, and space when it becomes `+`.
+    unescaped_class: ByteClass,
+    /// What each byte becomes: up to three output bytes, and the count in the top byte.
+    /// Boxed so encoders stay small to move.
+    expansion: Box<[u32; 256]>,
+    /// The set the table was built from.
+    set: EncodeSet,
+    /// Space becomes `+` (when space is not kept).
+    space_plus: bool,
+    /// Hex digits used in escapes.
+    hex: &'static [u8; 16],
+}
+
+impl EscapeTable {
+    /// The table for `set`, writing space as `+` when `space_plus` and escapes in upper-case
+    /// hex unless `lowercase`.
+    pub fn new(set: EncodeSet, space_plus: bool, lowercase: bool) -> Self {
+        let mut keep = set.table();
+        if space_plus {
+            keep[b' ' as usize] = false;
+        }
+        let hex = if lowercase { LOWER_HEX } else { UPPER_HEX };
+        let mut expansion = Box::new([0u32; 256]);
+        for (byte, slot) in expansion.iter_mut().enumerate() {
+            let bytes = if keep[byte] {
+                [byte as u8, 0, 0, 1]
+            } else if byte == usize::from(b' ') && space_plus {
+                [b'+', 0, 0, 1]
+            } else {
+                [b'%', hex[byte >> 4], hex[byte & 15], 3]
+            };
+            *slot = u32::from_le_bytes(bytes);
+        }
+        let keep_bits = bits_of(&keep);
+        let plus_bits = if space_plus { 1u128 << b' ' } else { 0 };
+        EscapeTable {
+            keep,
+            keep_class: ByteClass::from_bits(keep_bits),
+            unescaped_class: ByteClass::from_bits(keep_bits | plus_bits),
+            expansion,
+            set,
+            space_plus,
+            hex,
+        }
+    }
+
+    /// The encode set behind this table.
+    pub fn set(&self) -> EncodeSet {
+        self.set
+    }
+
+    /// Whether `byte` is written as it is.
+    #[inline]
+    pub fn keeps(&self, byte: u8) -> bool {
+        self.keep[byte as usize]
+    }
+
+    /// Appends `byte` as `%XX` (or `+` for space when so configured) without consulting
+    /// the keep-list.
+    #[inline]
+    pub fn push_escaped(&self, byte: u8, out: &mut Vec<u8>) {
+        if byte == b' ' && self.space_plus {
+            out.push(b'+');
+        } else {
+            out.extend_from_slice(&[
+                b'%',
+                self.hex[(byte >> 4) as usize],
+                self.hex[(byte & 15) as usize],
+            ]);
+        }
+    }
+
+    pub(crate) fn keep_class(&self) -> &ByteClass {
+        &self.keep_class
+    }
+
+    pub(crate) fn unescaped_class(&self) -> &ByteClass {
+        &self.unescaped_class
+    }
+
+    pub(crate) fn expansion(&self) -> &[u32; 256] {
+        &self.expansion
+    }
+
+    pub(crate) fn hex(&self) -> &[u8; 16] {
+        self.hex
+    }
+}
+
+/// Appends `input` to `out`, each byte the table does not keep written as `%XX` (or `+`).
+///
+/// Every input is valid: bytes are bytes. `out` grows by at most `3 * input.len()`.
+pub fn escape_into(input: &[u8], table: &EscapeTable, out: &mut Vec<u8>) {
+    (kernels().escape)(input, table, out)
+}
+
+/// Bytes the percent decoder must stop at.
+#[derive(Clone, Debug)]
+pub struct StopTable {
+    class: ByteClass,
+}
+
+/// The whitespace the decoder removes unless told to keep it: space, tab, CR, LF, FF.
+pub const fn is_removable_whitespace(byte: u8) -> bool {
+    matches!(byte, b' ' | b'\t' | b'\r' | b'\n' | 0x0C)
+}
+
+impl StopTable {
+    /// Stops at `%`, at removable whitespace when `strip_whitespace`, at `+` when
+    /// `plus_space`.
+    pub fn new(strip_whitespace: bool, plus_space: bool) -> Self {
+        let mut stop = [false; 256];
+        stop[b'%' as usize] = true;
+        stop[b'+' as usize] = plus_space;
+        if strip_whitespace {
+            for b in [b' ', b'\t', b'\r', b'\n', 0x0C] {
+                stop[b as usize] = true;
+            }
+        }
+        StopTable {
+            class: ByteClass::from_bits(bits_of(&stop)),
+        }
+    }
+
+    /// Whether the decoder must look at `byte`.
+    #[inline]
+    pub fn stops(&self, byte: u8) -> bool {
+        self.class.contains(byte)
+    }
+}
+
+/// The length of the prefix of `input` the decoder copies unchanged.
+#[inline]
+pub fn literal_run(input: &[u8], table: &StopTable) -> usize {
+    (kernels().first_member)(input, &table.class)
+}
+
+/// The value of an ASCII hex digit, or `None`.
+#[inline]
+pub fn hex_value(byte: u8) -> Option<u8> {
+    match byte {
+        b'0'..=b'9' => Some(byte - b'0'),
+        b'A'..=b'F' => Some(byte - b'A' + 10),
+        b'a'..=b'f' => Some(byte - b'a' + 10),
+        _ => None,
+    }
+}
+
+/// Decoded byte values the percent decoder must see one at a time, because they may need
+/// a diagnostic: C0 controls, DEL, `%` (a second layer?) and 0xE2 (a bidi control?).
+#[inline]
+pub(crate) fn needs_attention(value: u8) -> bool {
+    value < 0x20 || value == 0x7F || value == b'%' || value == 0xE2
+}
+
+/// Decodes the longest prefix of `input` that needs no decision from the decoder's state
+/// machine, appending to `out`, and returns how many input bytes it took.
+///
+/// Bytes outside `stops` are copied; `%XX` with two hex digits becomes the byte unless
+/// [`needs_attention`] says otherwise; `+` in `stops` becomes a space; any other byte in
+/// `stops` (removable whitespace) is dropped. It ends before a `%` that is not followed by
+/// two hex digits inside `input`, before an escape that needs attention, or at the end.
+///
+/// Some fast paths also decode escapes that need attention: the offset in `input` of each
+/// such escape is appended to `flagged`, for the caller to look at afterwards.
+#[inline]
+pub(crate) fn decode_span_flagging(
+    input: &[u8],
+    stops: &StopTable,
+    out: &mut Vec<u8>,
+    flagged: &mut Vec<usize>,
+) -> usize {
+    match kernels().decode_span_flagging {
+        Some(decode) => decode(input, &stops.class, out, flagged),
+        None => (kernels().decode_span)(input, &stops.class, out),
+    }
+}
+
+/// The fast paths behind the functions above, one set per instruction-set level.
+pub(crate) struct Kernels {
+    /// A name for test messages.
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub(crate) name: &'static str,
+    /// The index of the first byte of the input in the class, or the input's length.
+    pub(crate) first_member: fn(&[u8], &ByteClass) -> usize,
+    /// [`escape_into`].
+    pub(crate) escape: fn(&[u8], &EscapeTable, &mut Vec<u8>),
+    /// [`decode_span_flagging`] without flagging: it stops before every escape that needs
+    /// attention.
+    pub(crate) decode_span: fn(&[u8], &ByteClass, &mut Vec<u8>) -> usize,
+    /// [`decode_span_flagging`], where it does better than `decode_span`.
+    pub(crate) decode_span_flagging: Option<DecodeSpanFlagging>,
+}
+
+/// The signature of [`Kernels::decode_span_flagging`].
+pub(crate) type DecodeSpanFlagging = fn(&[u8], &ByteClass, &mut Vec<u8>, &mut Vec<usize>) -> usize;
+
+/// The plain loops: the reference every fast path is tested against.
+pub(crate) static PORTABLE: Kernels = Kernels {
+    name: "portable",
+    first_member: portable::first_member,
+    escape: portable::escape,
+    decode_span: portable::decode_span,
+    decode_span_flagging: Some(portable::decode_span_flagging),
+};
+
+/// The fastest kernels this processor runs, detected once.
+#[inline]
+pub(crate) fn kernels() -> &'static Kernels {
+    static CHOSEN: OnceLock<&'static Kernels> = OnceLock::new();
+    CHOSEN.get_or_init(|| available().last().copied().unwrap_or(&PORTABLE))
+}
+
+/// Every set of kernels this processor runs, slowest (the reference) first.
+pub(crate) fn available() -> Vec<&'static Kernels> {
+    let mut all = vec![&PORTABLE];
+    #[cfg(target_arch = "x86_64")]
+    all.extend(x86_64::available());
+    #[cfg(target_arch = "aarch64")]
+    all.extend(aarch64::available());
+    all
+}
+
+/// The reference loops, also used by the fast paths for the last few bytes of an input.
+pub(crate) mod portable {
+    use super::{hex_value, needs_attention, ByteClass, EscapeTable};
+
+    pub(crate) fn first_member(input: &[u8], class: &ByteClass) -> usize {
+        input
+            .iter()
+            .position(|&b| class.contains(b))
+            .unwrap_or(input.len())
+    }
+
+    pub(crate) fn escape(input: &[u8], table: &EscapeTable, out: &mut Vec<u8>) {
+        out.reserve(input.len() + input.len() / 2);
+        let mut start = 0;
+        while start < input.len() {
+            let run = input[start..]
+                .iter()
+                .position(|&b| !table.keeps(b))
+                .unwrap_or(input.len() - start);
+            out.extend_from_slice(&input[start..start + run]);
+            start += run;
+            while start < input.len() && !table.keeps(input[start]) {
+                table.push_escaped(input[start], out);
+                start += 1;
+            }
+        }
+    }
+
+    /// The escape at the start of `input`, if it is `%` and two hex digits.
+    #[inline]
+    pub(crate) fn escape_at(input: &[u8]) -> Option<u8> {
+        match input {
+            [b'%', high, low, ..] => Some(hex_value(*high)? << 4 | hex_value(*low)?),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn decode_span(input: &[u8], stops: &ByteClass, out: &mut Vec<u8>) -> usize {
+        span::<false>(input, stops, out, &mut Vec::new())
+    }
+
+    pub(crate) fn decode_span_flagging(
+        input: &[u8],
+        stops: &ByteClass,
+        out: &mut Vec<u8>,
+        flagged: &mut Vec<usize>,
+    ) -> usize {
+        span::<true>(input, stops, out, flagged)
+    }
+
+    fn span<const FLAG: bool>(
+        input: &[u8],
+        stops: &ByteClass,
+        out: &mut Vec<u8>,
+        flagged: &mut Vec<usize>,
+    ) -> usize {
+        let mut i = 0;
+        while i < input.len() {
+            let byte = input[i];
+            if !stops.contains(byte) {
+                out.push(byte);
+                i += 1;
+            } else if byte == b'%' {
+                match escape_at(&input[i..]) {
+                    Some(value) if FLAG || !needs_attention(value) => {
+                        if needs_attention(value) {
+                            flagged.push(i);
+                        }
+                        out.push(value);
+                        i += 3;
+                    }
+                    _ => break,
+                }
+            } else if byte == b'+' {
+                out.push(b' ');
+                i += 1;
+            } else {
+                i += 1;
+            }
+        }
+        i
+    }
+}

@@ -1,0 +1,191 @@
+//! 512-bit decoding with AVX-512 (BW, VBMI, VBMI2): a whole 64-byte block of literals and
+//! escapes is decoded without a branch per token, the escape digits and removed whitespace
+//! squeezed out with one byte compress. Scanning and escaping are the AVX2 kernels.
+//!
+//! Everything here is reached only through [`KERNELS`], which `available` hands out after
+//! checking that the processor has AVX-512 F, BW, VBMI and VBMI2, POPCNT and AVX2.
+
+use super::super::raw::commit;
+use super::super::{portable, ByteClass, Kernels, HIGH_NIBBLE_BITS};
+use super::avx2;
+use core::arch::x86_64::*;
+
+pub(super) static KERNELS: Kernels = Kernels {
+    name: "avx512",
+    first_member: avx2::first_member,
+    escape: avx2::escape,
+    decode_span,
+    decode_span_flagging: Some(decode_span_flagging),
+};
+
+fn decode_span(input: &[u8], stops: &ByteClass, out: &mut Vec<u8>) -> usize {
+    // SAFETY: `KERNELS` is handed out only when the processor has the features enabled
+    // on `decode_span_avx512` (and AVX2, for the tail).
+    let taken = unsafe { decode_span_avx512::<false>(input, stops, out, &mut Vec::new()) };
+    if taken + 64 > input.len() && taken < input.len() {
+        taken + avx2::decode_span(&input[taken..], stops, out)
+    } else {
+        taken
+    }
+}
+
+fn decode_span_flagging(
+    input: &[u8],
+    stops: &ByteClass,
+    out: &mut Vec<u8>,
+    flagged: &mut Vec<usize>,
+) -> usize {
+    // SAFETY: `KERNELS` is handed out only when the processor has the features enabled
+    // on `decode_span_avx512`.
+    let taken = unsafe { decode_span_avx512::<true>(input, stops, out, flagged) };
+    if taken + 64 > input.len() && taken < input.len() {
+        let before = flagged.len();
+        let tail = portable::decode_span_flagging(&input[taken..], stops, out, flagged);
+        for position in &mut flagged[before..] {
+            *position += taken;
+        }
+        taken + tail
+    } else {
+        taken
+    }
+}
+
+/// The 64 bytes of `input` from `at`; `at + 64 <= input.len()` is checked.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn load64_at(input: &[u8], at: usize) -> __m512i {
+    let bytes: &[u8; 64] = input[at..at + 64].try_into().unwrap_or(&[0; 64]);
+    // SAFETY: reads exactly the 64 bytes of `bytes`; no alignment is required.
+    unsafe { _mm512_loadu_si512(bytes.as_ptr().cast()) }
+}
+
+/// Decodes whole 64-byte blocks while each has something to decode; returns the input
+/// taken. Stops (returning what it took so far) at a block that begins with a byte the
+/// state machine must see, and leaves the last bytes (fewer than 64) to the caller.
+/// With `FLAG`, escapes needing attention are decoded too, their offsets appended to
+/// `flagged`.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt")]
+fn decode_span_avx512<const FLAG: bool>(
+    input: &[u8],
+    stops: &ByteClass,
+    out: &mut Vec<u8>,
+    flagged: &mut Vec<usize>,
+) -> usize {
+    out.reserve(input.len() + 64);
+    let low = _mm512_broadcast_i32x4(load16(&stops.low));
+    let high = _mm512_broadcast_i32x4(load16(&HIGH_NIBBLE_BITS));
+    let nibble = _mm512_set1_epi8(0x0F);
+    let lane = load64(&LANES);
+    let next = _mm512_add_epi8(lane, _mm512_set1_epi8(1));
+    let after_next = _mm512_add_epi8(lane, _mm512_set1_epi8(2));
+    let mut written = 0;
+    let mut i = 0;
+    while i + 64 <= input.len() {
+        let v = load64_at(input, i);
+        let by_low = _mm512_shuffle_epi8(low, _mm512_and_si512(v, nibble));
+        let by_high = _mm512_shuffle_epi8(high, _mm512_and_si512(_mm512_srli_epi16(v, 4), nibble));
+        let stop = _mm512_test_epi8_mask(by_low, by_high);
+        let percent = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'%' as i8));
+        let plus = stop & _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'+' as i8));
+        let removed = stop & !percent & !plus;
+
+        let digit = _mm512_sub_epi8(v, _mm512_set1_epi8(b'0' as i8));
+        let is_digit = _mm512_cmple_epu8_mask(digit, _mm512_set1_epi8(9));
+        let letter = _mm512_sub_epi8(
+            _mm512_or_si512(v, _mm512_set1_epi8(0x20)),
+            _mm512_set1_epi8(b'a' as i8),
+        );
+        let is_letter = _mm512_cmple_epu8_mask(letter, _mm512_set1_epi8(5));
+        let hex = is_digit | is_letter;
+        let nibbles = _mm512_and_si512(
+            _mm512_mask_blend_epi8(
+                is_letter,
+                digit,
+                _mm512_add_epi8(letter, _mm512_set1_epi8(10)),
+            ),
+            nibble,
+        );
+        // An escape starts at bit `k` when `%` is followed by two hex digits in the block.
+        let valid = percent & (hex >> 1) & (hex >> 2);
+        let values = _mm512_or_si512(
+            _mm512_slli_epi16(_mm512_permutexvar_epi8(next, nibbles), 4),
+            _mm512_permutexvar_epi8(after_next, nibbles),
+        );
+        let control = _mm512_cmple_epu8_mask(values, _mm512_set1_epi8(0x1F));
+        let delete = _mm512_cmpeq_epi8_mask(values, _mm512_set1_epi8(0x7F));
+        let second_layer = _mm512_cmpeq_epi8_mask(values, _mm512_set1_epi8(b'%' as i8));
+        let bidi_lead = _mm512_cmpeq_epi8_mask(values, _mm512_set1_epi8(0xE2u8 as i8));
+        let attention = valid & (control | delete | second_layer | bidi_lead);
+        // The block ends before the first `%` the state machine must see (malformed, or
+        // decoding to a byte that needs attention) or that runs past the block (bits 62
+        // and 63, looked at again at the start of the next block).
+        let problems = if FLAG {
+            percent & !valid
+        } else {
+            (percent & !valid) | attention
+        };
+        let cut = problems.trailing_zeros() as usize;
+        if cut == 0 {
+            break;
+        }
+        let inside = if cut == 64 {
+            u64::MAX
+        } else {
+            (1u64 << cut) - 1
+        };
+        if FLAG {
+            let mut noted = attention & inside;
+            while noted != 0 {
+                flagged.push(i + noted.trailing_zeros() as usize);
+                noted &= noted - 1;
+            }
+        }
+        let keep = inside & !((valid << 1) | (valid << 2) | removed);
+        let decoded = _mm512_mask_blend_epi8(valid, v, values);
+        let decoded = _mm512_mask_mov_epi8(decoded, plus, _mm512_set1_epi8(b' ' as i8));
+        let packed = _mm512_maskz_compress_epi8(keep, decoded);
+        // SAFETY: `written <= i` and `i + 64 <= input.len()`, and input.len() + 64 bytes
+        // were reserved past `out.len()`.
+        unsafe {
+            _mm512_storeu_si512(out.as_mut_ptr().add(out.len() + written).cast(), packed);
+        }
+        written += keep.count_ones() as usize;
+        // The usual case, a whole block, does not wait for `cut` to find the next block.
+        if cut == 64 {
+            i += 64;
+        } else {
+            i += cut;
+            if cut < 62 {
+                break;
+            }
+        }
+    }
+    // SAFETY: every byte up to `written` was stored above.
+    unsafe { commit(out, written) };
+    i
+}
+
+/// 0, 1, …, 63: each lane's own index.
+static LANES: [u8; 64] = {
+    let mut lanes = [0u8; 64];
+    let mut k = 0;
+    while k < 64 {
+        lanes[k] = k as u8;
+        k += 1;
+    }
+    lanes
+};
+
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn load16(bytes: &[u8; 16]) -> __m128i {
+    // SAFETY: reads exactly the 16 bytes of `bytes`; no alignment is required.
+    unsafe { _mm_loadu_si128(bytes.as_ptr().cast()) }
+}
+
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn load64(bytes: &[u8; 64]) -> __m512i {
+    // SAFETY: reads exactly the 64 bytes of `bytes`; no alignment is required.
+    unsafe { _mm512_loadu_si512(bytes.as_ptr().cast()) }
+}
