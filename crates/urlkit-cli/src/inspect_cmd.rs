@@ -637,7 +637,7 @@ fn run_base58(a: Base58Args) -> io::Result<ExitCode> {
 }
 
 fn parse_hex(s: &str) -> Result<Vec<u8>, String> {
-    if s.len() % 2 != 0 {
+    if !s.len().is_multiple_of(2) {
         return Err(format!(
             "hex input has an odd number of digits ({})",
             s.len()

@@ -257,7 +257,7 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
 pub fn human_size(bytes: u64) -> String {
     const UNITS: [(&str, u64); 3] = [("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)];
     for (unit, size) in UNITS {
-        if bytes >= size && bytes % size == 0 {
+        if bytes >= size && bytes.is_multiple_of(size) {
             return format!("{} {unit}", bytes / size);
         }
     }

@@ -207,7 +207,7 @@ fn looks_like_iso_2022_jp(bytes: &[u8]) -> bool {
 /// UTF-16 without a byte order mark: text with Latin letters, digits or spaces has a NUL
 /// in every code unit's high byte, and nowhere else.
 fn sniff_utf16_without_bom(bytes: &[u8]) -> Option<&'static str> {
-    if bytes.len() < 4 || bytes.len() % 2 != 0 {
+    if bytes.len() < 4 || !bytes.len().is_multiple_of(2) {
         return None;
     }
     let units = bytes.len() / 2;
