@@ -7,7 +7,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use urlkit::codec::Peeled;
-use urlkit::request::CodecResponse;
+use urlkit::request::{CodecResponse, Detected};
 use urlkit::{
     Charset, CharsetChoice, DecodeOptions, Decoder, Diagnostics, EncodeOptions, EncodeSet, Encoder,
     Newline,
@@ -188,6 +188,13 @@ impl Codec {
             Codec::Decode(d) => d.charset().or(fallback).map(|c| c.name()),
         }
     }
+
+    fn detected(&self) -> Option<Detected> {
+        match self {
+            Codec::Encode(_) => None,
+            Codec::Decode(d) => d.detection().map(Detected::from),
+        }
+    }
 }
 
 pub fn encode(args: EncodeArgs) -> ExitCode {
@@ -276,7 +283,13 @@ fn run(
                 }
             }
             if common.json {
-                let object = json_result(&out, codec.charset_name(charset), &diagnostics, None);
+                let object = json_result(
+                    &out,
+                    codec.charset_name(charset),
+                    codec.detected(),
+                    &diagnostics,
+                    None,
+                );
                 out.clear();
                 out.extend_from_slice(object.to_string().as_bytes());
                 out.push(b'\n');
@@ -342,7 +355,13 @@ fn run(
         for d in all_findings {
             kept.push(d);
         }
-        let object = json_result(&collected, codec.charset_name(charset), &kept, None);
+        let object = json_result(
+            &collected,
+            codec.charset_name(charset),
+            codec.detected(),
+            &kept,
+            None,
+        );
         if let Err(e) = writeln!(sink, "{object}") {
             return fail(&format!("cannot write output: {e}"));
         }
@@ -362,6 +381,7 @@ fn finish_sink(mut sink: Box<dyn Write>, reporter: &Reporter) -> ExitCode {
 fn json_result(
     output: &[u8],
     charset: Option<&'static str>,
+    detected: Option<Detected>,
     diagnostics: &Diagnostics,
     peeled: Option<&Peeled>,
 ) -> String {
@@ -370,6 +390,7 @@ fn json_result(
         charset,
         diagnostics: diagnostics.items().to_vec(),
         diagnostics_not_listed: diagnostics.dropped(),
+        detected,
         depth: peeled.map(|p| p.depth),
         layers: peeled.map(|p| {
             p.layers
@@ -432,7 +453,7 @@ fn until_stable(text: &[OsString], common: &CommonArgs, options: &DecodeOptions)
         }
         let written = if common.json {
             let charset = peeled.outcome.charset.map(|c| c.name());
-            let mut line = json_result(&peeled.outcome.output, charset, &kept, Some(&peeled))
+            let mut line = json_result(&peeled.outcome.output, charset, None, &kept, Some(&peeled))
                 .to_string()
                 .into_bytes();
             line.push(b'\n');

@@ -20,6 +20,7 @@ use crate::charset::Charset;
 use crate::codec::{
     decode_until_stable, CharsetChoice, DecodeOptions, Decoder, EncodeOptions, Encoder, Newline,
 };
+use crate::detect::Detection;
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::sets::EncodeSet;
 
@@ -132,6 +133,9 @@ pub struct CodecResponse {
     pub diagnostics: Vec<Diagnostic>,
     /// How many findings were found beyond [`KEPT_FINDINGS`] and not listed.
     pub diagnostics_not_listed: u64,
+    /// For decoding with `auto`: what was detected (for the last entry in per-line mode).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detected: Option<Detected>,
     /// With `until_stable`: how many layers of encoding were removed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub depth: Option<usize>,
@@ -148,8 +152,30 @@ impl CodecResponse {
             charset: charset.map(|c| c.name()),
             diagnostics: diagnostics.items().to_vec(),
             diagnostics_not_listed: diagnostics.dropped(),
+            detected: None,
             depth: None,
             layers: None,
+        }
+    }
+}
+
+/// The charset `auto` chose for a [`CodecResponse`]: `{charset, confidence, reason}`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Detected {
+    /// WHATWG name of the charset chosen.
+    pub charset: &'static str,
+    /// How sure, `0.0..=1.0`.
+    pub confidence: f32,
+    /// Why (`"byte order mark"`, `"ASCII only"`, `"valid UTF-8"`, `"statistical guess"`, …).
+    pub reason: &'static str,
+}
+
+impl From<&Detection> for Detected {
+    fn from(found: &Detection) -> Self {
+        Detected {
+            charset: found.charset,
+            confidence: found.confidence,
+            reason: found.reason,
         }
     }
 }
@@ -570,9 +596,20 @@ impl Stream {
         &self.diagnostics
     }
 
-    /// A response for `output` with this stream's charset and findings.
+    /// What `auto` detected for the current or last entry (`None` for encoding and fixed
+    /// charsets).
+    pub fn detected(&self) -> Option<Detected> {
+        match &self.codec {
+            Codec::Encode(..) => None,
+            Codec::Decode(d, _) => d.detection().map(Detected::from),
+        }
+    }
+
+    /// A response for `output` with this stream's charset, findings and detection.
     pub fn response(&self, output: &[u8]) -> CodecResponse {
-        CodecResponse::new(output, self.charset(), &self.diagnostics)
+        let mut response = CodecResponse::new(output, self.charset(), &self.diagnostics);
+        response.detected = self.detected();
+        response
     }
 
     /// Feeds all of `input` and finishes.
