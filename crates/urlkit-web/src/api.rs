@@ -1,8 +1,8 @@
 //! The JSON API handlers. Each is small: parse, call the library, answer.
 
 use crate::codec::{
-    CodecResponse, DecodeRequest, DetectedBody, DiagnosticBody, EncodeRequest, FileOptions,
-    NewlineName, Op, LISTED_FINDINGS,
+    answer, CodecResponseSchema, DecodeRequest, DetectedBody, DiagnosticBody, EncodeRequest,
+    FileOptions, NewlineName, Op, LISTED_FINDINGS,
 };
 use crate::error::{ApiError, ErrorBody, ErrorDetail};
 use crate::store::ResultId;
@@ -19,6 +19,7 @@ use urlkit::inspect::parse::inspect as whatwg_report;
 use urlkit::inspect::resolve::resolve as rfc3986_resolve;
 use urlkit::inspect::rfc3986::Components;
 use urlkit::inspect::Url;
+use urlkit::request::{self, CodecResponse};
 use urlkit::Diagnostics;
 use utoipa::{OpenApi, ToSchema};
 
@@ -44,15 +45,16 @@ where
     post, path = "/api/encode", tag = "codec",
     request_body = EncodeRequest,
     responses(
-        (status = 200, description = "Encoded", body = CodecResponse),
+        (status = 200, description = "Encoded", body = CodecResponseSchema),
         (status = 400, description = "Bad request (JSON, charset, set)", body = ErrorBody),
         (status = 422, description = "Rejected in strict mode", body = ErrorBody),
     )
 )]
 pub async fn encode(
-    ApiJson(request): ApiJson<EncodeRequest>,
+    ApiJson(body): ApiJson<serde_json::Value>,
 ) -> Result<Json<CodecResponse>, ApiError> {
-    request.run().map(Json)
+    let request = request::EncodeRequest::try_from(body)?;
+    answer(request.run()).map(Json)
 }
 
 /// Decodes percent-encoded text.
@@ -60,15 +62,16 @@ pub async fn encode(
     post, path = "/api/decode", tag = "codec",
     request_body = DecodeRequest,
     responses(
-        (status = 200, description = "Decoded", body = CodecResponse),
+        (status = 200, description = "Decoded", body = CodecResponseSchema),
         (status = 400, description = "Bad request (JSON, charset)", body = ErrorBody),
         (status = 422, description = "Rejected in strict mode", body = ErrorBody),
     )
 )]
 pub async fn decode(
-    ApiJson(request): ApiJson<DecodeRequest>,
+    ApiJson(body): ApiJson<serde_json::Value>,
 ) -> Result<Json<CodecResponse>, ApiError> {
-    request.run().map(Json)
+    let request = request::DecodeRequest::try_from(body)?;
+    answer(request.run()).map(Json)
 }
 
 /// `POST /api/inspect`: a URL to take apart.
@@ -504,7 +507,7 @@ pub async fn healthz() -> Json<Health> {
     components(schemas(
         EncodeRequest,
         DecodeRequest,
-        CodecResponse,
+        CodecResponseSchema,
         DiagnosticBody,
         DetectedBody,
         NewlineName,

@@ -1,12 +1,14 @@
-//! Requests to the codec as the API, the page and the file upload receive them, and the
-//! answers: one conversion from request fields to [`urlkit`] options serves all three.
+//! The codec as the API, the page and the file upload use it.
+//!
+//! `/api/encode`, `/api/decode` and the page parse and run their requests with
+//! [`urlkit::request`], as the WebAssembly module of live mode does, so the JSON shapes are
+//! the same by construction. The request and response structs here only describe those
+//! shapes for the OpenAPI document (a test checks them against the library's answers).
 
 use crate::error::ApiError;
 use serde::{Deserialize, Serialize};
-use urlkit::{
-    Charset, CharsetChoice, DecodeOptions, Decoder, Diagnostic, Diagnostics, EncodeOptions,
-    EncodeSet, Encoder, Newline,
-};
+use urlkit::request::{self, CodecResponse, Rejection, RequestError};
+use urlkit::{Decoder, Diagnostic, Diagnostics, Encoder, Newline};
 use utoipa::ToSchema;
 
 /// Findings listed in an answer; beyond this they are only counted.
@@ -32,9 +34,9 @@ impl From<NewlineName> for Newline {
     }
 }
 
-/// `POST /api/encode`: text to percent-encode and how.
-#[derive(Clone, Debug, Default, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
+/// `POST /api/encode`: text to percent-encode and how (the schema of
+/// [`urlkit::request::EncodeRequest`]).
+#[derive(Clone, Debug, Default, ToSchema)]
 pub struct EncodeRequest {
     /// The text to encode.
     pub input: String,
@@ -48,7 +50,7 @@ pub struct EncodeRequest {
     /// ASCII characters to keep literal too.
     pub safe: Option<String>,
     /// ASCII characters to escape too.
-    #[serde(rename = "unsafe")]
+    #[schema(rename = "unsafe")]
     pub unsafe_chars: Option<String>,
     /// Write space as `+` (implied by the `form` set).
     pub space_plus: Option<bool>,
@@ -62,9 +64,9 @@ pub struct EncodeRequest {
     pub strict: Option<bool>,
 }
 
-/// `POST /api/decode`: percent-encoded text to decode and how.
-#[derive(Clone, Debug, Default, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
+/// `POST /api/decode`: percent-encoded text to decode and how (the schema of
+/// [`urlkit::request::DecodeRequest`]).
+#[derive(Clone, Debug, Default, ToSchema)]
 pub struct DecodeRequest {
     /// The percent-encoded text.
     pub input: String,
@@ -117,186 +119,40 @@ pub struct DetectedBody {
     pub reason: String,
 }
 
-/// The answer of `/api/encode` and `/api/decode`.
+/// The answer of `/api/encode` and `/api/decode` (the schema of
+/// [`urlkit::request::CodecResponse`]).
 #[derive(Clone, Debug, Serialize, ToSchema)]
-pub struct CodecResponse {
+#[schema(as = CodecResponse)]
+pub struct CodecResponseSchema {
     /// The result (decoded bytes that are not UTF-8 appear as U+FFFD).
     pub output: String,
     /// The charset used (for `auto`, the one detected).
     pub charset: Option<String>,
-    /// Findings in input order.
+    /// Findings in the order the codec found them (at most 10,000).
     pub diagnostics: Vec<DiagnosticBody>,
     /// Findings beyond the listed ones, counted only.
     pub diagnostics_not_listed: u64,
     /// For `auto`: what was detected.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub detected: Option<DetectedBody>,
+    /// For `until_stable`: how many layers of encoding were removed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u64>,
     /// For `until_stable`: the text after each layer was peeled.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub layers: Option<Vec<String>>,
 }
 
-fn flag(value: Option<bool>) -> bool {
-    value.unwrap_or(false)
-}
-
-/// The charset for encoding; `auto` and unknown labels are 400s.
-fn encode_charset(label: Option<&str>) -> Result<Charset, ApiError> {
-    match label.map(str::trim).filter(|l| !l.is_empty()) {
-        None => Ok(Charset::UTF_8),
-        Some(l) if l.eq_ignore_ascii_case("auto") => Err(ApiError::bad_request(
-            "unknown-charset",
-            "`auto` detects the charset of encoded text; it applies to decoding only",
-        )),
-        Some(l) => Charset::for_label(l)
-            .map_err(|e| ApiError::bad_request("unknown-charset", e.to_string())),
-    }
-}
-
-impl EncodeRequest {
-    /// The codec options; an unknown charset or set, or a non-ASCII safe/unsafe character,
-    /// is a 400 naming it. `binary` skips the charset step (files).
-    pub fn options(&self, binary: bool) -> Result<EncodeOptions, ApiError> {
-        let charset = encode_charset(self.charset.as_deref())?;
-        let set_name = self.set.as_deref().filter(|s| !s.trim().is_empty());
-        let mut set = EncodeSet::named(set_name.unwrap_or("unreserved"))
-            .map_err(|e| ApiError::bad_request("unknown-set", e.to_string()))?;
-        if let Some(chars) = self.safe.as_deref().filter(|s| !s.is_empty()) {
-            set = set
-                .with_safe(chars)
-                .map_err(|e| ApiError::bad_request("bad-safe", e.to_string()))?;
-        }
-        if let Some(chars) = self.unsafe_chars.as_deref().filter(|s| !s.is_empty()) {
-            set = set
-                .with_unsafe(chars)
-                .map_err(|e| ApiError::bad_request("bad-unsafe", e.to_string()))?;
-        }
-        Ok(EncodeOptions {
-            charset,
-            space_plus: flag(self.space_plus) || set.name() == EncodeSet::FORM.name(),
-            set,
-            lowercase: flag(self.lowercase),
-            binary,
-            per_line: flag(self.per_line),
-            newline: self.newline.unwrap_or_default().into(),
-        })
-    }
-
-    /// Encodes the input. Never fails on the text itself except in strict mode (422).
-    pub fn run(&self) -> Result<CodecResponse, ApiError> {
-        let options = self.options(false)?;
-        let mut codec = Codec::Encode(Box::new(Encoder::new(&options)));
-        let mut out = Vec::with_capacity(self.input.len() * 3 / 2 + 16);
-        let mut diagnostics = Diagnostics::with_limit(LISTED_FINDINGS);
-        codec.feed(self.input.as_bytes(), &mut out, &mut diagnostics);
-        codec.finish(&mut out, &mut diagnostics);
-        answer(
-            &codec,
-            out,
-            diagnostics,
-            flag(self.strict),
-            Some(options.charset),
-        )
-    }
-}
-
-impl DecodeRequest {
-    /// The codec options; an unknown charset is a 400 naming it. `binary` skips the
-    /// charset step (files).
-    pub fn options(&self, binary: bool) -> Result<DecodeOptions, ApiError> {
-        let label = self.charset.as_deref().filter(|l| !l.trim().is_empty());
-        let charset = CharsetChoice::for_label(label.unwrap_or("utf-8"))
-            .map_err(|e| ApiError::bad_request("unknown-charset", e.to_string()))?;
-        Ok(DecodeOptions {
-            charset,
-            plus_space: flag(self.plus_space),
-            keep_whitespace: flag(self.keep_whitespace),
-            binary,
-            per_line: flag(self.per_line),
-            newline: self.newline.unwrap_or_default().into(),
-        })
-    }
-
-    /// Decodes the input. Never fails on the text itself except in strict mode (422).
-    /// `until_stable` with `per_line` is a 400 (peeling is per entry of the whole input).
-    pub fn run(&self) -> Result<CodecResponse, ApiError> {
-        let options = self.options(false)?;
-        if flag(self.until_stable) {
-            if options.per_line {
-                return Err(ApiError::bad_request(
-                    "unsupported-combination",
-                    "until_stable peels the whole input; it cannot be combined with per_line",
-                ));
-            }
-            return self.peel(&options);
-        }
-        let fixed = match options.charset {
-            CharsetChoice::Fixed(c) => Some(c),
-            CharsetChoice::Auto => None,
-        };
-        let mut codec = Codec::Decode(Box::new(Decoder::new(&options)));
-        let mut out = Vec::with_capacity(self.input.len());
-        let mut diagnostics = Diagnostics::with_limit(LISTED_FINDINGS);
-        codec.feed(self.input.as_bytes(), &mut out, &mut diagnostics);
-        codec.finish(&mut out, &mut diagnostics);
-        answer(&codec, out, diagnostics, flag(self.strict), fixed)
-    }
-
-    fn peel(&self, options: &DecodeOptions) -> Result<CodecResponse, ApiError> {
-        let peeled = urlkit::decode_until_stable(self.input.as_bytes(), options);
-        if flag(self.strict) {
-            if let Some(error) = peeled.outcome.strict_error() {
-                return Err(ApiError::rejected(error));
-            }
-        }
-        let listed = peeled.outcome.diagnostics.len().min(LISTED_FINDINGS);
-        Ok(CodecResponse {
-            output: String::from_utf8_lossy(&peeled.outcome.output).into_owned(),
-            charset: peeled.outcome.charset.map(|c| c.name().to_string()),
-            diagnostics: peeled.outcome.diagnostics[..listed]
-                .iter()
-                .map(DiagnosticBody::from)
-                .collect(),
-            diagnostics_not_listed: (peeled.outcome.diagnostics.len() - listed) as u64,
-            detected: None,
-            layers: Some(
-                peeled
-                    .layers
-                    .iter()
-                    .map(|l| String::from_utf8_lossy(l).into_owned())
-                    .collect(),
-            ),
-        })
-    }
-}
-
-fn answer(
-    codec: &Codec,
-    out: Vec<u8>,
-    diagnostics: Diagnostics,
-    strict: bool,
-    fixed: Option<Charset>,
+/// Runs an API or page request: a request the library cannot understand is a 400 naming
+/// the field, a strict rejection a 422 with the finding's offset.
+pub fn answer(
+    result: Result<Result<CodecResponse, Rejection>, RequestError>,
 ) -> Result<CodecResponse, ApiError> {
-    if strict {
-        if let Some(error) = diagnostics.first_strict_error() {
-            return Err(ApiError::rejected(error));
-        }
+    match result {
+        Ok(Ok(response)) => Ok(response),
+        Ok(Err(rejection)) => Err(ApiError::rejected(&rejection.0)),
+        Err(error) => Err(ApiError::from(error)),
     }
-    let not_listed = diagnostics.dropped();
-    let mut items = diagnostics.into_vec();
-    items.sort_by_key(|d| d.offset);
-    let output = match String::from_utf8(out) {
-        Ok(s) => s,
-        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-    };
-    Ok(CodecResponse {
-        output,
-        charset: codec.charset(fixed).map(|c| c.name().to_string()),
-        diagnostics: items.iter().map(DiagnosticBody::from).collect(),
-        diagnostics_not_listed: not_listed,
-        detected: codec.detected(),
-        layers: None,
-    })
 }
 
 /// A streaming codec of either direction, fed chunk by chunk.
@@ -321,24 +177,6 @@ impl Codec {
         match self {
             Codec::Encode(e) => e.finish(out, diagnostics),
             Codec::Decode(d) => d.finish(out, diagnostics),
-        }
-    }
-
-    fn charset(&self, fixed: Option<Charset>) -> Option<Charset> {
-        match self {
-            Codec::Encode(_) => fixed,
-            Codec::Decode(d) => d.charset().or(fixed),
-        }
-    }
-
-    fn detected(&self) -> Option<DetectedBody> {
-        match self {
-            Codec::Encode(_) => None,
-            Codec::Decode(d) => d.detection().map(|x| DetectedBody {
-                charset: x.charset.to_string(),
-                confidence: x.confidence,
-                reason: x.reason.to_string(),
-            }),
         }
     }
 }
@@ -370,10 +208,10 @@ impl Op {
 /// Options of a file upload, collected from form fields before the file.
 #[derive(Clone, Debug, Default)]
 pub struct FileOptions {
-    /// The encode options (fields named as in [`EncodeRequest`]).
-    pub encode: EncodeRequest,
-    /// The decode options (fields named as in [`DecodeRequest`]).
-    pub decode: DecodeRequest,
+    /// The encode options (fields named as in `POST /api/encode`).
+    pub encode: request::EncodeRequest,
+    /// The decode options (fields named as in `POST /api/decode`).
+    pub decode: request::DecodeRequest,
 }
 
 /// Reads a form checkbox or boolean field: `on`, `true`, `1`, `yes` are true; empty,
@@ -393,10 +231,10 @@ impl FileOptions {
     /// Takes one form field. Unknown names are a 400 naming them, so typos do not pass
     /// silently.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), ApiError> {
-        let text = || Some(value.to_string());
+        let text = || Some(value.to_string()).filter(|v| !v.is_empty());
         let newline = || match value.trim() {
-            "crlf" => Ok(Some(NewlineName::Crlf)),
-            "lf" | "" => Ok(Some(NewlineName::Lf)),
+            "crlf" => Ok(Some("crlf".to_string())),
+            "lf" | "" => Ok(None),
             other => Err(ApiError::bad_request(
                 "invalid-field",
                 format!("newline must be lf or crlf, not {other:?}"),
@@ -407,20 +245,20 @@ impl FileOptions {
             "set" => e.set = text(),
             "safe" => e.safe = text(),
             "unsafe" => e.unsafe_chars = text(),
-            "space_plus" => e.space_plus = Some(form_flag(name, value)?),
-            "lowercase" => e.lowercase = Some(form_flag(name, value)?),
-            "plus_space" => d.plus_space = Some(form_flag(name, value)?),
-            "keep_whitespace" => d.keep_whitespace = Some(form_flag(name, value)?),
+            "space_plus" => e.space_plus = form_flag(name, value)?,
+            "lowercase" => e.lowercase = form_flag(name, value)?,
+            "plus_space" => d.plus_space = form_flag(name, value)?,
+            "keep_whitespace" => d.keep_whitespace = form_flag(name, value)?,
             "per_line" => {
-                e.per_line = Some(form_flag(name, value)?);
+                e.per_line = form_flag(name, value)?;
                 d.per_line = e.per_line;
             }
             "newline" => {
                 e.newline = newline()?;
-                d.newline = e.newline;
+                d.newline.clone_from(&e.newline);
             }
             "strict" => {
-                e.strict = Some(form_flag(name, value)?);
+                e.strict = form_flag(name, value)?;
                 d.strict = e.strict;
             }
             _ => {
@@ -444,8 +282,8 @@ impl FileOptions {
     /// Whether strict mode is on for this operation.
     pub fn strict(&self, op: Op) -> bool {
         match op {
-            Op::Encode => flag(self.encode.strict),
-            Op::Decode => flag(self.decode.strict),
+            Op::Encode => self.encode.strict,
+            Op::Decode => self.decode.strict,
         }
     }
 }

@@ -19,6 +19,8 @@ pub struct ApiError {
     pub message: String,
     /// For findings: the byte offset into the input.
     pub offset: Option<u64>,
+    /// For a request that could not be understood: the field at fault.
+    pub field: Option<String>,
 }
 
 /// The JSON body of every error.
@@ -38,6 +40,9 @@ pub struct ErrorDetail {
     /// The byte offset into the input, for findings of the codec.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub offset: Option<u64>,
+    /// For a request that could not be understood: the field at fault.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
 }
 
 impl ApiError {
@@ -48,6 +53,7 @@ impl ApiError {
             code: code.into(),
             message: message.into(),
             offset: None,
+            field: None,
         }
     }
 
@@ -71,8 +77,9 @@ impl ApiError {
         ApiError {
             status: StatusCode::UNPROCESSABLE_ENTITY,
             code: diagnostic.code.as_str().to_string(),
-            message: format!("byte {}: {}", diagnostic.offset, diagnostic.message),
+            message: diagnostic.message.clone(),
             offset: Some(diagnostic.offset),
+            field: None,
         }
     }
 
@@ -94,6 +101,7 @@ impl ApiError {
                 code: self.code.clone(),
                 message: self.message.clone(),
                 offset: self.offset,
+                field: self.field.clone(),
             },
         }
     }
@@ -108,6 +116,21 @@ impl std::fmt::Display for ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         (self.status, axum::Json(self.body())).into_response()
+    }
+}
+
+/// A request the library could not understand: a 400 `invalid-request` naming the field,
+/// the body the WebAssembly module gives for the same request.
+impl From<urlkit::request::RequestError> for ApiError {
+    fn from(error: urlkit::request::RequestError) -> Self {
+        let body = error.to_body().error;
+        ApiError {
+            status: StatusCode::BAD_REQUEST,
+            code: body.code.to_string(),
+            message: body.message,
+            offset: None,
+            field: body.field,
+        }
     }
 }
 

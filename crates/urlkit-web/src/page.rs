@@ -2,7 +2,7 @@
 //! JavaScript; `assets/app.js` makes the same page answer as you type through the API.
 
 use crate::api::{inspect_url, process_upload, FileCreated, InspectResponse};
-use crate::codec::{form_flag, CodecResponse, DecodeRequest, EncodeRequest, NewlineName};
+use crate::codec::{answer, form_flag, DiagnosticBody};
 use crate::error::ApiError;
 use crate::AppState;
 use axum::extract::{Multipart, Path, State};
@@ -12,15 +12,17 @@ use axum::Form;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::sync::OnceLock;
+use urlkit::request::{CodecResponse, DecodeRequest, EncodeRequest};
 use urlkit::{Charset, EncodeSet};
 
 const TEMPLATE: &str = include_str!("assets/index.html");
 const STYLE: &str = include_str!("assets/style.css");
 const SCRIPT: &str = include_str!("assets/app.js");
+use urlkit_wasm_assets::{URLKIT_MJS, URLKIT_WASM};
 
-/// A stylesheet or script embedded in the binary.
+/// A stylesheet, script or WebAssembly module embedded in the binary.
 struct Asset {
-    body: &'static str,
+    body: &'static [u8],
     content_type: &'static str,
     /// A hash of the content, put in the URL so a long cache lifetime is safe.
     version: String,
@@ -29,14 +31,25 @@ struct Asset {
 fn assets() -> &'static HashMap<&'static str, Asset> {
     static ASSETS: OnceLock<HashMap<&'static str, Asset>> = OnceLock::new();
     ASSETS.get_or_init(|| {
-        let asset = |body: &'static str, content_type| Asset {
+        let asset = |body: &'static [u8], content_type| Asset {
             body,
             content_type,
-            version: format!("{:016x}", fnv1a(body.as_bytes())),
+            version: format!("{:016x}", fnv1a(body)),
         };
         HashMap::from([
-            ("style.css", asset(STYLE, "text/css; charset=utf-8")),
-            ("app.js", asset(SCRIPT, "text/javascript; charset=utf-8")),
+            (
+                "style.css",
+                asset(STYLE.as_bytes(), "text/css; charset=utf-8"),
+            ),
+            (
+                "app.js",
+                asset(SCRIPT.as_bytes(), "text/javascript; charset=utf-8"),
+            ),
+            (
+                "urlkit.mjs",
+                asset(URLKIT_MJS.as_bytes(), "text/javascript; charset=utf-8"),
+            ),
+            ("urlkit.wasm", asset(URLKIT_WASM, "application/wasm")),
         ])
     })
 }
@@ -52,7 +65,8 @@ fn asset_url(name: &str) -> String {
     format!("/assets/{name}?v={version}")
 }
 
-/// `GET /assets/{name}`: the stylesheet and script, cached for a year (their URLs carry a
+/// `GET /assets/{name}`: the stylesheet, the script and live mode's WebAssembly module
+/// with its loader, cached for a year (their URLs carry a
 /// content hash). Unknown names are a 404.
 pub async fn asset(Path(name): Path<String>) -> Response {
     match assets().get(name.as_str()) {
@@ -97,8 +111,8 @@ impl PageState {
         Some(self.field(name).to_string()).filter(|v| !v.is_empty())
     }
 
-    fn newline(&self) -> Option<NewlineName> {
-        (self.field("newline") == "crlf").then_some(NewlineName::Crlf)
+    fn newline(&self) -> Option<String> {
+        (self.field("newline") == "crlf").then(|| "crlf".to_string())
     }
 
     fn encode_request(&self) -> EncodeRequest {
@@ -111,11 +125,11 @@ impl PageState {
             set: self.optional("set"),
             safe: self.optional("safe"),
             unsafe_chars: self.optional("unsafe"),
-            space_plus: Some(self.on("space_plus")),
-            lowercase: Some(self.on("lowercase")),
-            per_line: Some(self.on("encode_per_line")),
+            space_plus: self.on("space_plus"),
+            lowercase: self.on("lowercase"),
+            per_line: self.on("encode_per_line"),
             newline: self.newline(),
-            strict: Some(self.on("strict")),
+            strict: self.on("strict"),
         }
     }
 
@@ -123,12 +137,12 @@ impl PageState {
         DecodeRequest {
             input: self.field("input").to_string(),
             charset: self.optional("charset"),
-            plus_space: Some(self.on("plus_space")),
-            keep_whitespace: Some(self.on("keep_whitespace")),
-            per_line: Some(self.on("decode_per_line")),
+            plus_space: self.on("plus_space"),
+            keep_whitespace: self.on("keep_whitespace"),
+            per_line: self.on("decode_per_line"),
             newline: self.newline(),
-            strict: Some(self.on("strict")),
-            until_stable: Some(self.on("until_stable")),
+            strict: self.on("strict"),
+            until_stable: self.on("until_stable"),
         }
     }
 }
@@ -158,8 +172,8 @@ pub async fn submit(
     };
     let op = state.field("op").to_string();
     match op.as_str() {
-        "encode" => state.codec = Some(state.encode_request().run()),
-        "decode" => state.codec = Some(state.decode_request().run()),
+        "encode" => state.codec = Some(answer(state.encode_request().run())),
+        "decode" => state.codec = Some(answer(state.decode_request().run())),
         "inspect" => {
             let base = state.optional("base");
             state.inspect = Some(inspect_url(state.field("url"), base.as_deref()));
@@ -294,14 +308,18 @@ fn op_options(selected: &str) -> String {
 }
 
 fn error_html(error: &ApiError) -> String {
+    let at = error
+        .offset
+        .map(|offset| format!(" (byte {offset})"))
+        .unwrap_or_default();
     format!(
-        "<p class=\"error\" role=\"alert\"><strong>{}</strong>: {}</p>",
+        "<p class=\"error\" role=\"alert\"><strong>{}</strong>: {}{at}</p>",
         escape(&error.code),
         escape(&error.message)
     )
 }
 
-fn diagnostics_html(list: &[crate::codec::DiagnosticBody], not_listed: u64) -> String {
+fn diagnostics_html(list: &[DiagnosticBody], not_listed: u64) -> String {
     if list.is_empty() {
         return "<p class=\"quiet\">No findings.</p>".into();
     }
@@ -531,6 +549,8 @@ fn fill(state: &PageState, key: &str) -> String {
     match key {
         "css" => asset_url("style.css"),
         "js" => asset_url("app.js"),
+        "mjs" => asset_url("urlkit.mjs"),
+        "wasm" => asset_url("urlkit.wasm"),
         "charset_options" => charset_options(state.field("charset")),
         "set_options" => set_options(state.field("set")),
         "newline_options" => newline_options(state.field("newline")),
@@ -545,7 +565,11 @@ fn fill(state: &PageState, key: &str) -> String {
         "output" => codec_ok.map(|r| escape(&r.output)).unwrap_or_default(),
         "status" => codec_ok.map(codec_status).unwrap_or_default(),
         "diagnostics" => match &state.codec {
-            Some(Ok(r)) => diagnostics_html(&r.diagnostics, r.diagnostics_not_listed),
+            Some(Ok(r)) => {
+                let listed: Vec<DiagnosticBody> =
+                    r.diagnostics.iter().map(DiagnosticBody::from).collect();
+                diagnostics_html(&listed, r.diagnostics_not_listed)
+            }
             Some(Err(e)) => error_html(e),
             None => String::new(),
         },

@@ -83,6 +83,13 @@ fn file_form(op: &str, bytes: Vec<u8>) -> Form {
         .part("file", Part::bytes(bytes).file_name("input.txt"))
 }
 
+/// A request the codec could not understand: `invalid-request` naming the field, as the
+/// WebAssembly module answers the same request.
+fn assert_invalid(body: &Value, field: &str) {
+    assert_error(body, "invalid-request");
+    assert_eq!(body["error"]["field"], field, "{body}");
+}
+
 fn assert_error(body: &Value, code: &str) {
     assert_eq!(body["error"]["code"], code, "{body}");
     assert!(
@@ -218,7 +225,7 @@ async fn bad_requests_are_4xx_json_errors() {
 
     let response = send("{\"input\": 5}", "application/json").await.unwrap();
     assert_eq!(response.status(), StatusCode::BAD_REQUEST);
-    assert_error(&response.json().await.unwrap(), "invalid-field");
+    assert_invalid(&response.json().await.unwrap(), "input");
 
     let response = send(
         "{\"input\": \"x\", \"charst\": \"utf-8\"}",
@@ -227,7 +234,7 @@ async fn bad_requests_are_4xx_json_errors() {
     .await
     .unwrap();
     assert_eq!(response.status(), StatusCode::BAD_REQUEST);
-    assert_error(&response.json().await.unwrap(), "invalid-field");
+    assert_invalid(&response.json().await.unwrap(), "charst");
 
     let response = send("{\"input\": \"x\"}", "text/plain").await.unwrap();
     assert_eq!(response.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
@@ -237,25 +244,25 @@ async fn bad_requests_are_4xx_json_errors() {
         .post_json("/api/decode", json!({"input": "x", "charset": "klingon"}))
         .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert_error(&body, "unknown-charset");
+    assert_invalid(&body, "charset");
 
     let (status, body) = server
         .post_json("/api/encode", json!({"input": "x", "charset": "auto"}))
         .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert_error(&body, "unknown-charset");
+    assert_invalid(&body, "charset");
 
     let (status, body) = server
         .post_json("/api/encode", json!({"input": "x", "set": "nope"}))
         .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert_error(&body, "unknown-set");
+    assert_invalid(&body, "set");
 
     let (status, body) = server
         .post_json("/api/encode", json!({"input": "x", "safe": "é"}))
         .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert_error(&body, "bad-safe");
+    assert_invalid(&body, "safe");
 
     let response = server
         .client
@@ -916,5 +923,95 @@ async fn hostile_bodies_never_get_a_server_error() {
             "{route} {body:?} → {}",
             response.status()
         );
+    }
+}
+
+#[tokio::test]
+async fn openapi_describes_the_library_shapes() {
+    let server = Server::default().await;
+    let doc: Value = server
+        .client
+        .get(server.url("/api/openapi.json"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let schemas = &doc["components"]["schemas"];
+    let properties = |name: &str| -> Vec<String> {
+        let mut keys: Vec<String> = schemas[name]["properties"]
+            .as_object()
+            .unwrap_or_else(|| panic!("no schema {name}"))
+            .keys()
+            .cloned()
+            .collect();
+        keys.sort();
+        keys
+    };
+    // Every field an answer can carry is documented.
+    let documented = properties("CodecResponse");
+    for (path, body) in [
+        (
+            "/api/decode",
+            json!({"input": "%83%89%zz", "charset": "auto"}),
+        ),
+        (
+            "/api/decode",
+            json!({"input": "%2520", "until_stable": true}),
+        ),
+        ("/api/encode", json!({"input": "a b"})),
+    ] {
+        let (status, answer) = server.post_json(path, body).await;
+        assert_eq!(status, StatusCode::OK);
+        for key in answer.as_object().unwrap().keys() {
+            assert!(documented.contains(key), "{key} is not documented");
+        }
+    }
+    // Every documented request field is one the library accepts.
+    for (schema, path) in [
+        ("EncodeRequest", "/api/encode"),
+        ("DecodeRequest", "/api/decode"),
+    ] {
+        for field in properties(schema) {
+            let (status, answer) = server.post_json(path, json!({ field.clone(): null })).await;
+            assert_eq!(status, StatusCode::OK, "{schema}.{field}: {answer}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn live_mode_module_is_served_as_webassembly() {
+    let server = Server::default().await;
+    let page = server
+        .client
+        .get(server.url("/"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let attribute = |name: &str| {
+        let start = page.find(name).unwrap_or_else(|| panic!("no {name}")) + name.len() + 2;
+        page[start..start + page[start..].find('"').unwrap()].to_string()
+    };
+    let module = attribute("name=\"urlkit-module\" content");
+    let wasm = attribute("data-wasm");
+    assert!(module.starts_with("/assets/urlkit.mjs?v="), "{module}");
+    assert!(wasm.starts_with("/assets/urlkit.wasm?v="), "{wasm}");
+    for (path, content_type, start) in [
+        (&wasm, "application/wasm", &b"\0asm"[..]),
+        (&module, "text/javascript; charset=utf-8", &b"//"[..]),
+    ] {
+        let response = server.client.get(server.url(path)).send().await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        assert_eq!(response.headers()["content-type"], content_type);
+        assert!(response.headers()["cache-control"]
+            .to_str()
+            .unwrap()
+            .contains("immutable"));
+        let body = response.bytes().await.unwrap();
+        assert!(body.starts_with(start), "{path}");
     }
 }

@@ -1,5 +1,7 @@
-// The page with JavaScript: answers as you type through the JSON API. Without this
-// script every form still works as a plain post rendered by the server.
+// The page with JavaScript. With Live mode on it answers as you type, running the codec
+// compiled to WebAssembly in the browser (text and files never leave the machine); with it
+// off, the buttons ask the JSON API. Without this script every form still works as a
+// plain post rendered by the server.
 
 const $ = (id) => document.getElementById(id);
 
@@ -12,12 +14,42 @@ class CodecError extends Error {
   }
 }
 
+let liveModule = null;
+
+/** The in-browser codec (`urlkit.mjs` and `urlkit.wasm`), loaded on first use only. */
+export function loadLive() {
+  if (liveModule === null) {
+    const meta = document.querySelector('meta[name="urlkit-module"]');
+    liveModule = import(meta.content).then(async (module) => {
+      await module.load(meta.dataset.wasm);
+      return module;
+    });
+    liveModule.catch(() => {
+      liveModule = null;
+    });
+  }
+  return liveModule;
+}
+
+/** Whether live mode is on: the codec runs in the browser and nothing is sent. */
+function liveMode() {
+  const box = document.getElementById("live");
+  return Boolean(box && box.checked);
+}
+
 /**
  * The one place the page calls the codec. `op` is "encode" or "decode"; `options` uses
  * the field names of the JSON API. Resolves to {output, charset, diagnostics, ...};
- * rejects with a CodecError. Live mode's in-browser codec plugs in here.
+ * rejects with a CodecError. In live mode the WebAssembly codec answers (the same
+ * library code as the server's API, so the same shapes); otherwise `/api/{op}`.
  */
 export async function runCodec(op, input, options) {
+  if (liveMode()) {
+    const live = await loadLive();
+    const result = op === "encode" ? live.encode(input, options) : live.decode(input, options);
+    if (result.error) throw new CodecError(result.error.code, result.error.message, result.error.offset);
+    return result;
+  }
   const response = await fetch(`/api/${op}`, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -164,8 +196,24 @@ function schedule() {
   timer = setTimeout(() => run(currentOp), 150);
 }
 
+const LIVE_KEY = "urlkit.live";
+
+/** Hints and labels that say where the work happens. */
+function showLiveMode() {
+  const live = checked("live");
+  $("live-hint").textContent = live ? "runs in your browser: nothing is sent" : "the server answers when you press a button";
+  $("upload").textContent = live ? "Process in the browser" : "Upload and process";
+}
+
 function setupCodec() {
   const form = $("codec-form");
+  try {
+    const saved = localStorage.getItem(LIVE_KEY);
+    if (saved === "on" || saved === "off") $("live").checked = saved === "on";
+  } catch {
+    // No storage: keep the page's default.
+  }
+  showLiveMode();
   lastOutput = text("output");
   currentOp = form.dataset.op === "decode" ? "decode" : "encode";
   form.addEventListener("submit", (event) => {
@@ -176,7 +224,15 @@ function setupCodec() {
   form.addEventListener("input", schedule);
   form.addEventListener("change", (event) => {
     if (event.target.id !== "live") schedule();
-    else if (checked("live")) run(currentOp);
+    else {
+      showLiveMode();
+      try {
+        localStorage.setItem(LIVE_KEY, checked("live") ? "on" : "off");
+      } catch {
+        // Storage may be disabled; the choice then lasts until the page is left.
+      }
+      if (checked("live")) run(currentOp);
+    }
   });
   $("copy").addEventListener("click", async () => {
     const status = $("copy-status");
@@ -246,11 +302,94 @@ function setupInspect() {
   });
 }
 
+/** Bytes read from a file per step in live mode. */
+const FILE_CHUNK = 1024 * 1024;
+/** Output gathered in JavaScript before it is handed to a Blob (kept out of the JS heap). */
+const BLOB_BATCH = 16 * 1024 * 1024;
+
+/**
+ * Encodes or decodes `file` in the browser with the streaming codec, a chunk at a time, so
+ * a file of any size runs in bounded memory. Resolves to {blob, result}; a strict
+ * rejection rejects with a CodecError.
+ */
+export async function processFileLocally(file, op, options, progress) {
+  const live = await loadLive();
+  const codec = op === "encode" ? live.createEncoder({ ...options, binary: true }) : live.createDecoder({ ...options, binary: true });
+  const blobs = [];
+  let pending = [];
+  let pendingSize = 0;
+  const keep = (bytes) => {
+    if (bytes.length === 0) return;
+    pending.push(bytes);
+    pendingSize += bytes.length;
+    if (pendingSize >= BLOB_BATCH) {
+      blobs.push(new Blob(pending));
+      pending = [];
+      pendingSize = 0;
+    }
+  };
+  try {
+    for (let at = 0; at < file.size; at += FILE_CHUNK) {
+      const chunk = new Uint8Array(await file.slice(at, at + FILE_CHUNK).arrayBuffer());
+      keep(codec.push(chunk));
+      if (progress) progress(Math.min(file.size, at + FILE_CHUNK), file.size);
+    }
+    keep(codec.finish());
+  } catch (error) {
+    codec.free();
+    if (error && error.body && error.body.error) {
+      const e = error.body.error;
+      throw new CodecError(e.code, e.message, e.offset);
+    }
+    throw error;
+  }
+  blobs.push(new Blob(pending));
+  return { blob: new Blob(blobs, { type: "application/octet-stream" }), result: codec.result };
+}
+
+let fileUrl = null;
+
+async function processInBrowser(form, out) {
+  const file = $("file").files[0];
+  if (!file) {
+    showError(out, { code: "no-file", message: "choose a file first" });
+    return;
+  }
+  const op = $("file-op").value === "decode" ? "decode" : "encode";
+  const options = { per_line: checked("file-per-line") };
+  if (op === "decode") options.plus_space = checked("file-plus-space");
+  const status = el("p", { class: "quiet" }, "Processing in the browser…");
+  clear(out);
+  out.append(status);
+  const started = performance.now();
+  const { blob, result } = await processFileLocally(file, op, options, (done, total) => {
+    status.textContent = `Processing in the browser… ${Math.floor((done / Math.max(total, 1)) * 100)}%`;
+  });
+  const seconds = (performance.now() - started) / 1000;
+  if (fileUrl) URL.revokeObjectURL(fileUrl);
+  fileUrl = URL.createObjectURL(blob);
+  clear(out);
+  const name = `${file.name}.${op}d`;
+  const link = el("a", { class: "download", href: fileUrl, download: name }, "Download the result");
+  out.append(el("p", null, `Result ready (${blob.size} bytes, ${seconds.toFixed(1)} s in the browser; nothing was uploaded). `, link));
+  const findings = el("div");
+  showFindings(findings, result && result.diagnostics, result && result.diagnostics_not_listed, null);
+  out.append(findings);
+}
+
 function setupFiles() {
   const form = $("file-form");
   const out = $("file-result");
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
+    if (liveMode()) {
+      try {
+        await processInBrowser(form, out);
+      } catch (error) {
+        showError(out, error instanceof CodecError ? error : { code: "error", message: String(error.message || error) });
+      }
+      return;
+    }
     clear(out);
     out.append(el("p", { class: "quiet" }, "Processing…"));
     try {
