@@ -3,43 +3,14 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { mkdirSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
-
-const here = dirname(fileURLToPath(import.meta.url));
-const root = resolve(here, "..", "..");
-const shots = resolve(here, "..", "screenshots");
-mkdirSync(shots, { recursive: true });
-
-const binary = process.env.URLKIT_BIN || join(root, "target", "debug", "urlkit");
-const chromiumPath = process.env.CHROMIUM || "/usr/bin/chromium";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { launchBrowser, shots, startServer } from "./harness.js";
 
 let server;
 let base;
 let browser;
 const consoleErrors = [];
-
-function startServer() {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(binary, ["serve", "--addr", "127.0.0.1:0", "--max-upload", "1MiB", "--ttl", "5m"], {
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    let seen = "";
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${seen}`)), 20000);
-    child.stderr.on("data", (chunk) => {
-      seen += chunk;
-      const match = /serving on (http:\/\/127\.0\.0\.1:\d+)/.exec(seen);
-      if (match && !base) {
-        clearTimeout(timer);
-        resolvePromise({ child, url: match[1] });
-      }
-    });
-    child.on("exit", (code) => reject(new Error(`server exited with ${code}: ${seen}`)));
-  });
-}
 
 // A 4xx that the page asked for on purpose (strict-mode rejection) is logged by Chromium as
 // a failed resource; every other console error fails the run.
@@ -68,23 +39,10 @@ async function downloaded(page) {
 }
 
 before(async () => {
-  const started = await startServer();
+  const started = await startServer(["--max-upload", "1MiB", "--ttl", "5m"]);
   server = started.child;
   base = started.url;
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    headless: true,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  browser = await launchBrowser();
 });
 
 after(async () => {
@@ -195,6 +153,7 @@ test("copy and download the output", async () => {
 
 test("a file is processed and its result downloads once", async () => {
   const { context, page } = await newPage();
+  await page.getByLabel("Live mode").uncheck();
   await page.getByLabel("Operation").selectOption("decode");
   await page.getByLabel("File", { exact: true }).setInputFiles({
     name: "query.txt",
@@ -216,6 +175,7 @@ test("a file is processed and its result downloads once", async () => {
 
 test("an oversized file gets a clear error", async () => {
   const { context, page } = await newPage();
+  await page.getByLabel("Live mode").uncheck();
   await page.getByLabel("File", { exact: true }).setInputFiles({
     name: "big.bin",
     mimeType: "application/octet-stream",
