@@ -203,6 +203,7 @@ function showLiveMode() {
   const live = checked("live");
   $("live-hint").textContent = live ? "runs in your browser: nothing is sent" : "the server answers when you press a button";
   $("upload").textContent = live ? "Process in the browser" : "Upload and process";
+  $("file-live-note").hidden = !live;
 }
 
 function setupCodec() {
