@@ -13,7 +13,7 @@ use utoipa::ToSchema;
 pub struct ApiError {
     /// The HTTP status.
     pub status: StatusCode,
-    /// A stable kebab-case code (`bad-json`, `unknown-charset`, `malformed-escape`, …).
+    /// A stable kebab-case code (`bad-json`, `invalid-request`, `malformed-escape`, …).
     pub code: String,
     /// A short explanation naming the problem.
     pub message: String,
