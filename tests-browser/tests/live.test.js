@@ -210,6 +210,19 @@ test("decoding 1 MB in live mode", async () => {
   await context.close();
 });
 
+test("the live mode choice is remembered", async () => {
+  const { context, page } = await newPage();
+  await page.getByLabel("Live mode").uncheck();
+  assert.equal(await page.getByRole("button", { name: "Upload and process" }).isVisible(), true);
+  await page.reload();
+  assert.equal(await page.getByLabel("Live mode").isChecked(), false);
+  await page.getByLabel("Live mode").check();
+  await page.reload();
+  assert.equal(await page.getByLabel("Live mode").isChecked(), true);
+  assert.equal(await page.getByRole("button", { name: "Process in the browser" }).isVisible(), true);
+  await context.close();
+});
+
 test("no console errors in live mode", () => {
   assert.deepEqual(consoleErrors, []);
 });
