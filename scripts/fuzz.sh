@@ -31,7 +31,8 @@ for target in "${targets[@]}"; do
     result="FINDING (see $log and fuzz/artifacts/$target/)"
     status=1
   fi
-  runs="$(grep -Eo 'stat::number_of_executed_units: [0-9]+' "$log" | awk '{s+=$2} END {print s+0}')"
+  runs="$(grep -Eo 'stat::number_of_executed_units: [0-9]+' "$log" | awk '{print $2}' | tail -n1 || true)"
+  [ -n "$runs" ] || runs="$(grep -Eo '^#[0-9]+' "$log" | tail -n1 | tr -d '#' || true)"
   echo "fuzz $target: $runs executions in ${seconds}s, $result"
 done
 exit "$status"

@@ -121,7 +121,10 @@ for id in '../x' '%2e%2e' '..%2F..' '..%2F..%2Fetc%2Fpasswd' '%2e%2e%2f%2e%2e' '
   "$(printf 'a%.0s' $(seq 5000))"; do
   send --path-as-is "$url/api/files/$id"
 done
-send -H "X-Long: $(head -c 1000000 /dev/zero | tr '\0' x)" "$url/healthz"
+{ printf 'X-Long: '; head -c 1000000 /dev/zero | tr '\0' x; echo; } >"$work/long-header"
+send -H "@$work/long-header" "$url/healthz"
+for i in $(seq 500); do echo "X-Many-$i: v"; done >"$work/many-headers"
+send -H "@$work/many-headers" "$url/healthz"
 send -X POST -H 'content-type: multipart/form-data; boundary=B' --data-binary 'garbage' "$url/api/files"
 send -X POST -H 'content-type: multipart/form-data' --data-binary '--B--' "$url/api/files"
 send -F op=rot13 -F "file=@$work/at-limit" "$url/api/files"
@@ -147,6 +150,15 @@ if [ "$fuzz_seconds" -gt 0 ]; then
   scripts/fuzz.sh "$fuzz_seconds" || fail "fuzzing found something"
 fi
 
+# Executions of a libFuzzer run: its final statistics, or the last progress line while it
+# is still running.
+fuzz_runs() {
+  local runs
+  runs="$(grep -Eo 'stat::number_of_executed_units: [0-9]+' "$1" | awk '{print $2}' | tail -n1 || true)"
+  [ -n "$runs" ] || runs="$(grep -Eo '^#[0-9]+' "$1" | tail -n1 | tr -d '#' || true)"
+  echo "${runs:-0}"
+}
+
 echo
 echo "== figures"
 echo "load held: ${load_line[*]}; ${connections} connections, ${duration}s each"
@@ -157,8 +169,8 @@ echo "faults survived: $faults_ok (SIGKILL during upload, during download, after
 for log in fuzz/logs/*.log; do
   [ -e "$log" ] || { echo "fuzz: no logs (run scripts/fuzz.sh or pass FUZZ_SECONDS)"; break; }
   target="$(basename "$log" .log)"
-  runs="$(grep -Eo 'stat::number_of_executed_units: [0-9]+' "$log" | awk '{s+=$2} END {print s+0}')"
-  crashes="$(ls "fuzz/artifacts/$target" 2>/dev/null | wc -l)"
+  runs="$(fuzz_runs "$log")"
+  crashes="$(find "fuzz/artifacts/$target" -type f 2>/dev/null | wc -l)"
   echo "fuzz $target: $runs executions, $crashes findings on disk"
 done
 echo "files lost: $lost"
