@@ -64,10 +64,22 @@ for i, text in enumerate(texts):
     seed("api_json", b"\x00" + json.dumps({"input": text, "set": "component"}).encode())
     seed("api_json", b"\x01" + json.dumps({"input": text, "charset": "auto", "per_line": True}).encode())
     if i % 4 == 0:
-        body = (
-            "--XyZ\r\nContent-Disposition: form-data; name=\"op\"\r\n\r\n"
-            + ("decode" if i % 8 else "encode")
-            + "\r\n--XyZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.txt\"\r\n"
+        # Option fields before the file, as the page and the API send them.
+        options = [
+            [],
+            [("strict", "true")],
+            [("charset", "auto"), ("plus_space", "on")],
+            [("set", "component"), ("lowercase", "true")],
+            [("per_line", "true"), ("newline", "crlf")],
+            [("keep_whitespace", "1"), ("charset", "shift_jis")],
+        ][(i // 4) % 6]
+        fields = [("op", "decode" if i % 8 else "encode")] + options
+        body = "".join(
+            f"--XyZ\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n"
+            for name, value in fields
+        )
+        body += (
+            "--XyZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.txt\"\r\n"
             + "Content-Type: application/octet-stream\r\n\r\n"
             + text
             + "\r\n--XyZ--\r\n"
