@@ -49,7 +49,7 @@ enum Command {
   urlkit serve                              http://127.0.0.1:8080
   urlkit serve --addr 0.0.0.0:8443 --tls-cert cert.pem --tls-key key.pem
   urlkit serve --tls-self-signed            https://127.0.0.1:8080 (for local use)
-  urlkit serve --store /var/tmp/urlkit --max-upload 1GiB --ttl 1h
+  urlkit serve --store /var/tmp/urlkit --max-upload 1GiB --ttl 1h --max-store 20GiB
 
 The page works with or without JavaScript; the JSON API is described at /api/openapi.json.
 Results of file uploads can be downloaded once, and are deleted after --ttl otherwise.")]
@@ -73,6 +73,13 @@ struct ServeArgs {
     /// Largest file accepted: bytes, or with a unit (100MiB, 10M, 512K).
     #[arg(long, value_name = "SIZE", default_value = "100MiB", value_parser = urlkit_web::parse_size)]
     max_upload: u64,
+    /// Most bytes the result store may hold (results waiting for their download and
+    /// downloads in progress): bytes, or with a unit (10GiB). Past it, uploads get a 507.
+    #[arg(long, value_name = "SIZE", value_parser = urlkit_web::parse_size)]
+    max_store: Option<u64>,
+    /// How long a client may take to send a request's headers before it is disconnected.
+    #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = urlkit_web::parse_duration)]
+    header_timeout: std::time::Duration,
     /// How long a result waits for its download (90s, 15m, 1h).
     #[arg(long, value_name = "DURATION", default_value = "15m", value_parser = urlkit_web::parse_duration)]
     ttl: std::time::Duration,
@@ -93,6 +100,8 @@ fn serve(args: ServeArgs) -> ExitCode {
         store: args.store,
         max_upload: args.max_upload,
         ttl: args.ttl,
+        max_store: args.max_store,
+        header_timeout: args.header_timeout,
     };
     use tracing_subscriber::filter::{LevelFilter, Targets};
     use tracing_subscriber::prelude::*;

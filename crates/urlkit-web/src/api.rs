@@ -267,6 +267,7 @@ pub struct FileUpload {
         (status = 400, description = "Bad form", body = ErrorBody),
         (status = 413, description = "Larger than the upload limit; nothing kept", body = ErrorBody),
         (status = 422, description = "Rejected in strict mode; nothing kept", body = ErrorBody),
+        (status = 507, description = "The result store is full; nothing kept", body = ErrorBody),
     )
 )]
 pub async fn upload_file(
@@ -307,10 +308,7 @@ pub async fn process_upload(
         let strict = options.strict(op);
         let id = ResultId::random().map_err(|e| ApiError::internal("cannot make an id", e))?;
         let store = state.store();
-        let mut writer = store
-            .create(&id)
-            .await
-            .map_err(|e| ApiError::internal("cannot store the result", e))?;
+        let mut writer = store.create(&id).await.map_err(ApiError::storage)?;
         let mut diagnostics = Diagnostics::with_limit(LISTED_FINDINGS);
         let processed: Result<u64, ApiError> = async {
             let mut received: u64 = 0;
@@ -334,19 +332,13 @@ pub async fn process_upload(
                         return Err(ApiError::rejected(error));
                     }
                 }
-                writer
-                    .write_all(&out)
-                    .await
-                    .map_err(|e| ApiError::internal("cannot store the result", e))?;
+                writer.write_all(&out).await.map_err(ApiError::storage)?;
                 written += out.len() as u64;
                 if chunk.is_none() {
                     break;
                 }
             }
-            writer
-                .shutdown()
-                .await
-                .map_err(|e| ApiError::internal("cannot store the result", e))?;
+            writer.shutdown().await.map_err(ApiError::storage)?;
             Ok(written)
         }
         .await;
@@ -375,10 +367,7 @@ pub async fn process_upload(
             let _ = store.discard(&id).await;
             return Err(error);
         }
-        store
-            .commit(&id)
-            .await
-            .map_err(|e| ApiError::internal("cannot store the result", e))?;
+        store.commit(&id).await.map_err(ApiError::storage)?;
         let not_listed = diagnostics.dropped();
         let mut items = diagnostics.into_vec();
         items.sort_by_key(|d| d.offset);

@@ -94,6 +94,22 @@ impl ApiError {
         )
     }
 
+    /// A failure to write the result store: 507 when it is full (the `--max-store` quota
+    /// or the disk), else a 500. Either way the caller has kept nothing.
+    pub fn storage(error: std::io::Error) -> Self {
+        if error.kind() == std::io::ErrorKind::StorageFull {
+            tracing::warn!("the result store is full: {error}");
+            Self::new(
+                StatusCode::INSUFFICIENT_STORAGE,
+                "store-full",
+                "the result store is full; nothing was kept. Try again once waiting \
+                 results have been downloaded or have expired",
+            )
+        } else {
+            Self::internal("cannot store the result", error)
+        }
+    }
+
     /// The JSON body.
     pub fn body(&self) -> ErrorBody {
         ErrorBody {

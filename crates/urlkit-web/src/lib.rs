@@ -21,6 +21,9 @@ use std::time::Duration;
 use store::{DirStore, ResultStore};
 pub use tls::TlsMode;
 
+/// The default time a client has to send a request's headers (slow clients are cut off).
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// Everything `urlkit serve` can be told.
 #[derive(Clone, Debug)]
 pub struct ServeConfig {
@@ -34,6 +37,10 @@ pub struct ServeConfig {
     pub max_upload: u64,
     /// How long a result waits for its download.
     pub ttl: Duration,
+    /// Most bytes the result store may hold (`None`: no limit); past it uploads get a 507.
+    pub max_store: Option<u64>,
+    /// How long a client may take to send a request's headers before it is disconnected.
+    pub header_timeout: Duration,
 }
 
 impl Default for ServeConfig {
@@ -44,6 +51,8 @@ impl Default for ServeConfig {
             store: None,
             max_upload: 100 * 1024 * 1024,
             ttl: Duration::from_secs(15 * 60),
+            max_store: None,
+            header_timeout: HEADER_TIMEOUT,
         }
     }
 }
@@ -132,7 +141,7 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
         ),
     };
     let store = match DirStore::open(&dir) {
-        Ok(store) => store,
+        Ok(store) => store.with_quota(config.max_store),
         Err(e) => {
             if temporary {
                 let _ = std::fs::remove_dir_all(&dir);
@@ -160,10 +169,8 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
     let result = match tls {
         None => {
             let listener = tokio::net::TcpListener::from_std(listener)?;
-            axum::serve(listener, router)
-                .with_graceful_shutdown(shutdown_signal())
-                .await
-                .map_err(anyhow::Error::from)
+            serve_router(listener, router, config.header_timeout, shutdown_signal()).await;
+            Ok(())
         }
         Some(tls) => {
             let handle = axum_server::Handle::new();
@@ -172,7 +179,13 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
                 shutdown_signal().await;
                 stopper.graceful_shutdown(Some(Duration::from_secs(10)));
             });
-            axum_server::from_tcp_rustls(listener, tls)
+            let mut server = axum_server::from_tcp_rustls(listener, tls);
+            server
+                .http_builder()
+                .http1()
+                .timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(config.header_timeout);
+            server
                 .handle(handle)
                 .serve(router.into_make_service())
                 .await
@@ -184,6 +197,61 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
         let _ = std::fs::remove_dir_all(&dir);
     }
     result
+}
+
+/// Serves `router` on `listener` over HTTP/1.1 and HTTP/2 until `shutdown` completes, then
+/// lets requests in flight finish (for at most ten seconds).
+///
+/// Unlike a plain accept loop, a client that does not send a request's headers within
+/// `header_timeout` is disconnected, so slow clients cannot hold connections open; a
+/// failed `accept` (such as running out of file descriptors) is logged and retried after
+/// a short pause instead of ending the server.
+pub async fn serve_router(
+    listener: tokio::net::TcpListener,
+    router: axum::Router,
+    header_timeout: Duration,
+    shutdown: impl std::future::Future<Output = ()>,
+) {
+    use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+    let mut builder = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new());
+    builder
+        .http1()
+        .timer(TokioTimer::new())
+        .header_read_timeout(header_timeout);
+    builder
+        .http2()
+        .timer(TokioTimer::new())
+        .keep_alive_interval(Some(Duration::from_secs(30)));
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        let stream = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                Err(e) => {
+                    tracing::warn!("cannot accept a connection: {e}");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let service = hyper_util::service::TowerToHyperService::new(router.clone());
+        let connection = builder
+            .serve_connection_with_upgrades(TokioIo::new(stream), service)
+            .into_owned();
+        let connection = graceful.watch(connection);
+        tokio::spawn(async move {
+            if let Err(e) = connection.await {
+                tracing::debug!("connection ended: {e}");
+            }
+        });
+    }
+    drop(listener);
+    tokio::select! {
+        () = graceful.shutdown() => {},
+        () = tokio::time::sleep(Duration::from_secs(10)) => {},
+    }
 }
 
 async fn shutdown_signal() {

@@ -7,13 +7,22 @@
 //! [`ResultStore::commit`] makes it downloadable (or [`ResultStore::discard`] drops it);
 //! the first [`ResultStore::claim`] takes it away atomically, so every later claim finds
 //! nothing; [`ResultStore::sweep`] deletes entries older than the time to live.
+//!
+//! A result is never visible before it is complete: it is written under a pending name and
+//! renamed when the upload has been processed, and a process killed at any point leaves
+//! only pending or claimed names behind, which [`DirStore::open`] removes at start-up.
+//!
+//! A quota ([`DirStore::with_quota`]) bounds the bytes held by pending and committed
+//! entries; a write that would exceed it fails with [`io::ErrorKind::StorageFull`].
 
 use std::future::Future;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
 use std::time::{Duration, SystemTime};
-use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
 /// A boxed future, so the trait can be used as `dyn ResultStore`.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -83,6 +92,105 @@ const CLAIMED: &str = "claimed";
 /// committed, `ID.claimed` for the instant between the claiming rename and the unlink.
 pub struct DirStore {
     dir: PathBuf,
+    usage: Arc<Usage>,
+}
+
+/// Bytes held per entry, and in all, against the optional quota.
+#[derive(Default)]
+struct Usage {
+    quota: Option<u64>,
+    held: Mutex<Held>,
+}
+
+#[derive(Default)]
+struct Held {
+    total: u64,
+    entries: std::collections::HashMap<String, u64>,
+}
+
+impl Usage {
+    fn held(&self) -> std::sync::MutexGuard<'_, Held> {
+        // The counters stay consistent even if a holder panicked: every update is one step.
+        self.held.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Fails when `more` bytes would take the store past its quota.
+    fn check(&self, more: u64) -> io::Result<()> {
+        match self.quota {
+            Some(quota) if self.held().total.saturating_add(more) > quota => Err(io::Error::new(
+                io::ErrorKind::StorageFull,
+                format!("the result store is full (quota {quota} bytes)"),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    fn add(&self, id: &ResultId, bytes: u64) {
+        let mut held = self.held();
+        held.total += bytes;
+        *held.entries.entry(id.as_str().to_owned()).or_default() += bytes;
+    }
+
+    fn release(&self, id: &str) {
+        let mut held = self.held();
+        if let Some(bytes) = held.entries.remove(id) {
+            held.total -= bytes;
+        }
+    }
+}
+
+/// A pending entry's writer: counts what it accepts against the quota.
+struct CountingWriter<W> {
+    inner: W,
+    id: ResultId,
+    usage: Arc<Usage>,
+}
+
+impl<W: AsyncWrite + Unpin> AsyncWrite for CountingWriter<W> {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        self.usage.check(buf.len() as u64)?;
+        let this = &mut *self;
+        let written = Pin::new(&mut this.inner).poll_write(cx, buf);
+        if let Poll::Ready(Ok(n)) = written {
+            this.usage.add(&this.id, n as u64);
+        }
+        written
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+}
+
+/// A claimed entry's reader: gives its bytes back to the quota when dropped.
+struct ReleasingReader {
+    file: tokio::fs::File,
+    id: ResultId,
+    usage: Arc<Usage>,
+}
+
+impl AsyncRead for ReleasingReader {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.file).poll_read(cx, buf)
+    }
+}
+
+impl Drop for ReleasingReader {
+    fn drop(&mut self) {
+        self.usage.release(self.id.as_str());
+    }
 }
 
 impl DirStore {
@@ -104,7 +212,28 @@ impl DirStore {
                 let _ = std::fs::remove_file(&path);
             }
         }
-        Ok(DirStore { dir })
+        Ok(DirStore {
+            dir,
+            usage: Arc::default(),
+        })
+    }
+
+    /// Limits the bytes held by pending and downloadable entries (and by downloads still in
+    /// progress) to `quota`; `None` is no limit. Past it, writes fail with
+    /// [`io::ErrorKind::StorageFull`] and the entry being written should be discarded.
+    pub fn with_quota(self, quota: Option<u64>) -> DirStore {
+        DirStore {
+            dir: self.dir,
+            usage: Arc::new(Usage {
+                quota,
+                held: Mutex::default(),
+            }),
+        }
+    }
+
+    /// Bytes currently held against the quota.
+    pub fn held_bytes(&self) -> u64 {
+        self.usage.held().total
     }
 
     /// The directory.
@@ -145,8 +274,11 @@ impl ResultStore for DirStore {
                 .mode(0o600)
                 .open(self.path(id, PENDING))
                 .await?;
-            let writer: ResultWriter =
-                Box::pin(tokio::io::BufWriter::with_capacity(256 * 1024, file));
+            let writer: ResultWriter = Box::pin(CountingWriter {
+                inner: tokio::io::BufWriter::with_capacity(256 * 1024, file),
+                id: id.clone(),
+                usage: Arc::clone(&self.usage),
+            });
             Ok(writer)
         })
     }
@@ -160,6 +292,7 @@ impl ResultStore for DirStore {
 
     fn discard<'a>(&'a self, id: &'a ResultId) -> BoxFuture<'a, io::Result<()>> {
         Box::pin(async move {
+            self.usage.release(id.as_str());
             match tokio::fs::remove_file(self.path(id, PENDING)).await {
                 Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
                 _ => Ok(()),
@@ -184,15 +317,25 @@ impl ResultStore for DirStore {
             // Unlinked at once: the open handle keeps the bytes until the download ends or
             // the client goes away, and nothing is left behind if the process dies.
             let removed = tokio::fs::remove_file(&claimed).await;
-            let file = opened?;
-            removed?;
-            let metadata = file.metadata().await?;
+            let file = match (opened, removed) {
+                (Ok(file), Ok(())) => file,
+                (Err(e), _) | (_, Err(e)) => {
+                    self.usage.release(id.as_str());
+                    return Err(e);
+                }
+            };
+            let reader = ReleasingReader {
+                file,
+                id: id.clone(),
+                usage: Arc::clone(&self.usage),
+            };
+            let metadata = reader.file.metadata().await?;
             if expired(metadata.modified(), ttl) {
                 return Ok(None);
             }
             Ok(Some((
                 metadata.len(),
-                Box::pin(file) as Pin<Box<dyn AsyncRead + Send>>,
+                Box::pin(reader) as Pin<Box<dyn AsyncRead + Send>>,
             )))
         })
     }
@@ -208,6 +351,9 @@ impl ResultStore for DirStore {
                 }
                 let modified = entry.metadata().await.and_then(|m| m.modified());
                 if expired(modified, ttl) && tokio::fs::remove_file(&path).await.is_ok() {
+                    if let Some(stem) = path.file_stem().and_then(|s| s.to_str()) {
+                        self.usage.release(stem);
+                    }
                     removed += 1;
                 }
             }

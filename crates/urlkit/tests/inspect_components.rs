@@ -152,6 +152,24 @@ fn normalization_follows_section_6() {
     );
 }
 
+/// Found by the `url` fuzz target: removing `/./` from `file:/.//p` left `file://p`,
+/// whose `p` then read as a host, and normalizing again gave `file://p/`.
+#[test]
+fn normalization_never_turns_a_path_into_an_authority() {
+    let o = NormalizeOptions::default();
+    for (input, expected) in [
+        ("file:/.//p", "file:/.//p"),
+        ("x:/a/..//b", "x:/.//b"),
+        ("x:/..//b/./c", "x:/.//b/c"),
+        ("file:///.//p", "file:////p"),
+    ] {
+        let once = normalize(input, &o);
+        assert_eq!(once, expected, "{input}");
+        assert_eq!(normalize(&once, &o), once, "{input}");
+        assert!(compare(input, &once, &o).equivalent, "{input}");
+    }
+}
+
 #[test]
 fn comparison_lists_differing_components() {
     let r = compare(

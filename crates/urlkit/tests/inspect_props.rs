@@ -47,6 +47,35 @@ proptest! {
         let once = normalize(&uri, &o);
         prop_assert_eq!(normalize(&once, &o), once.clone());
     }
+
+    #[test]
+    fn compare_is_symmetric(
+        left in reference(),
+        right in reference(),
+        upper in any::<bool>(),
+        sort_query in any::<bool>(),
+    ) {
+        use urlkit::inspect::normalize::compare;
+        let o = NormalizeOptions { sort_query };
+        let left = resolve("http://a/b/c/d;p?q", &left).unwrap();
+        let mut right = resolve("http://a/b/c/d;p?q", &right).unwrap();
+        if upper {
+            right = right.to_uppercase();
+        }
+        for (l, r) in [(left.as_str(), right.as_str()), (left.as_str(), left.as_str())] {
+            let there = compare(l, r, &o);
+            let back = compare(r, l, &o);
+            prop_assert_eq!(there.equivalent, back.equivalent);
+            prop_assert_eq!(&there.left, &back.right);
+            prop_assert_eq!(there.differences.len(), back.differences.len());
+            for (d, e) in there.differences.iter().zip(&back.differences) {
+                prop_assert_eq!(d.component, e.component);
+                prop_assert_eq!(&d.left, &e.right);
+                prop_assert_eq!(&d.right, &e.left);
+            }
+        }
+        prop_assert!(compare(&left, &left, &o).equivalent);
+    }
 }
 
 /// Strings made of URL delimiters, escapes, whitespace and non-ASCII, where slicing mistakes

@@ -36,7 +36,9 @@ pub fn default_port(scheme: &str) -> Option<u16> {
 /// Normalizes a URI reference:
 /// * §6.2.2.1 case: scheme and host to lower case, hex digits of escapes to upper case;
 /// * §6.2.2.2 percent-encoding: escapes of unreserved characters decoded (`%7E` → `~`);
-/// * §6.2.2.3 dot segments removed from the path of a reference with a scheme;
+/// * §6.2.2.3 dot segments removed from the path of a reference with a scheme (a path
+///   left starting with `//` without an authority keeps a leading `/.`, so it is not
+///   read back as an authority);
 /// * §6.2.3 scheme-based: an empty or default port dropped (`http://a:80/` → `http://a/`),
 ///   and an empty path with an authority becomes `/`;
 /// * optionally the query parameters sorted ([`NormalizeOptions::sort_query`]).
@@ -70,6 +72,12 @@ pub fn normalize(input: &str, options: &NormalizeOptions) -> String {
     let mut path = normalize_escapes(r.path, false);
     if scheme.is_some() {
         path = remove_dot_segments(&path);
+        // Without an authority, a path that now starts with `//` would read back as one
+        // (`file:/.//p` would become `file://p`, host `p`); `/.` keeps it a path, as the
+        // WHATWG URL serializer does, and normalizing again gives the same string.
+        if authority.is_none() && path.starts_with("//") {
+            path.insert_str(0, "/.");
+        }
     }
     if authority.is_some() && path.is_empty() {
         path.push('/');
