@@ -19,6 +19,13 @@ rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly -
 
 python3 scripts/fuzz-seeds.py >/dev/null
 mkdir -p fuzz/logs
+# The server embeds the WebAssembly module; the fuzz build (nightly, sanitizers) reuses the
+# one the stable build made instead of building it again.
+prebuilt="$PWD/target/wasm/wasm32-unknown-unknown/wasm/urlkit_wasm.wasm"
+if [ -z "${URLKIT_WASM_FILE:-}" ] && [ ! -f "$prebuilt" ]; then
+  cargo build --locked -p urlkit-wasm-assets
+fi
+export URLKIT_WASM_FILE="${URLKIT_WASM_FILE:-$prebuilt}"
 (cd fuzz && cargo +nightly fuzz build)
 
 status=0

@@ -36,6 +36,9 @@ passed=$(grep -Eo 'test result: [a-zA-Z]+\. [0-9]+ passed' "$log" | grep -Eo '[0
 failed=$(grep -Eo '[0-9]+ failed;' "$log" | awk '{s+=$1} END {print s+0}')
 node_passed=$(grep -Eo '^# pass [0-9]+' "$log" | awk '{s+=$3} END {print s+0}')
 node_failed=$(grep -Eo '^# fail [0-9]+' "$log" | awk '{s+=$3} END {print s+0}')
+summary="all tests: $((passed + node_passed)) passed, $((failed + node_failed)) failed"
+mkdir -p target
+echo "$summary" > target/test-summary.txt
 echo
-echo "all tests: $((passed + node_passed)) passed, $((failed + node_failed)) failed"
+echo "$summary"
 exit "$status"
