@@ -7,10 +7,9 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use urlkit::codec::Peeled;
-use urlkit::request::{CodecResponse, Detected};
+use urlkit::request::{CodecResponse, DecodeRequest, Detected, EncodeRequest};
 use urlkit::{
-    Charset, CharsetChoice, DecodeOptions, Decoder, Diagnostics, EncodeOptions, EncodeSet, Encoder,
-    Newline,
+    Charset, CharsetChoice, DecodeOptions, Decoder, Diagnostics, EncodeSet, Encoder, Newline,
 };
 
 /// Findings kept in memory per run; beyond this they are only counted.
@@ -198,49 +197,41 @@ impl Codec {
 }
 
 pub fn encode(args: EncodeArgs) -> ExitCode {
-    let charset = match Charset::for_label(&args.charset) {
-        Ok(c) => c,
-        Err(e) => return usage(&e.to_string()),
-    };
-    let set = EncodeSet::named(&args.set)
-        .and_then(|s| match &args.safe {
-            Some(chars) => s.with_safe(chars),
-            None => Ok(s),
-        })
-        .and_then(|s| match &args.unsafe_chars {
-            Some(chars) => s.with_unsafe(chars),
-            None => Ok(s),
-        });
-    let set = match set {
-        Ok(s) => s,
-        Err(e) => return usage(&e.to_string()),
-    };
-    let options = EncodeOptions {
-        charset,
-        space_plus: args.space_plus || set == EncodeSet::FORM,
-        set,
+    // The options are read the way the JSON API reads them, so every front end agrees.
+    let request = EncodeRequest {
+        charset: Some(args.charset.clone()),
+        set: Some(args.set.clone()),
+        safe: args.safe.clone(),
+        unsafe_chars: args.unsafe_chars.clone(),
+        space_plus: args.space_plus,
         lowercase: args.lowercase,
-        binary: args.common.binary,
-        per_line: args.common.per_line,
-        newline: args.common.newline.into(),
+        ..EncodeRequest::default()
     };
+    let mut options = match request.options(args.common.binary) {
+        Ok(options) => options,
+        Err(e) => return usage(&format!("--{}: {}", e.field, e.message)),
+    };
+    options.per_line = args.common.per_line;
+    options.newline = args.common.newline.into();
+    let charset = options.charset;
     let make = || Codec::Encode(Box::new(Encoder::new(&options)));
     run(&args.text, &args.common, Some(charset), true, make)
 }
 
 pub fn decode(args: DecodeArgs) -> ExitCode {
-    let choice = match CharsetChoice::for_label(&args.charset) {
-        Ok(c) => c,
-        Err(e) => return usage(&e.to_string()),
-    };
-    let options = DecodeOptions {
-        charset: choice,
+    let request = DecodeRequest {
+        charset: Some(args.charset.clone()),
         plus_space: args.plus_space,
         keep_whitespace: args.keep_whitespace,
-        binary: args.common.binary,
-        per_line: args.common.per_line,
-        newline: args.common.newline.into(),
+        ..DecodeRequest::default()
     };
+    let mut options = match request.options(args.common.binary) {
+        Ok(options) => options,
+        Err(e) => return usage(&format!("--{}: {}", e.field, e.message)),
+    };
+    options.per_line = args.common.per_line;
+    options.newline = args.common.newline.into();
+    let choice = options.charset;
     let fixed = match choice {
         CharsetChoice::Fixed(c) => Some(c),
         CharsetChoice::Auto => None,
