@@ -51,9 +51,9 @@ where
     )
 )]
 pub async fn encode(
-    ApiJson(body): ApiJson<serde_json::Value>,
+    ApiJson(request::RequestBody(body)): ApiJson<request::RequestBody>,
 ) -> Result<Json<CodecResponse>, ApiError> {
-    let request = request::EncodeRequest::try_from(body)?;
+    let request = request::EncodeRequest::try_from(require_input(body)?)?;
     answer(request.run()).map(Json)
 }
 
@@ -68,10 +68,25 @@ pub async fn encode(
     )
 )]
 pub async fn decode(
-    ApiJson(body): ApiJson<serde_json::Value>,
+    ApiJson(request::RequestBody(body)): ApiJson<request::RequestBody>,
 ) -> Result<Json<CodecResponse>, ApiError> {
-    let request = request::DecodeRequest::try_from(body)?;
+    let request = request::DecodeRequest::try_from(require_input(body)?)?;
     answer(request.run()).map(Json)
+}
+
+/// The body of a codec request, which must carry its text: an object without `input` (or
+/// with `input: null`) is a 400 naming the field. Other shapes are left to the request
+/// parser, which names what is wrong with them.
+fn require_input(body: serde_json::Value) -> Result<serde_json::Value, ApiError> {
+    match body.as_object() {
+        Some(fields) if fields.get("input").is_none_or(|v| v.is_null()) => {
+            Err(ApiError::from(request::RequestError {
+                field: "input".to_string(),
+                message: "is required: the text to encode or decode".to_string(),
+            }))
+        }
+        _ => Ok(body),
+    }
 }
 
 /// `POST /api/inspect`: a URL to take apart.

@@ -287,7 +287,84 @@ fn kind(value: &Value) -> &'static str {
 }
 
 fn parse_json(json: &str) -> Result<Value, RequestError> {
-    serde_json::from_str(json).map_err(|e| RequestError::new("", format!("not valid JSON: {e}")))
+    serde_json::from_str::<RequestBody>(json)
+        .map(|body| body.0)
+        .map_err(|e| RequestError::new("", format!("not valid JSON: {e}")))
+}
+
+/// A JSON request body read as a [`Value`], except that an object naming the same key twice
+/// (`{"input": "a", "input": "b"}`) is refused rather than resolved silently to one of them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RequestBody(pub Value);
+
+impl<'de> Deserialize<'de> for RequestBody {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(BodyVisitor).map(RequestBody)
+    }
+}
+
+struct BodyVisitor;
+
+impl<'de> serde::de::Visitor<'de> for BodyVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut fields = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let value = map.next_value::<Value>()?;
+            if fields.contains_key(&key) {
+                return Err(serde::de::Error::custom(format!(
+                    "the field `{key}` appears twice"
+                )));
+            }
+            fields.insert(key, value);
+        }
+        Ok(Value::Object(fields))
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element::<Value>()? {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_string()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
 }
 
 fn newline(field: &str, value: Option<&str>) -> Result<Newline, RequestError> {
@@ -689,6 +766,14 @@ mod tests {
     fn unknown_field_is_named() {
         let error = EncodeRequest::from_json(r#"{"input": "a", "sett": "x"}"#).unwrap_err();
         assert_eq!(error.field, "sett");
+    }
+
+    #[test]
+    fn a_field_given_twice_is_refused() {
+        let error = EncodeRequest::from_json(r#"{"input": "a", "input": "b"}"#).unwrap_err();
+        assert!(error.message.contains("`input` appears twice"), "{error}");
+        let fine = DecodeRequest::from_json(r#"{"input": "%41", "charset": "utf-8"}"#).unwrap();
+        assert_eq!(fine.input, "%41");
     }
 
     #[test]
