@@ -6,11 +6,9 @@ use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use urlkit::codec::Peeled;
+use urlkit::codec::{Codec, Peeled};
 use urlkit::request::{CodecResponse, DecodeRequest, Detected, EncodeRequest};
-use urlkit::{
-    Charset, CharsetChoice, DecodeOptions, Decoder, Diagnostics, EncodeSet, Encoder, Newline,
-};
+use urlkit::{Charset, DecodeOptions, Diagnostics, EncodeSet, Newline};
 
 /// Findings kept in memory per run; beyond this they are only counted.
 const KEPT_FINDINGS: usize = 10_000;
@@ -160,42 +158,6 @@ pub struct DetectArgs {
     json: bool,
 }
 
-/// A streaming codec of either direction.
-enum Codec {
-    Encode(Box<Encoder>),
-    Decode(Box<Decoder>),
-}
-
-impl Codec {
-    fn feed(&mut self, chunk: &[u8], out: &mut Vec<u8>, diagnostics: &mut Diagnostics) {
-        match self {
-            Codec::Encode(e) => e.feed(chunk, out, diagnostics),
-            Codec::Decode(d) => d.feed(chunk, out, diagnostics),
-        }
-    }
-
-    fn finish(&mut self, out: &mut Vec<u8>, diagnostics: &mut Diagnostics) {
-        match self {
-            Codec::Encode(e) => e.finish(out, diagnostics),
-            Codec::Decode(d) => d.finish(out, diagnostics),
-        }
-    }
-
-    fn charset_name(&self, fallback: Option<Charset>) -> Option<&'static str> {
-        match self {
-            Codec::Encode(_) => fallback.map(|c| c.name()),
-            Codec::Decode(d) => d.charset().or(fallback).map(|c| c.name()),
-        }
-    }
-
-    fn detected(&self) -> Option<Detected> {
-        match self {
-            Codec::Encode(_) => None,
-            Codec::Decode(d) => d.detection().map(Detected::from),
-        }
-    }
-}
-
 pub fn encode(args: EncodeArgs) -> ExitCode {
     // The options are read the way the JSON API reads them, so every front end agrees.
     let request = EncodeRequest {
@@ -213,9 +175,8 @@ pub fn encode(args: EncodeArgs) -> ExitCode {
     };
     options.per_line = args.common.per_line;
     options.newline = args.common.newline.into();
-    let charset = options.charset;
-    let make = || Codec::Encode(Box::new(Encoder::new(&options)));
-    run(&args.text, &args.common, Some(charset), true, make)
+    let make = || Codec::encoder(&options);
+    run(&args.text, &args.common, true, make)
 }
 
 pub fn decode(args: DecodeArgs) -> ExitCode {
@@ -231,26 +192,20 @@ pub fn decode(args: DecodeArgs) -> ExitCode {
     };
     options.per_line = args.common.per_line;
     options.newline = args.common.newline.into();
-    let choice = options.charset;
-    let fixed = match choice {
-        CharsetChoice::Fixed(c) => Some(c),
-        CharsetChoice::Auto => None,
-    };
     if args.until_stable {
         return until_stable(&args.text, &args.common, &options);
     }
     if args.iri {
         return iri_display(&args.text, &args.common);
     }
-    let make = || Codec::Decode(Box::new(Decoder::new(&options)));
-    run(&args.text, &args.common, fixed, false, make)
+    let make = || Codec::decoder(&options);
+    run(&args.text, &args.common, false, make)
 }
 
 /// Runs a codec over the TEXT entries, or streams stdin/--input through it.
 fn run(
     text: &[OsString],
     common: &CommonArgs,
-    charset: Option<Charset>,
     newline_after_stream: bool,
     make: impl Fn() -> Codec,
 ) -> ExitCode {
@@ -276,8 +231,8 @@ fn run(
             if common.json {
                 let object = json_result(
                     &out,
-                    codec.charset_name(charset),
-                    codec.detected(),
+                    codec.charset().map(|c| c.name()),
+                    codec.detection().map(Detected::from),
                     &diagnostics,
                     None,
                 );
@@ -348,8 +303,8 @@ fn run(
         }
         let object = json_result(
             &collected,
-            codec.charset_name(charset),
-            codec.detected(),
+            codec.charset().map(|c| c.name()),
+            codec.detection().map(Detected::from),
             &kept,
             None,
         );

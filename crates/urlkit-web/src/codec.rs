@@ -7,8 +7,9 @@
 
 use crate::error::ApiError;
 use serde::{Deserialize, Serialize};
+use urlkit::codec::Codec;
 use urlkit::request::{self, CodecResponse, Rejection, RequestError};
-use urlkit::{Decoder, Diagnostic, Diagnostics, Encoder, Newline};
+use urlkit::{Diagnostic, Newline};
 use utoipa::ToSchema;
 
 /// Findings listed in an answer; beyond this they are only counted.
@@ -155,32 +156,6 @@ pub fn answer(
     }
 }
 
-/// A streaming codec of either direction, fed chunk by chunk.
-pub enum Codec {
-    /// Percent-encoding.
-    Encode(Box<Encoder>),
-    /// Percent-decoding.
-    Decode(Box<Decoder>),
-}
-
-impl Codec {
-    /// Processes the next chunk; findings go to `diagnostics`. Never fails.
-    pub fn feed(&mut self, chunk: &[u8], out: &mut Vec<u8>, diagnostics: &mut Diagnostics) {
-        match self {
-            Codec::Encode(e) => e.feed(chunk, out, diagnostics),
-            Codec::Decode(d) => d.feed(chunk, out, diagnostics),
-        }
-    }
-
-    /// Flushes what is held back at the end of the input.
-    pub fn finish(&mut self, out: &mut Vec<u8>, diagnostics: &mut Diagnostics) {
-        match self {
-            Codec::Encode(e) => e.finish(out, diagnostics),
-            Codec::Decode(d) => d.finish(out, diagnostics),
-        }
-    }
-}
-
 /// Which way a file goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
@@ -274,8 +249,8 @@ impl FileOptions {
     /// A binary-mode codec for the file.
     pub fn codec(&self, op: Op) -> Result<Codec, ApiError> {
         Ok(match op {
-            Op::Encode => Codec::Encode(Box::new(Encoder::new(&self.encode.options(true)?))),
-            Op::Decode => Codec::Decode(Box::new(Decoder::new(&self.decode.options(true)?))),
+            Op::Encode => Codec::encoder(&self.encode.options(true)?),
+            Op::Decode => Codec::decoder(&self.decode.options(true)?),
         })
     }
 

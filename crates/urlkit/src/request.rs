@@ -18,7 +18,7 @@ use serde_json::{Map, Value};
 
 use crate::charset::Charset;
 use crate::codec::{
-    decode_until_stable, CharsetChoice, DecodeOptions, Decoder, EncodeOptions, Encoder, Newline,
+    decode_until_stable, CharsetChoice, Codec, DecodeOptions, EncodeOptions, Newline,
 };
 use crate::detect::Detection;
 use crate::diagnostics::{Diagnostic, Diagnostics};
@@ -578,11 +578,6 @@ fn until_stable(
     Ok(response)
 }
 
-enum Codec {
-    Encode(Box<Encoder>, Charset),
-    Decode(Box<Decoder>, Option<Charset>),
-}
-
 /// A streaming run of either direction that keeps its findings ([`KEPT_FINDINGS`] at
 /// most) and, when strict, stops at the first finding strict mode rejects.
 pub struct Stream {
@@ -595,22 +590,12 @@ pub struct Stream {
 impl Stream {
     /// An encoding stream.
     pub fn encoder(options: &EncodeOptions, strict: bool) -> Self {
-        Self::with(
-            Codec::Encode(Box::new(Encoder::new(options)), options.charset),
-            strict,
-        )
+        Self::with(Codec::encoder(options), strict)
     }
 
     /// A decoding stream.
     pub fn decoder(options: &DecodeOptions, strict: bool) -> Self {
-        let fixed = match options.charset {
-            CharsetChoice::Fixed(c) => Some(c),
-            CharsetChoice::Auto => None,
-        };
-        Self::with(
-            Codec::Decode(Box::new(Decoder::new(options)), fixed),
-            strict,
-        )
+        Self::with(Codec::decoder(options), strict)
     }
 
     fn with(codec: Codec, strict: bool) -> Self {
@@ -628,20 +613,14 @@ impl Stream {
     /// one return that [`Rejection`] (what was appended to `out` must then be discarded).
     pub fn feed(&mut self, chunk: &[u8], out: &mut Vec<u8>) -> Result<(), Rejection> {
         self.check()?;
-        match &mut self.codec {
-            Codec::Encode(e, _) => e.feed(chunk, out, &mut self.diagnostics),
-            Codec::Decode(d, _) => d.feed(chunk, out, &mut self.diagnostics),
-        }
+        self.codec.feed(chunk, out, &mut self.diagnostics);
         self.check()
     }
 
     /// Ends the input, appending what was held back to `out`. Strict, as [`feed`](Self::feed).
     pub fn finish(&mut self, out: &mut Vec<u8>) -> Result<(), Rejection> {
         self.check()?;
-        match &mut self.codec {
-            Codec::Encode(e, _) => e.finish(out, &mut self.diagnostics),
-            Codec::Decode(d, _) => d.finish(out, &mut self.diagnostics),
-        }
+        self.codec.finish(out, &mut self.diagnostics);
         self.check()
     }
 
@@ -662,10 +641,7 @@ impl Stream {
     /// The charset in use: for decoding with `auto`, what was detected for the current or
     /// last entry (`None` before any input).
     pub fn charset(&self) -> Option<Charset> {
-        match &self.codec {
-            Codec::Encode(_, c) => Some(*c),
-            Codec::Decode(d, fixed) => d.charset().or(*fixed),
-        }
+        self.codec.charset()
     }
 
     /// The findings so far.
@@ -676,10 +652,7 @@ impl Stream {
     /// What `auto` detected for the current or last entry (`None` for encoding and fixed
     /// charsets).
     pub fn detected(&self) -> Option<Detected> {
-        match &self.codec {
-            Codec::Encode(..) => None,
-            Codec::Decode(d, _) => d.detection().map(Detected::from),
-        }
+        self.codec.detection().map(Detected::from)
     }
 
     /// A response for `output` with this stream's charset, findings and detection.

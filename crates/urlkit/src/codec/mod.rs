@@ -195,6 +195,72 @@ impl Decoder {
     }
 }
 
+/// A streaming codec of either direction, for callers that choose the direction at run
+/// time (a file upload, a `--json` run). Bad input is handled as by [`Encoder`] and
+/// [`Decoder`]: reported, never fatal.
+pub struct Codec {
+    direction: Direction,
+}
+
+enum Direction {
+    Encode(Box<Encoder>, Charset),
+    /// The decoder and the charset it was given (`None` for `auto`).
+    Decode(Box<Decoder>, Option<Charset>),
+}
+
+impl Codec {
+    /// An encoding codec.
+    pub fn encoder(options: &EncodeOptions) -> Self {
+        Codec {
+            direction: Direction::Encode(Box::new(Encoder::new(options)), options.charset),
+        }
+    }
+
+    /// A decoding codec.
+    pub fn decoder(options: &DecodeOptions) -> Self {
+        let fixed = match options.charset {
+            CharsetChoice::Fixed(c) => Some(c),
+            CharsetChoice::Auto => None,
+        };
+        Codec {
+            direction: Direction::Decode(Box::new(Decoder::new(options)), fixed),
+        }
+    }
+
+    /// Processes the next chunk, appending to `out`; findings go to `diagnostics`.
+    pub fn feed(&mut self, chunk: &[u8], out: &mut Vec<u8>, diagnostics: &mut Diagnostics) {
+        match &mut self.direction {
+            Direction::Encode(e, _) => e.feed(chunk, out, diagnostics),
+            Direction::Decode(d, _) => d.feed(chunk, out, diagnostics),
+        }
+    }
+
+    /// Ends the input, appending what was held back.
+    pub fn finish(&mut self, out: &mut Vec<u8>, diagnostics: &mut Diagnostics) {
+        match &mut self.direction {
+            Direction::Encode(e, _) => e.finish(out, diagnostics),
+            Direction::Decode(d, _) => d.finish(out, diagnostics),
+        }
+    }
+
+    /// The charset in use: for decoding with `auto`, what was detected for the current or
+    /// last entry (`None` before any input).
+    pub fn charset(&self) -> Option<Charset> {
+        match &self.direction {
+            Direction::Encode(_, c) => Some(*c),
+            Direction::Decode(d, fixed) => d.charset().or(*fixed),
+        }
+    }
+
+    /// What `auto` found for the current (or last) entry; `None` when encoding.
+    pub fn detection(&self) -> Option<&Detection> {
+        match &self.direction {
+            Direction::Encode(..) => None,
+            Direction::Decode(d, _) => d.detection(),
+        }
+    }
+}
+
 /// The result of a whole-input operation.
 #[derive(Clone, Debug)]
 pub struct Outcome {
