@@ -41,5 +41,12 @@ for target in "${targets[@]}"; do
   runs="$(grep -Eo 'stat::number_of_executed_units: [0-9]+' "$log" | awk '{print $2}' | tail -n1 || true)"
   [ -n "$runs" ] || runs="$(grep -Eo '^#[0-9]+' "$log" | tail -n1 | tr -d '#' || true)"
   echo "fuzz $target: $runs executions in ${seconds}s, $result"
+  if [ "$result" != "no findings" ]; then
+    # Enough to reproduce the finding from the CI log alone.
+    grep -m4 -E -A1 "panicked at|ERROR: libFuzzer|SUMMARY:" "$log" | sed 's/^/  /' || true
+    for artifact in "fuzz/artifacts/$target"/*; do
+      [ -f "$artifact" ] && echo "  $artifact (base64): $(head -c 4096 "$artifact" | base64 -w0)"
+    done
+  fi
 done
 exit "$status"

@@ -5,7 +5,7 @@
 use libfuzzer_sys::fuzz_target;
 use urlkit::inspect::normalize::{compare, normalize, NormalizeOptions};
 use urlkit::inspect::resolve::{relativize, resolve};
-use urlkit::inspect::{parse, rfc3986, Url};
+use urlkit::inspect::{parse, rfc3986, whatwg};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
@@ -15,7 +15,7 @@ fuzz_target!(|data: &[u8]| {
     let (reference, base) = text
         .split_once('\n')
         .unwrap_or((text, "http://a/b/c/d;p?q"));
-    let base_url = Url::parse(base).ok();
+    let base_url = whatwg::parse(base, None).ok();
     let _ = parse::inspect(reference, base_url.as_ref());
     let _ = parse::inspect(reference, None);
     let _ = rfc3986::Components::of(reference);

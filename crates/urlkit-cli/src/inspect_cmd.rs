@@ -10,7 +10,7 @@ use urlkit::inspect::parse::{diagram, inspect, parse_with_warnings, UrlReport};
 use urlkit::inspect::resolve::{relativize, resolve};
 use urlkit::inspect::rfc3986::{self, Components};
 use urlkit::inspect::template::Template;
-use urlkit::inspect::{base58, idn, iri, Position, Url};
+use urlkit::inspect::{base58, idn, iri, whatwg, Position, Url};
 
 /// The inspector's subcommands.
 #[derive(Subcommand, Debug)]
@@ -254,7 +254,12 @@ fn for_each_input(
 }
 
 fn run_parse(a: ParseArgs) -> io::Result<ExitCode> {
-    let base = match a.base.as_deref().map(Url::parse).transpose() {
+    let base = match a
+        .base
+        .as_deref()
+        .map(|b| whatwg::parse(b, None))
+        .transpose()
+    {
         Ok(b) => b,
         Err(e) => return usage(format!("--base is not a valid URL: {e}")),
     };
@@ -328,9 +333,8 @@ fn run_get(template: &Template, base: Option<&Url>, urls: &[String]) -> io::Resu
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut buf: Vec<u8> = Vec::with_capacity(1 << 16);
     let mut ok = true;
-    let options = Url::options().base_url(base);
     for_each_input(urls, |n, line| {
-        match options.parse(line) {
+        match whatwg::parse(line, base) {
             Ok(url) => template.render(&url, &mut buf),
             Err(_) => {
                 ok = false;
@@ -355,7 +359,7 @@ fn run_get(template: &Template, base: Option<&Url>, urls: &[String]) -> io::Resu
 }
 
 fn write_table(out: &mut impl Write, r: &UrlReport, base: Option<&Url>) -> io::Result<()> {
-    if let Ok(url) = Url::options().base_url(base).parse(&r.input) {
+    if let Ok(url) = whatwg::parse(&r.input, base) {
         for line in diagram(&url).lines() {
             writeln!(out, "  {line}")?;
         }
@@ -451,13 +455,13 @@ fn write_rfc3986_table(out: &mut impl Write, c: &Components) -> io::Result<()> {
 fn run_resolve(a: ResolveArgs) -> io::Result<ExitCode> {
     let mut out = io::stdout().lock();
     if a.whatwg {
-        let base = match Url::parse(&a.base) {
+        let base = match whatwg::parse(&a.base, None) {
             Ok(b) => b,
             Err(e) => return usage(format!("base {:?} is not a valid URL: {e}", a.base)),
         };
         let mut ok = true;
         for r in &a.refs {
-            match base.join(r) {
+            match whatwg::parse(r, Some(&base)) {
                 Ok(u) => writeln!(out, "{u}")?,
                 Err(_) => {
                     ok = false;
@@ -545,7 +549,7 @@ fn run_idn(a: IdnArgs) -> io::Result<ExitCode> {
             Ok(s) => {
                 writeln!(out, "{s}")?;
                 let host = if name.contains("://") {
-                    Url::parse(name)
+                    whatwg::parse(name, None)
                         .ok()
                         .and_then(|u| u.host_str().map(idn::to_unicode_lossy))
                 } else {

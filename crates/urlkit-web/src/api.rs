@@ -18,7 +18,7 @@ use tokio::io::AsyncWriteExt;
 use urlkit::inspect::parse::inspect as whatwg_report;
 use urlkit::inspect::resolve::resolve as rfc3986_resolve;
 use urlkit::inspect::rfc3986::Components;
-use urlkit::inspect::Url;
+use urlkit::inspect::whatwg;
 use urlkit::request::{self, CodecResponse};
 use urlkit::Diagnostics;
 use utoipa::{OpenApi, ToSchema};
@@ -147,7 +147,7 @@ pub fn inspect_url(url: &str, base: Option<&str>) -> Result<InspectResponse, Api
     let base = base.map(str::trim).filter(|b| !b.is_empty());
     let parsed_base = base
         .map(|b| {
-            Url::parse(b).map_err(|e| {
+            whatwg::parse(b, None).map_err(|e| {
                 ApiError::bad_request("bad-base", format!("base {b:?} is not a URL: {e}"))
             })
         })
@@ -216,8 +216,8 @@ pub async fn resolve(
 ) -> Result<Json<ResolveResponse>, ApiError> {
     let resolved = rfc3986_resolve(&request.base, &request.reference)
         .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "bad-base", e.message))?;
-    let whatwg = Url::parse(&request.base)
-        .and_then(|b| b.join(&request.reference))
+    let whatwg = whatwg::parse(&request.base, None)
+        .and_then(|b| whatwg::parse(&request.reference, Some(&b)))
         .ok()
         .map(String::from);
     Ok(Json(ResolveResponse { resolved, whatwg }))

@@ -7,7 +7,7 @@ use urlkit::inspect::normalize::{compare, normalize, NormalizeOptions};
 use urlkit::inspect::parse::{inspect, parse_with_warnings};
 use urlkit::inspect::rfc3986::{self, Components, HostKind};
 use urlkit::inspect::template::Template;
-use urlkit::inspect::Url;
+use urlkit::inspect::{whatwg, Url};
 
 fn c(input: &str) -> Components {
     Components::of(input).unwrap_or_else(|e| panic!("{input}: {e}"))
@@ -168,6 +168,21 @@ fn normalization_never_turns_a_path_into_an_authority() {
         assert_eq!(normalize(&once, &o), once, "{input}");
         assert!(compare(input, &once, &o).equivalent, "{input}");
     }
+}
+
+/// Found by the `url` fuzz target: `..` against `file://mai/q:/i/q:` made the `url` crate
+/// keep the drive-letter-shaped last segment (and, with debug assertions, panic).
+#[test]
+fn dot_segments_remove_a_drive_letter_segment_after_the_first() {
+    let report = inspect("..", Url::parse("file:///q:/i/q:").ok().as_ref()).unwrap();
+    assert_eq!(report.href, "file:///q:/");
+    let base = whatwg::parse("file://mai/q:/i/q:", None).unwrap();
+    let resolved = whatwg::parse("..", Some(&base)).unwrap();
+    assert!(resolved.as_str().ends_with("/q:/"), "{resolved}");
+    assert_eq!(
+        whatwg::parse("file:///a/c:/../x", None).map(String::from),
+        Ok("file:///a/x".to_owned())
+    );
 }
 
 #[test]

@@ -13,6 +13,7 @@ pub mod parse;
 pub mod resolve;
 pub mod rfc3986;
 pub mod template;
+pub mod whatwg;
 
 /// The `url` crate's URL type and component positions, which this module's API uses.
 pub use url::{Position, Url};

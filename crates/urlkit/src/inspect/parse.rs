@@ -4,7 +4,7 @@
 
 use super::normalize::default_port as well_known_port;
 use super::rfc3986::split;
-use super::{idn, percent_decode_lossy};
+use super::{idn, percent_decode_lossy, whatwg};
 use crate::diagnostics::{Code, Diagnostic};
 use serde::Serialize;
 use std::cell::RefCell;
@@ -99,11 +99,7 @@ pub fn parse_with_warnings(
             list.push(v);
         }
     };
-    let url = Url::options()
-        .base_url(base)
-        .syntax_violation_callback(Some(&record))
-        .parse(input)
-        .map_err(|e| failure(input, e))?;
+    let url = whatwg::parse_reporting(input, base, Some(&record)).map_err(|e| failure(input, e))?;
     let mut warnings = Vec::new();
     let shape = InputShape::of(input);
     if let Some((offset, _)) = input.char_indices().nth(MAX_URL_LENGTH) {
