@@ -7,6 +7,9 @@ use crate::charset::{Charset, TextDecoder};
 use crate::detect::{self, Detection};
 use crate::diagnostics::{Code, Diagnostic, Diagnostics};
 
+/// How much input the UTF-8 path decodes and validates at a time.
+const UTF8_PIECE: usize = 64 * 1024;
+
 /// How much raw input `auto` looks at before choosing a charset.
 const DETECTION_WINDOW: usize = 64 * 1024;
 
@@ -208,7 +211,7 @@ impl EntryDecoder {
 }
 
 /// How much input the locator replays with offsets tracked at a time.
-const LOCATOR_PIECE: usize = 16 * 1024;
+const LOCATOR_PIECE: usize = 1024;
 
 /// Finds the input offset of decoded bytes by replaying the percent decoder over the
 /// chunk: quickly up to the piece of input that holds the byte, then that piece with every
@@ -310,7 +313,15 @@ impl Entry for EntryDecoder {
             }
             return;
         }
-        self.process(input, false, out, diagnostics);
+        if let Stage::Utf8(_) = self.stage {
+            // In pieces, so that an invalid sequence sends only its own piece down the
+            // slower path that copies and locates.
+            for piece in input.chunks(UTF8_PIECE) {
+                self.process(piece, false, out, diagnostics);
+            }
+        } else {
+            self.process(input, false, out, diagnostics);
+        }
     }
 
     fn finish(&mut self, out: &mut Vec<u8>, diagnostics: &mut Diagnostics) {
@@ -382,6 +393,45 @@ mod tests {
         // Findings are in input order per stage, and each chunk goes through both stages.
         found.sort();
         (out, found)
+    }
+
+    /// Invalid sequences far apart in a large input, each at a known offset, some on the
+    /// boundaries of the pieces the UTF-8 path works in.
+    #[test]
+    fn invalid_sequences_in_a_large_input_are_found_where_they_are() {
+        let mut input = Vec::new();
+        let mut expected_output = Vec::new();
+        let mut expected_offsets = Vec::new();
+        for (k, gap) in [100usize, 65_433, 65_536, 1, 200_000, 70_000, 3]
+            .into_iter()
+            .enumerate()
+        {
+            input.extend(std::iter::repeat_n(b'a', gap));
+            expected_output.extend(std::iter::repeat_n(b'a', gap));
+            expected_offsets.push(input.len() as u64);
+            if k % 2 == 0 {
+                // An escape of a byte that never starts a character.
+                input.extend_from_slice(b"%FF");
+                expected_output.extend_from_slice("\u{FFFD}".as_bytes());
+            } else {
+                // A raw lead byte without its continuation.
+                input.extend_from_slice(b"\xC3(");
+                expected_output.extend_from_slice("\u{FFFD}(".as_bytes());
+            }
+        }
+        for cuts in [vec![], vec![65_536], vec![1, 65_535, 131_072, 300_000]] {
+            let (output, found) = run(&input, &cuts, &DecodeOptions::default());
+            assert!(output == expected_output, "output differs, cuts {cuts:?}");
+            let mut offsets: Vec<u64> = found
+                .iter()
+                .map(|f| {
+                    assert!(f.starts_with(&Code::InvalidSequence.to_string()), "{f}");
+                    f.rsplit(' ').next().unwrap().parse().unwrap()
+                })
+                .collect();
+            offsets.sort_unstable();
+            assert_eq!(offsets, expected_offsets, "cuts {cuts:?}");
+        }
     }
 
     proptest! {

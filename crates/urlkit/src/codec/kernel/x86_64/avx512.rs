@@ -78,6 +78,13 @@ fn decode_span_avx512<const FLAG: bool>(
     let lane = load64(&LANES);
     let next = _mm512_add_epi8(lane, _mm512_set1_epi8(1));
     let after_next = _mm512_add_epi8(lane, _mm512_set1_epi8(2));
+    // SAFETY: `reserve` above made room for `input.len() + 64` bytes past `out.len()`.
+    let dst = unsafe { out.as_mut_ptr().add(out.len()) };
+    let store = |written: usize, block: __m512i| {
+        // SAFETY: `written` never passes the input taken, which stays within
+        // `input.len()`, and a block is 64 bytes: within the reserved room.
+        unsafe { _mm512_storeu_si512(dst.add(written).cast(), block) }
+    };
     let mut written = 0;
     let mut i = 0;
     while i + 64 <= input.len() {
@@ -85,9 +92,17 @@ fn decode_span_avx512<const FLAG: bool>(
         let by_low = _mm512_shuffle_epi8(low, _mm512_and_si512(v, nibble));
         let by_high = _mm512_shuffle_epi8(high, _mm512_and_si512(_mm512_srli_epi16(v, 4), nibble));
         let stop = _mm512_test_epi8_mask(by_low, by_high);
-        let percent = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'%' as i8));
+        let percent = stop & _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'%' as i8));
         let plus = stop & _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'+' as i8));
         let removed = stop & !percent & !plus;
+        if percent == 0 {
+            // Whitespace to drop and `+` to turn into spaces, no escape.
+            let decoded = _mm512_mask_mov_epi8(v, plus, _mm512_set1_epi8(b' ' as i8));
+            store(written, _mm512_maskz_compress_epi8(!removed, decoded));
+            written += 64 - removed.count_ones() as usize;
+            i += 64;
+            continue;
+        }
 
         let digit = _mm512_sub_epi8(v, _mm512_set1_epi8(b'0' as i8));
         let is_digit = _mm512_cmple_epu8_mask(digit, _mm512_set1_epi8(9));
@@ -143,12 +158,7 @@ fn decode_span_avx512<const FLAG: bool>(
         let keep = inside & !((valid << 1) | (valid << 2) | removed);
         let decoded = _mm512_mask_blend_epi8(valid, v, values);
         let decoded = _mm512_mask_mov_epi8(decoded, plus, _mm512_set1_epi8(b' ' as i8));
-        let packed = _mm512_maskz_compress_epi8(keep, decoded);
-        // SAFETY: `written <= i` and `i + 64 <= input.len()`, and input.len() + 64 bytes
-        // were reserved past `out.len()`.
-        unsafe {
-            _mm512_storeu_si512(out.as_mut_ptr().add(out.len() + written).cast(), packed);
-        }
+        store(written, _mm512_maskz_compress_epi8(keep, decoded));
         written += keep.count_ones() as usize;
         // The usual case, a whole block, does not wait for `cut` to find the next block.
         if cut == 64 {
