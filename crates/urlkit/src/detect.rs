@@ -63,6 +63,15 @@ pub const MAX_RUNNERS_UP: usize = 4;
 /// statistical guess reads at most the first [`SAMPLE_LIMIT`] bytes; the BOM, ASCII and
 /// UTF-8 checks read everything.
 pub fn detect(bytes: &[u8], tld_hint: Option<&str>) -> Detection {
+    detect_start(bytes, tld_hint, true)
+}
+
+/// Bytes of valid UTF-8 the runners-up are ranked on.
+const RUNNERS_UP_SAMPLE: usize = 4 * 1024;
+
+/// [`detect`] on the start of an input: with `complete` false more bytes follow, so a
+/// character cut at the end of `bytes` is no evidence against a charset (UTF-8 included).
+pub fn detect_start(bytes: &[u8], tld_hint: Option<&str>, complete: bool) -> Detection {
     if bytes.is_empty() {
         return fixed("UTF-8", 0.1, "empty input", 0);
     }
@@ -79,13 +88,25 @@ pub fn detect(bytes: &[u8], tld_hint: Option<&str>) -> Detection {
         return fixed("UTF-8", 1.0, "ASCII only", 0);
     }
     let tld = normalise_tld(tld_hint);
-    let ranked = rank_legacy(bytes, tld.as_deref());
-    if let Ok(text) = std::str::from_utf8(bytes) {
+    let utf8 = match std::str::from_utf8(bytes) {
+        Ok(text) => Some(text),
+        Err(e) if !complete && e.error_len().is_none() => {
+            std::str::from_utf8(&bytes[..e.valid_up_to()]).ok()
+        }
+        Err(_) => None,
+    };
+    if let Some(text) = utf8 {
         // Legacy text that happens to be valid UTF-8 gets rarer with every multi-byte
         // sequence; one two-byte sequence alone is weak evidence.
         let multi = text.chars().filter(|c| !c.is_ascii()).count() as i32;
         let long_seqs = text.chars().filter(|c| c.len_utf8() > 2).count() as i32;
         let doubt = 0.25f32.powi(multi + long_seqs);
+        let sample = &bytes[..bytes.len().min(RUNNERS_UP_SAMPLE)];
+        let ranked = rank_legacy(
+            sample,
+            tld.as_deref(),
+            complete && sample.len() == bytes.len(),
+        );
         let runners_up = ranked
             .into_iter()
             .take(MAX_RUNNERS_UP)
@@ -102,6 +123,7 @@ pub fn detect(bytes: &[u8], tld_hint: Option<&str>) -> Detection {
             runners_up,
         };
     }
+    let ranked = rank_legacy(bytes, tld.as_deref(), complete);
     let mut ranked = ranked.into_iter();
     let best = ranked.next().unwrap_or(Candidate {
         charset: "windows-1252",
@@ -302,8 +324,8 @@ const MAX_GUESS_CONFIDENCE: f32 = 0.995;
 const SCRIPT_PENALTY: f64 = 6.0;
 
 /// Ranks the legacy candidates for `bytes`, best first, with posterior confidences.
-fn rank_legacy(bytes: &[u8], tld: Option<&str>) -> Vec<Candidate> {
-    let complete = bytes.len() <= SAMPLE_LIMIT;
+fn rank_legacy(bytes: &[u8], tld: Option<&str>, complete: bool) -> Vec<Candidate> {
+    let complete = complete && bytes.len() <= SAMPLE_LIMIT;
     let bytes = &bytes[..bytes.len().min(SAMPLE_LIMIT)];
     let mut detector = EncodingDetector::new(Iso2022JpDetection::Allow);
     detector.feed(bytes, complete);
@@ -756,6 +778,16 @@ mod tests {
         let mut bytes = bytes.into_owned();
         bytes.truncate(SAMPLE_LIMIT + 1);
         assert_eq!(detect(&bytes, None).charset, "Shift_JIS");
+    }
+
+    #[test]
+    fn the_start_of_utf8_text_cut_inside_a_character_is_utf8() {
+        let text = "東京都の天気。".repeat(20);
+        let bytes = &text.as_bytes()[..text.len() - 1];
+        assert_eq!(detect_start(bytes, None, false).charset, "UTF-8");
+        assert_eq!(detect_start(bytes, None, false).reason, "valid UTF-8");
+        // The whole input, cut short: a malformed end.
+        assert_ne!(detect(bytes, None).reason, "valid UTF-8");
     }
 
     #[test]

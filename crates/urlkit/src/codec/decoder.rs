@@ -85,7 +85,12 @@ impl EntryDecoder {
     }
 
     /// Chooses the charset for the held raw input and decodes it.
-    fn resolve_detection(&mut self, out: &mut Vec<u8>, diagnostics: &mut Diagnostics) {
+    fn resolve_detection(
+        &mut self,
+        complete: bool,
+        out: &mut Vec<u8>,
+        diagnostics: &mut Diagnostics,
+    ) {
         let Stage::Detecting(raw) = &mut self.stage else {
             return;
         };
@@ -94,9 +99,12 @@ impl EntryDecoder {
         let mut decoded = Vec::with_capacity(raw.len());
         let mut ignored = Diagnostics::with_limit(0);
         probe.decode(&raw, &mut decoded, &mut ignored);
-        probe.finish(&mut decoded, &mut ignored);
+        if complete {
+            // Only at the true end is an unfinished escape literal text.
+            probe.finish(&mut decoded, &mut ignored);
+        }
         let hint = detect::tld_of_url(&decoded);
-        let detection = detect::detect(&decoded, hint);
+        let detection = detect::detect_start(&decoded, hint, complete);
         let charset = Charset::for_label(detection.charset).unwrap_or(Charset::UTF_8);
         let mut message = format!(
             "charset detected: {} ({}, confidence {:.2})",
@@ -309,7 +317,7 @@ impl Entry for EntryDecoder {
         if let Stage::Detecting(raw) = &mut self.stage {
             raw.extend_from_slice(input);
             if raw.len() >= DETECTION_WINDOW {
-                self.resolve_detection(out, diagnostics);
+                self.resolve_detection(false, out, diagnostics);
             }
             return;
         }
@@ -326,7 +334,7 @@ impl Entry for EntryDecoder {
 
     fn finish(&mut self, out: &mut Vec<u8>, diagnostics: &mut Diagnostics) {
         if let Stage::Detecting(_) = self.stage {
-            self.resolve_detection(out, diagnostics);
+            self.resolve_detection(true, out, diagnostics);
         }
         self.process(&[], true, out, diagnostics);
     }
@@ -393,6 +401,33 @@ mod tests {
         // Findings are in input order per stage, and each chunk goes through both stages.
         found.sort();
         (out, found)
+    }
+
+    /// The detection window of `auto` ends inside an escaped character: the text is still
+    /// UTF-8, whatever the offset of the cut.
+    #[test]
+    fn auto_detects_utf8_when_its_window_ends_inside_a_character() {
+        let options = DecodeOptions {
+            charset: CharsetChoice::Auto,
+            ..DecodeOptions::default()
+        };
+        for lead in 0..9 {
+            let text = "x".repeat(lead) + &"東京都の天気。Привет".repeat(3000);
+            let encoded: String = text.bytes().map(|b| format!("%{b:02X}")).collect();
+            let mut decoder = Decoder::new(&options);
+            let mut out = Vec::new();
+            let mut diagnostics = Diagnostics::new();
+            for chunk in encoded.as_bytes().chunks(70_000) {
+                decoder.feed(chunk, &mut out, &mut diagnostics);
+            }
+            decoder.finish(&mut out, &mut diagnostics);
+            assert_eq!(
+                decoder.charset().map(|c| c.name()),
+                Some("UTF-8"),
+                "lead {lead}"
+            );
+            assert!(out == text.as_bytes(), "lead {lead}");
+        }
     }
 
     /// Invalid sequences far apart in a large input, each at a known offset, some on the
