@@ -243,6 +243,10 @@ fn for_each_input(
         }
         n += 1;
         let mut l = line.as_slice();
+        if n == 1 {
+            // A byte order mark opens many files saved on Windows; it is not part of the URL.
+            l = l.strip_prefix("\u{FEFF}".as_bytes()).unwrap_or(l);
+        }
         if let Some(rest) = l.strip_suffix(b"\n") {
             l = rest.strip_suffix(b"\r").unwrap_or(rest);
         }

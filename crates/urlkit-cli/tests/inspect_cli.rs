@@ -154,6 +154,23 @@ fn get_with_base_resolves_first() {
 }
 
 #[test]
+fn a_byte_order_mark_opening_stdin_is_not_part_of_the_first_url() {
+    let o = urlkit(
+        &["parse", "--get", "{host}"],
+        "\u{FEFF}https://a.example/\r\nhttps://b.example/\n",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "a.example\nb.example\n");
+    // Only the opening one: further down it is the URL's own (bad) text.
+    let o = urlkit(
+        &["parse", "--get", "{host}"],
+        "https://a.example/\n\u{FEFF}https://b.example/\n",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("line 2"), "{}", stderr(&o));
+}
+
+#[test]
 fn bad_template_is_a_usage_error() {
     let o = urlkit(&["parse", "--get", "{nope}", "http://a/"], "");
     assert_eq!(o.status.code(), Some(2));
