@@ -14,7 +14,8 @@ come from those, so training and evaluation text do not overlap.
 Text is normalised before counting exactly as src/detect.rs normalises decoded text:
 lower-cased; ASCII that is not a letter becomes a space (a word boundary).
 
-Output (src/detect_model.txt), one record a line, tab separated:
+Output (src/detect_model.txt, packed into a compact binary form by ../build.rs), one
+record a line, tab separated:
   L <lang> <charsets, comma separated>   starts a language
   U <char> <count>                        unigram
   B <char><char> <count>                  bigram (pairs seen at least MIN_PAIR times)

@@ -624,47 +624,53 @@ impl Model {
     }
 }
 
-static MODEL_TEXT: &str = include_str!("detect_model.txt");
+/// The model of `detect_model.txt`, packed by `build.rs`.
+static MODEL_PACKED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/detect_model.bin"));
 
 fn model() -> &'static Model {
     static MODEL: OnceLock<Model> = OnceLock::new();
-    MODEL.get_or_init(|| parse_model(MODEL_TEXT))
+    MODEL.get_or_init(|| unpack_model(MODEL_PACKED))
 }
 
-fn parse_model(text: &'static str) -> Model {
+/// Reads the packed model (the format is described in `build.rs`, which writes it).
+fn unpack_model(packed: &'static [u8]) -> Model {
+    let mut reader = Packed { bytes: packed };
     let mut languages: Vec<Language> = Vec::new();
-    for line in text.lines() {
-        let mut fields = line.split('\t');
-        let (Some(kind), Some(key), Some(value)) = (fields.next(), fields.next(), fields.next())
-        else {
-            continue;
+    while !reader.bytes.is_empty() {
+        let _code = reader.text();
+        let mut lang = Language {
+            charsets: reader.text().split(',').collect(),
+            unigrams: HashMap::new(),
+            bigrams: HashMap::new(),
+            total: 0.0,
+            backoff: BIGRAM_BACKOFF,
+            blocks: [0.0; BLOCKS],
         };
-        if kind == "L" {
-            languages.push(Language {
-                charsets: value.split(',').collect(),
-                unigrams: HashMap::new(),
-                bigrams: HashMap::new(),
-                total: 0.0,
-                backoff: BIGRAM_BACKOFF,
-                blocks: [0.0; BLOCKS],
-            });
-            continue;
+        let mut c = 0u32;
+        for _ in 0..reader.number() {
+            c += reader.number();
+            let count = reader.number();
+            let Some(c) = char::from_u32(c) else { continue };
+            lang.unigrams.insert(c, count);
+            lang.total += f64::from(count);
+            lang.blocks[block_of(c).0] += f64::from(count);
         }
-        let (Some(lang), Ok(count)) = (languages.last_mut(), value.parse::<u32>()) else {
-            continue;
-        };
-        let mut chars = key.chars();
-        match (kind, chars.next(), chars.next()) {
-            ("U", Some(c), None) => {
-                lang.unigrams.insert(c, count);
-                lang.total += f64::from(count);
-                lang.blocks[block_of(c).0] += f64::from(count);
+        let (mut a, mut b) = (0u32, 0u32);
+        for k in 0..reader.number() {
+            let step = reader.number();
+            if k == 0 {
+                (a, b) = (step.wrapping_sub(1), reader.number());
+            } else if step == 0 {
+                b += reader.number();
+            } else {
+                (a, b) = (a + step, reader.number());
             }
-            ("B", Some(a), Some(b)) => {
-                lang.bigrams.insert((a, b), count);
+            let count = reader.number();
+            if let (Some(first), Some(second)) = (char::from_u32(a), char::from_u32(b)) {
+                lang.bigrams.insert((first, second), count);
             }
-            _ => {}
         }
+        languages.push(lang);
     }
     for lang in &mut languages {
         // Every class keeps a little mass, so no decoding is impossible.
@@ -679,6 +685,37 @@ fn parse_model(text: &'static str) -> Model {
         }
     }
     Model { languages }
+}
+
+/// A cursor over the packed model, which the build wrote: reading past its end is a build
+/// fault, and gives zeros rather than a panic.
+struct Packed {
+    bytes: &'static [u8],
+}
+
+impl Packed {
+    /// One LEB128 number.
+    fn number(&mut self) -> u32 {
+        let mut value = 0u32;
+        let mut shift = 0;
+        while let Some((&byte, rest)) = self.bytes.split_first() {
+            self.bytes = rest;
+            value |= u32::from(byte & 0x7F).checked_shl(shift).unwrap_or(0);
+            shift += 7;
+            if byte & 0x80 == 0 {
+                break;
+            }
+        }
+        value
+    }
+
+    /// A length-prefixed UTF-8 string.
+    fn text(&mut self) -> &'static str {
+        let length = (self.number() as usize).min(self.bytes.len());
+        let (text, rest) = self.bytes.split_at(length);
+        self.bytes = rest;
+        std::str::from_utf8(text).unwrap_or("")
+    }
 }
 
 #[cfg(test)]
@@ -788,6 +825,48 @@ mod tests {
         assert_eq!(detect_start(bytes, None, false).reason, "valid UTF-8");
         // The whole input, cut short: a malformed end.
         assert_ne!(detect(bytes, None).reason, "valid UTF-8");
+    }
+
+    /// The packed model holds every record of the text it was packed from, and no other.
+    #[test]
+    fn the_packed_model_is_the_text_model() {
+        let text = include_str!("detect_model.txt");
+        let model = unpack_model(MODEL_PACKED);
+        let mut index = None;
+        let (mut unigrams, mut bigrams) = (0, 0);
+        for line in text.lines() {
+            let fields: Vec<&str> = line.split('\t').collect();
+            let [kind, key, value] = fields[..] else {
+                panic!("{line:?}")
+            };
+            if kind == "L" {
+                index = Some(index.map_or(0, |i| i + 1));
+                let lang = &model.languages[index.unwrap()];
+                assert_eq!(lang.charsets.join(","), value);
+                continue;
+            }
+            let lang = &model.languages[index.unwrap()];
+            let count: u32 = value.parse().unwrap();
+            let chars: Vec<char> = key.chars().collect();
+            match kind {
+                "U" => {
+                    unigrams += 1;
+                    assert_eq!(lang.unigrams.get(&chars[0]), Some(&count), "{line:?}");
+                }
+                _ => {
+                    bigrams += 1;
+                    assert_eq!(
+                        lang.bigrams.get(&(chars[0], chars[1])),
+                        Some(&count),
+                        "{line:?}"
+                    );
+                }
+            }
+        }
+        assert_eq!(model.languages.len(), index.unwrap() + 1);
+        let held = |f: fn(&Language) -> usize| model.languages.iter().map(f).sum::<usize>();
+        assert_eq!(held(|l| l.unigrams.len()), unigrams);
+        assert_eq!(held(|l| l.bigrams.len()), bigrams);
     }
 
     #[test]
