@@ -409,21 +409,20 @@ fn inspect_html(result: &Result<InspectResponse, ApiError>) -> String {
         );
     }
     out.push_str("<h3>WHATWG URL Standard (browsers)</h3>");
-    match (&r.whatwg, &r.whatwg_error) {
-        (Some(v), _) => value_rows(&mut out, v),
-        (None, Some(e)) => {
-            let _ = write!(
-                out,
-                "<p class=\"error\">byte {}: {}</p>",
-                e.position,
-                escape(&e.message)
-            );
-        }
-        _ => {}
-    }
+    view_html(&mut out, r.whatwg.as_ref(), r.whatwg_error.as_ref());
     out.push_str("<h3>RFC 3986 generic syntax</h3>");
-    match (&r.rfc3986, &r.rfc3986_error) {
-        (Some(v), _) => value_rows(&mut out, v),
+    view_html(&mut out, r.rfc3986.as_ref(), r.rfc3986_error.as_ref());
+    out
+}
+
+/// One view of an inspected URL: its components, or why it does not parse.
+fn view_html(
+    out: &mut String,
+    view: Option<&serde_json::Value>,
+    error: Option<&crate::api::ParseProblem>,
+) {
+    match (view, error) {
+        (Some(v), _) => value_rows(out, v),
         (None, Some(e)) => {
             let _ = write!(
                 out,
@@ -434,7 +433,6 @@ fn inspect_html(result: &Result<InspectResponse, ApiError>) -> String {
         }
         _ => {}
     }
-    out
 }
 
 fn file_html(result: &Result<FileCreated, ApiError>) -> String {
