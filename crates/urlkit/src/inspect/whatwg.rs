@@ -61,11 +61,7 @@ fn as_read(input: &str) -> std::borrow::Cow<'_, str> {
 }
 
 fn input_at_risk(input: &str) -> bool {
-    if input.contains(['\t', '\n', '\r']) {
-        has_drive_segment(&as_read(input))
-    } else {
-        has_drive_segment(input)
-    }
+    has_drive_segment(&as_read(input))
 }
 
 /// Whether `text` has a segment that looks like a drive letter after a slash: `/c:`,
@@ -102,6 +98,30 @@ fn disguise_for(symbol: char, texts: &[&str]) -> String {
     escape
 }
 
+/// `text` with the `:` or `|` of the drive-letter segments that `hide` picks replaced by
+/// `colon` or `pipe`. `hide` sees the offset of the symbol and the rewritten text up to it
+/// (the segment's letter included), and is asked in increasing order.
+fn hide_drive_letters(
+    text: &str,
+    colon: &str,
+    pipe: &str,
+    mut hide: impl FnMut(usize, &str) -> bool,
+) -> String {
+    let mut rewritten = String::with_capacity(text.len() + 8);
+    let mut last = 0;
+    for at in drive_segments(text) {
+        rewritten.push_str(&text[last..at]);
+        rewritten.push_str(match text.as_bytes()[at] {
+            _ if !hide(at, &rewritten) => &text[at..at + 1],
+            b':' => colon,
+            _ => pipe,
+        });
+        last = at + 1;
+    }
+    rewritten.push_str(&text[last..]);
+    rewritten
+}
+
 /// How many prefixes are parsed to tell where a drive-letter segment stands; beyond that,
 /// every one is disguised.
 const PREFIX_PARSES: usize = 64;
@@ -115,9 +135,6 @@ fn corrected(
     let base_text = base.map(Url::as_str).unwrap_or("");
     let colon = disguise_for(':', &[&text, base_text]);
     let pipe = disguise_for('|', &[&text, base_text]);
-    let hide = |out: &mut String, symbol: u8| {
-        out.push_str(if symbol == b':' { &colon } else { &pipe });
-    };
 
     // The base: every drive-letter segment but a file: path's first.
     let disguised_base = match base {
@@ -130,15 +147,12 @@ fn corrected(
             } else {
                 0
             };
-            let mut rebuilt = b[..Position::BeforePath].to_owned();
-            let mut last = 0;
-            for at in drive_segments(path).filter(|&at| at > kept_until) {
-                rebuilt.push_str(&path[last..at]);
-                hide(&mut rebuilt, path.as_bytes()[at]);
-                last = at + 1;
-            }
-            rebuilt.push_str(&path[last..]);
-            rebuilt.push_str(&b[Position::AfterPath..]);
+            let rebuilt = format!(
+                "{}{}{}",
+                &b[..Position::BeforePath],
+                hide_drive_letters(path, &colon, &pipe, |at, _| at > kept_until),
+                &b[Position::AfterPath..]
+            );
             Some(Url::parse(&rebuilt)?)
         }
         _ => None,
@@ -148,51 +162,44 @@ fn corrected(
 
     // The input: a drive-letter segment is disguised when the input before it leaves a
     // path that is not a file: URL's empty one (`file:///`, `file://host/`, `x/..`).
-    let mut disguised = String::with_capacity(text.len() + 8);
     let mut last = 0;
     let mut parses = 0;
     let mut hiding = false;
-    for at in drive_segments(&text) {
+    let disguised = hide_drive_letters(&text, &colon, &pipe, |at, so_far| {
         let between = &text[last..at];
-        let dotted = between.contains('.') || between.contains("%2e") || between.contains("%2E");
-        if !hiding || dotted {
-            let head = &text[..at - 1];
-            let file_scheme = head
-                .get(..5)
-                .is_some_and(|s| s.eq_ignore_ascii_case("file:"));
-            let slashes_only = head[if file_scheme { 5 } else { 0 }..]
-                .bytes()
-                .all(|b| matches!(b, b'/' | b'\\'));
-            hiding = if slashes_only && (file_scheme || base_is_file) {
-                // The file slash and file host states look ahead for a drive letter here.
-                false
-            } else if parses < PREFIX_PARSES {
-                parses += 1;
-                let mut prefix = disguised.clone();
-                prefix.push_str(&text[last..at - 1]);
-                match options(base, None).parse(&prefix) {
-                    Ok(u) => {
-                        !(u.cannot_be_a_base()
-                            || u.query().is_some()
-                            || u.fragment().is_some()
-                            || u.scheme() == "file" && u.path() == "/")
-                    }
-                    // A host or a scheme, not a path.
-                    Err(_) => false,
-                }
-            } else {
-                true
-            };
-        }
-        disguised.push_str(between);
-        if hiding {
-            hide(&mut disguised, text.as_bytes()[at]);
-        } else {
-            disguised.push_str(&text[at..at + 1]);
-        }
         last = at + 1;
-    }
-    disguised.push_str(&text[last..]);
+        let dotted = between.contains('.') || between.contains("%2e") || between.contains("%2E");
+        if hiding && !dotted {
+            return true;
+        }
+        let head = &text[..at - 1];
+        let file_scheme = head
+            .get(..5)
+            .is_some_and(|s| s.eq_ignore_ascii_case("file:"));
+        let slashes_only = head[if file_scheme { 5 } else { 0 }..]
+            .bytes()
+            .all(|b| matches!(b, b'/' | b'\\'));
+        hiding = if slashes_only && (file_scheme || base_is_file) {
+            // The file slash and file host states look ahead for a drive letter here.
+            false
+        } else if parses < PREFIX_PARSES {
+            parses += 1;
+            // The rewritten input before the segment's letter.
+            match options(base, None).parse(&so_far[..so_far.len() - 1]) {
+                Ok(u) => {
+                    !(u.cannot_be_a_base()
+                        || u.query().is_some()
+                        || u.fragment().is_some()
+                        || u.scheme() == "file" && u.path() == "/")
+                }
+                // A host or a scheme, not a path.
+                Err(_) => false,
+            }
+        } else {
+            true
+        };
+        hiding
+    });
 
     let violations = std::cell::RefCell::new(Vec::new());
     let record = |v: SyntaxViolation| violations.borrow_mut().push(v);
