@@ -1,44 +1,220 @@
 #!/usr/bin/env bash
-# Runs every test of the project and ends with one summary line. Installs what the tests
-# use when it is missing: Node.js and Python 3 (the cross-checks compare urlkit with them),
-# Chromium and npm (the browser tests drive the web tool in Debian's Chromium with
-# playwright-core), curl (the TLS check of `urlkit serve`).
+# Runs every test of the project, section by section, and ends with a table of each
+# section's passed, failed and skipped tests and one summary line (also written to
+# target/test-summary.txt).
+#
+#   scripts/test.sh [SECTION]...        default: every section, in this order
+#
+#   rust       every Rust test (cargo nextest; each test under a time limit, see
+#              .config/nextest.toml), the ones that need Node.js or Python included
+#   doc        the documentation examples (cargo test --doc)
+#   wasm-node  the WebAssembly module in Node: same results as the native binary,
+#              streaming, and its raw exports called with bad arguments
+#   browser    the web tool's page driven in Chromium (tests-browser/)
+#   aarch64    the library's tests and the CLI contract on aarch64 under qemu-aarch64
+#   miri       the WebAssembly module's exports under Miri (nightly)
+#
+# What a section needs is installed when missing (Debian packages, Rust targets and
+# components, npm packages). A section that still cannot run is reported as skipped with
+# the reason; with CI=true it counts as a failure instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-missing=()
-command -v node >/dev/null 2>&1 || missing+=(nodejs)
-command -v npm >/dev/null 2>&1 || missing+=(npm)
-command -v python3 >/dev/null 2>&1 || missing+=(python3)
-command -v curl >/dev/null 2>&1 || missing+=(curl)
-[ -x /usr/bin/chromium ] || missing+=(chromium)
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "installing ${missing[*]} for the cross-checks and browser tests"
-  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"
-fi
+all_sections=(rust doc wasm-node browser aarch64 miri)
+sections=("$@")
+[ ${#sections[@]} -eq 0 ] && sections=("${all_sections[@]}")
 
-log="$(mktemp)"
-trap 'rm -f "$log"' EXIT
+mkdir -p target
+summary_rows=()
+total_passed=0
+total_failed=0
+total_skipped=0
 status=0
 
-cargo test --workspace --locked "$@" 2>&1 | tee -a "$log" || status=1
+# Installs the Debian packages that are missing; returns 1 when it cannot. Each argument
+# is a package, or `COMMAND:PACKAGE` when any COMMAND on the PATH will do (Node.js and npm
+# may come from elsewhere than Debian).
+ensure_debian() {
+  local missing=() item
+  for item in "$@"; do
+    if [[ $item == *:* ]]; then
+      command -v "${item%%:*}" >/dev/null 2>&1 || missing+=("${item#*:}")
+    else
+      dpkg-query -W -f='${Status}' "$item" 2>/dev/null | grep -q 'install ok installed' \
+        || missing+=("$item")
+    fi
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "installing ${missing[*]}"
+  if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+    echo "cannot install ${missing[*]}: not root, or no apt-get"
+    return 1
+  fi
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"; } \
+    >/dev/null || return 1
+}
 
-# Live mode: the WebAssembly module (built for wasm32 by crates/urlkit-wasm-assets/build.rs)
-# must give exactly what the native binary gives, and stream like it.
-cargo build --workspace --locked || status=1
-node --test --test-reporter=tap crates/urlkit-wasm/js/test/*.test.mjs 2>&1 | tee -a "$log" || status=1
+# Adds a Rust target to the default toolchain when it is missing.
+ensure_target() {
+  rustup target list --installed 2>/dev/null | grep -qx "$1" || rustup target add "$1"
+}
 
-# The browser tests: Chromium driving the page of the server binary built above.
-(cd tests-browser && npm ci --no-audit --no-fund --silent && npm test) 2>&1 \
-  | tee -a "$log" || status=1
+# Counts what a section's log reports, in every format its test runners print:
+#   cargo nextest  "Summary [ 1.2s] 12 tests run: 11 passed, 1 failed, 3 skipped"
+#   libtest        "test result: ok. 3 passed; 0 failed; 1 ignored; …"
+#   node --test    "# pass 3", "# fail 0", "# skipped 1" (TAP)
+count() {
+  awk '
+    function grab(line, word,    m) {
+      if (match(line, "[0-9]+ " word)) return substr(line, RSTART, RLENGTH) + 0
+      return 0
+    }
+    /^ *Summary \[/ { p += grab($0, "passed"); f += grab($0, "failed") + grab($0, "timed out"); s += grab($0, "skipped") }
+    /test result: / { p += grab($0, "passed"); f += grab($0, "failed"); s += grab($0, "ignored") }
+    /^# pass [0-9]+/ { p += $3 }
+    /^# fail [0-9]+/ { f += $3 }
+    /^# skipped [0-9]+/ { s += $3 }
+    END { print p + 0, f + 0, s + 0 }
+  ' "$1"
+}
 
-passed=$(grep -Eo 'test result: [a-zA-Z]+\. [0-9]+ passed' "$log" | grep -Eo '[0-9]+ passed' | awk '{s+=$1} END {print s+0}')
-failed=$(grep -Eo '[0-9]+ failed;' "$log" | awk '{s+=$1} END {print s+0}')
-node_passed=$(grep -Eo '^# pass [0-9]+' "$log" | awk '{s+=$3} END {print s+0}')
-node_failed=$(grep -Eo '^# fail [0-9]+' "$log" | awk '{s+=$3} END {print s+0}')
-summary="all tests: $((passed + node_passed)) passed, $((failed + node_failed)) failed"
-mkdir -p target
-echo "$summary" > target/test-summary.txt
-echo
-echo "$summary"
+record() {
+  local name="$1" passed="$2" failed="$3" skipped="$4" note="$5"
+  total_passed=$((total_passed + passed))
+  total_failed=$((total_failed + failed))
+  total_skipped=$((total_skipped + skipped))
+  summary_rows+=("$(printf '%-10s %6s passed %4s failed %4s skipped  %s' "$name" "$passed" "$failed" "$skipped" "$note")")
+}
+
+# Runs one section's command, shows its output and records its counts. A command that
+# fails without a failed test to show for it (a build error, a crash) counts as one failure.
+run_section() {
+  local name="$1"
+  shift
+  local log="target/test-$name.log"
+  echo
+  echo "=== $name: $*"
+  local started=$SECONDS rc=0
+  "$@" 2>&1 | tee "$log" || rc=${PIPESTATUS[0]}
+  read -r passed failed skipped < <(count "$log")
+  local note="$((SECONDS - started)) s"
+  if [ "$rc" -ne 0 ]; then
+    status=1
+    if [ "$failed" -eq 0 ]; then
+      failed=1
+      note="$note; exit status $rc (see $log)"
+    fi
+  fi
+  record "$name" "$passed" "$failed" "$skipped" "$note"
+}
+
+# A section that cannot run here: skipped by name, or a failure under CI.
+skip_section() {
+  local name="$1" why="$2"
+  echo
+  echo "=== $name: skipped: $why"
+  if [ "${CI:-}" = "true" ]; then
+    status=1
+    record "$name" 0 1 0 "cannot run in CI: $why"
+  else
+    record "$name" 0 0 0 "SKIPPED: $why"
+  fi
+}
+
+# The x86-64 kernels this processor should run, from what it reports: the kernel tests
+# fail when one of them is not exercised.
+expected_x86_kernels() {
+  local flags kernels=()
+  flags=" $(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null | cut -d: -f2) "
+  [[ $flags == *" ssse3 "* ]] && kernels+=(ssse3)
+  [[ $flags == *" avx2 "* ]] && kernels+=(avx2)
+  if [[ $flags == *" avx2 "* && $flags == *" avx512f "* && $flags == *" avx512bw "* \
+    && $flags == *" avx512vbmi "* && $flags == *" avx512_vbmi2 "* && $flags == *" popcnt "* ]]; then
+    kernels+=(avx512)
+  fi
+  local IFS=,
+  echo "${kernels[*]}"
+}
+
+section_rust() {
+  ensure_debian node:nodejs python3:python3 || true
+  if [ "$(uname -m)" = x86_64 ]; then
+    URLKIT_EXPECT_KERNELS="$(expected_x86_kernels)"
+    export URLKIT_EXPECT_KERNELS
+    echo "x86-64 kernels expected on this processor: ${URLKIT_EXPECT_KERNELS:-none}"
+  fi
+  if command -v cargo-nextest >/dev/null 2>&1; then
+    # `--run-ignored all`: the tests marked as needing Node.js or Python run here, where
+    # those are installed; a plain `cargo test` lists them as ignored, by name.
+    run_section rust cargo nextest run --workspace --locked --run-ignored all
+  else
+    echo "cargo-nextest is missing: the tests run without their per-test time limit"
+    run_section rust cargo test --workspace --locked -- --include-ignored
+  fi
+}
+
+section_doc() {
+  run_section doc cargo test --workspace --locked --doc
+}
+
+section_wasm_node() {
+  if ! ensure_debian node:nodejs || ! command -v node >/dev/null 2>&1; then
+    skip_section wasm-node "needs Node.js"
+    return
+  fi
+  # The tests compare the module with the native binary: both come from this build.
+  cargo build --workspace --locked
+  run_section wasm-node node --test --test-reporter=tap crates/urlkit-wasm/js/test/*.test.mjs
+}
+
+section_browser() {
+  if ! ensure_debian node:nodejs npm:npm /usr/bin/chromium:chromium curl:curl; then
+    skip_section browser "needs Chromium (/usr/bin/chromium), Node.js and npm"
+    return
+  fi
+  cargo build --workspace --locked
+  (cd tests-browser && npm ci --no-audit --no-fund --silent)
+  run_section browser bash -c 'cd tests-browser && npm test'
+}
+
+section_aarch64() {
+  if ! ensure_debian aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
+    qemu-aarch64:qemu-user \
+    || ! ensure_target aarch64-unknown-linux-gnu; then
+    skip_section aarch64 "needs gcc-aarch64-linux-gnu, qemu-user and the Rust target aarch64-unknown-linux-gnu"
+    return
+  fi
+  run_section aarch64 scripts/test-aarch64.sh
+}
+
+section_miri() {
+  if ! rustup toolchain list | grep -q '^nightly' \
+    || ! rustup component add --toolchain nightly miri rust-src >/dev/null 2>&1; then
+    skip_section miri "needs the nightly toolchain with miri (rustup component add --toolchain nightly miri rust-src)"
+    return
+  fi
+  run_section miri cargo +nightly miri test --locked -p urlkit-wasm --lib
+}
+
+for section in "${sections[@]}"; do
+  case "$section" in
+    rust) section_rust ;;
+    doc) section_doc ;;
+    wasm-node) section_wasm_node ;;
+    browser) section_browser ;;
+    aarch64) section_aarch64 ;;
+    miri) section_miri ;;
+    *)
+      echo "unknown section $section; the sections are: ${all_sections[*]}" >&2
+      exit 2
+      ;;
+  esac
+done
+
+summary="all tests: $total_passed passed, $total_failed failed, $total_skipped skipped"
+{
+  echo
+  printf '%s\n' "${summary_rows[@]}"
+  echo "$summary"
+} | tee target/test-summary.txt
 exit "$status"

@@ -2,10 +2,12 @@
 //! real.
 
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
+
+mod common;
 
 fn urlkit(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_urlkit"))
+    let mut child = common::urlkit_command()
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

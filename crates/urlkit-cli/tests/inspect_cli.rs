@@ -1,10 +1,12 @@
 //! The inspector's commands, driving the real `urlkit` binary.
 
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
+
+mod common;
 
 fn urlkit(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_urlkit"))
+    let mut child = common::urlkit_command()
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -12,13 +12,26 @@
 //! * Status codes: [`OK`] (result: response JSON, or output bytes for stream calls),
 //!   [`REJECTED`] (strict mode rejected the input; result: `{"error": {code, message,
 //!   offset}}`), [`INVALID_REQUEST`] (options not understood; result: `{"error": {code,
-//!   message, field}}`).
+//!   message, field}}`), [`INVALID_ARGUMENT`] (a pointer, length or handle the module did
+//!   not hand out; result: `{"error": {"code": "invalid-argument", message, field}}`).
 //! * Text is UTF-8. A panic aborts (traps), which the caller sees as an exception.
+//!
+//! # Soundness
+//! Every export is safe to call with any arguments. A pointer argument is used only when
+//! its bytes lie inside a live buffer from [`urlkit_alloc`]; bytes inside the result
+//! buffer (the output of one call fed straight into the next) are copied before the
+//! result buffer is rewritten; anything else, null included, is refused with
+//! [`INVALID_ARGUMENT`]. Streams are named by numbered handles, never by addresses: a
+//! handle that is unknown or already freed is refused the same way.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
-use urlkit::request::{self, DecodeRequest, EncodeRequest, ErrorBody, RequestError, Stream};
+use urlkit::request::{
+    self, DecodeRequest, EncodeRequest, ErrorBody, ErrorDetail, RequestError, Stream,
+};
 
 /// Success.
 pub const OK: u32 = 0;
@@ -26,9 +39,37 @@ pub const OK: u32 = 0;
 pub const REJECTED: u32 = 1;
 /// The options could not be understood.
 pub const INVALID_REQUEST: u32 = 2;
+/// A pointer, length or stream handle that the module did not hand out.
+pub const INVALID_ARGUMENT: u32 = 3;
+
+/// A stream's handle; 0 is never one.
+pub type Handle = u32;
 
 thread_local! {
     static RESULT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    /// The live buffers of [`urlkit_alloc`]: start address → length.
+    static ALLOCATIONS: RefCell<BTreeMap<usize, usize>> = const { RefCell::new(BTreeMap::new()) };
+    static STREAMS: RefCell<Streams> = RefCell::new(Streams::default());
+}
+
+/// The live streams by handle.
+#[derive(Default)]
+struct Streams {
+    live: HashMap<Handle, Stream>,
+    /// The last handle given out; handles are not reused until the counter wraps.
+    last: Handle,
+}
+
+impl Streams {
+    fn insert(&mut self, stream: Stream) -> Handle {
+        loop {
+            self.last = self.last.wrapping_add(1);
+            if self.last != 0 && !self.live.contains_key(&self.last) {
+                self.live.insert(self.last, stream);
+                return self.last;
+            }
+        }
+    }
 }
 
 /// Replaces the result buffer's contents with what `fill` writes.
@@ -52,18 +93,85 @@ fn set_error(body: &ErrorBody, status: u32) -> u32 {
     status
 }
 
-/// Views `len` bytes at `ptr` as a slice.
-///
-/// # Safety
-/// `ptr` must point to `len` readable bytes (from [`urlkit_alloc`]) that stay untouched for
-/// the lifetime of the slice; `ptr` may be anything when `len` is 0.
-unsafe fn bytes<'a>(ptr: *const u8, len: usize) -> &'a [u8] {
-    if len == 0 {
-        &[]
-    } else {
-        // SAFETY: the caller guarantees `len` readable bytes at `ptr`.
-        unsafe { std::slice::from_raw_parts(ptr, len) }
+/// An argument the module refuses: which one, and why.
+struct BadArgument {
+    argument: &'static str,
+    message: String,
+}
+
+impl BadArgument {
+    fn new(argument: &'static str, message: impl Into<String>) -> Self {
+        BadArgument {
+            argument,
+            message: message.into(),
+        }
     }
+
+    /// Leaves the error body in the result buffer and gives [`INVALID_ARGUMENT`].
+    fn report(&self) -> u32 {
+        let body = ErrorBody {
+            error: ErrorDetail {
+                code: "invalid-argument",
+                message: format!("argument `{}`: {}", self.argument, self.message),
+                offset: None,
+                field: Some(self.argument.to_string()),
+            },
+        };
+        set_error(&body, INVALID_ARGUMENT)
+    }
+}
+
+/// The `len` bytes at `ptr`, checked: borrowed when they lie inside a live buffer from
+/// [`urlkit_alloc`], copied when they lie inside the result buffer (which the call is
+/// about to rewrite), refused otherwise. Any pointer will do for `len == 0`.
+fn argument<'a>(
+    name: &'static str,
+    ptr: *const u8,
+    len: usize,
+) -> Result<Cow<'a, [u8]>, BadArgument> {
+    if len == 0 {
+        return Ok(Cow::Borrowed(&[]));
+    }
+    if ptr.is_null() {
+        return Err(BadArgument::new(
+            name,
+            "null pointer with a non-zero length",
+        ));
+    }
+    let start = ptr as usize;
+    let end = start
+        .checked_add(len)
+        .ok_or_else(|| BadArgument::new(name, "pointer plus length overflows"))?;
+    let inside_allocation = ALLOCATIONS.with(|cell| {
+        cell.borrow()
+            .range(..=start)
+            .next_back()
+            .is_some_and(|(&base, &size)| end <= base + size)
+    });
+    if inside_allocation {
+        // SAFETY: the bytes lie inside a live, initialised buffer of `urlkit_alloc`
+        // (checked above), which only `urlkit_free` releases, and no export frees
+        // anything while it still reads an argument.
+        return Ok(Cow::Borrowed(unsafe {
+            std::slice::from_raw_parts(ptr, len)
+        }));
+    }
+    RESULT.with(|cell| {
+        let result = cell.borrow();
+        let base = result.as_ptr() as usize;
+        if start >= base && end <= base + result.len() {
+            // Read through the buffer itself: the caller's pointer is only an address.
+            Ok(Cow::Owned(result[start - base..end - base].to_vec()))
+        } else {
+            Err(BadArgument::new(
+                name,
+                format!(
+                    "{len} bytes at {start:#x} are not inside a buffer from urlkit_alloc \
+                     or the result buffer"
+                ),
+            ))
+        }
+    })
 }
 
 /// Reads the options JSON; an empty buffer means `{}`.
@@ -85,21 +193,41 @@ pub extern "C" fn urlkit_alloc(len: usize) -> *mut u8 {
     if len == 0 {
         return std::ptr::NonNull::<u8>::dangling().as_ptr();
     }
-    Box::into_raw(vec![0u8; len].into_boxed_slice()).cast::<u8>()
+    let ptr = Box::into_raw(vec![0u8; len].into_boxed_slice()).cast::<u8>();
+    ALLOCATIONS.with(|cell| cell.borrow_mut().insert(ptr as usize, len));
+    ptr
 }
 
-/// Frees a buffer from [`urlkit_alloc`].
-///
-/// # Safety
-/// `ptr` and `len` must be exactly what one earlier [`urlkit_alloc`] call returned and took,
-/// and the buffer must not be used afterwards.
+/// Frees a buffer from [`urlkit_alloc`]: [`OK`], or [`INVALID_ARGUMENT`] (nothing freed)
+/// when `ptr` and `len` are not exactly those of a live buffer. A zero length is [`OK`] and
+/// frees nothing.
 #[no_mangle]
-pub unsafe extern "C" fn urlkit_free(ptr: *mut u8, len: usize) {
-    if len == 0 || ptr.is_null() {
-        return;
+pub extern "C" fn urlkit_free(ptr: *mut u8, len: usize) -> u32 {
+    if len == 0 {
+        return OK;
     }
-    // SAFETY: `ptr` came from `Box<[u8]>` of exactly `len` bytes in `urlkit_alloc`.
+    let known = ALLOCATIONS.with(|cell| {
+        let mut live = cell.borrow_mut();
+        let exact = live.get(&(ptr as usize)) == Some(&len);
+        if exact {
+            live.remove(&(ptr as usize));
+        }
+        exact
+    });
+    if !known {
+        return BadArgument::new(
+            "ptr",
+            format!(
+                "{len} bytes at {:#x} are not a live buffer from urlkit_alloc",
+                ptr as usize
+            ),
+        )
+        .report();
+    }
+    // SAFETY: `ptr` and `len` are exactly those of a live `Box<[u8]>` made by
+    // `urlkit_alloc` (checked above), now unregistered so it is freed once.
     drop(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, len)) });
+    OK
 }
 
 /// Where the result of the last call starts.
@@ -120,20 +248,24 @@ pub extern "C" fn urlkit_result_len() -> usize {
 /// Text that is not UTF-8, unencodable characters and the like are reported in the
 /// diagnostics; with `strict` the first of them gives [`REJECTED`].
 ///
-/// # Safety
-/// `input`/`options` must point to `input_len`/`options_len` readable bytes.
+/// Arguments that are not live buffers give [`INVALID_ARGUMENT`].
 #[no_mangle]
-pub unsafe extern "C" fn urlkit_encode(
+pub extern "C" fn urlkit_encode(
     input: *const u8,
     input_len: usize,
     options: *const u8,
     options_len: usize,
 ) -> u32 {
-    // SAFETY: forwarded from this function's contract.
-    let (input, options) = unsafe { (bytes(input, input_len), bytes(options, options_len)) };
-    let run = options_json(options)
+    let (input, options) = match (
+        argument("input", input, input_len),
+        argument("options", options, options_len),
+    ) {
+        (Ok(input), Ok(options)) => (input, options),
+        (Err(bad), _) | (_, Err(bad)) => return bad.report(),
+    };
+    let run = options_json(&options)
         .and_then(EncodeRequest::from_json)
-        .and_then(|request| request.run_on(input));
+        .and_then(|request| request.run_on(&input));
     respond(run)
 }
 
@@ -144,20 +276,24 @@ pub unsafe extern "C" fn urlkit_encode(
 /// Malformed escapes are kept and invalid sequences become U+FFFD, each reported; with
 /// `strict` the first of them gives [`REJECTED`].
 ///
-/// # Safety
-/// `input`/`options` must point to `input_len`/`options_len` readable bytes.
+/// Arguments that are not live buffers give [`INVALID_ARGUMENT`].
 #[no_mangle]
-pub unsafe extern "C" fn urlkit_decode(
+pub extern "C" fn urlkit_decode(
     input: *const u8,
     input_len: usize,
     options: *const u8,
     options_len: usize,
 ) -> u32 {
-    // SAFETY: forwarded from this function's contract.
-    let (input, options) = unsafe { (bytes(input, input_len), bytes(options, options_len)) };
-    let run = options_json(options)
+    let (input, options) = match (
+        argument("input", input, input_len),
+        argument("options", options, options_len),
+    ) {
+        (Ok(input), Ok(options)) => (input, options),
+        (Err(bad), _) | (_, Err(bad)) => return bad.report(),
+    };
+    let run = options_json(&options)
         .and_then(DecodeRequest::from_json)
-        .and_then(|request| request.run_on(input));
+        .and_then(|request| request.run_on(&input));
     respond(run)
 }
 
@@ -173,33 +309,37 @@ fn respond(run: Result<Result<request::CodecResponse, request::Rejection>, Reque
 }
 
 /// Detects the charset of percent-encoded text. Result: `{charset, confidence, reason,
-/// bom_length, runners_up}` as `urlkit detect --json`. Always [`OK`].
-///
-/// # Safety
-/// `input` must point to `input_len` readable bytes.
+/// bom_length, runners_up}` as `urlkit detect --json`: [`OK`], or [`INVALID_ARGUMENT`] when
+/// the input is not a live buffer.
 #[no_mangle]
-pub unsafe extern "C" fn urlkit_detect(input: *const u8, input_len: usize) -> u32 {
-    // SAFETY: forwarded from this function's contract.
-    let input = unsafe { bytes(input, input_len) };
-    set_json(&request::detect(input));
-    OK
+pub extern "C" fn urlkit_detect(input: *const u8, input_len: usize) -> u32 {
+    match argument("input", input, input_len) {
+        Ok(input) => {
+            set_json(&request::detect(&input));
+            OK
+        }
+        Err(bad) => bad.report(),
+    }
 }
 
 /// Starts a streaming encoder with the options of `POST /api/encode`; `binary != 0`
-/// escapes bytes as they are (files). Returns a handle for [`urlkit_stream_feed`], or null
-/// with the error body in the result when the options are not understood.
-///
-/// # Safety
-/// `options` must point to `options_len` readable bytes.
+/// escapes bytes as they are (files). Returns a handle for [`urlkit_stream_feed`], or 0
+/// with the error body in the result when the options are not understood (or are not a
+/// live buffer).
 #[no_mangle]
-pub unsafe extern "C" fn urlkit_encoder_new(
+pub extern "C" fn urlkit_encoder_new(
     options: *const u8,
     options_len: usize,
     binary: u32,
-) -> *mut Stream {
-    // SAFETY: forwarded from this function's contract.
-    let options = unsafe { bytes(options, options_len) };
-    let made = options_json(options)
+) -> Handle {
+    let options = match argument("options", options, options_len) {
+        Ok(options) => options,
+        Err(bad) => {
+            bad.report();
+            return 0;
+        }
+    };
+    let made = options_json(&options)
         .and_then(EncodeRequest::from_json)
         .and_then(|r| Ok(Stream::encoder(&r.options(binary != 0)?, r.strict)));
     new_stream(made)
@@ -207,19 +347,21 @@ pub unsafe extern "C" fn urlkit_encoder_new(
 
 /// Starts a streaming decoder with the options of `POST /api/decode` (not `until_stable`,
 /// which needs the whole input); `binary != 0` returns the decoded bytes as they are
-/// (files). Returns a handle, or null with the error body in the result.
-///
-/// # Safety
-/// `options` must point to `options_len` readable bytes.
+/// (files). Returns a handle, or 0 with the error body in the result.
 #[no_mangle]
-pub unsafe extern "C" fn urlkit_decoder_new(
+pub extern "C" fn urlkit_decoder_new(
     options: *const u8,
     options_len: usize,
     binary: u32,
-) -> *mut Stream {
-    // SAFETY: forwarded from this function's contract.
-    let options = unsafe { bytes(options, options_len) };
-    let made = options_json(options)
+) -> Handle {
+    let options = match argument("options", options, options_len) {
+        Ok(options) => options,
+        Err(bad) => {
+            bad.report();
+            return 0;
+        }
+    };
+    let made = options_json(&options)
         .and_then(DecodeRequest::from_json)
         .and_then(|r| {
             if r.until_stable {
@@ -233,47 +375,56 @@ pub unsafe extern "C" fn urlkit_decoder_new(
     new_stream(made)
 }
 
-fn new_stream(made: Result<Stream, RequestError>) -> *mut Stream {
+fn new_stream(made: Result<Stream, RequestError>) -> Handle {
     match made {
         Ok(stream) => {
             set_result(|_| {});
-            Box::into_raw(Box::new(stream))
+            STREAMS.with(|cell| cell.borrow_mut().insert(stream))
         }
         Err(error) => {
             set_error(&error.to_body(), INVALID_REQUEST);
-            std::ptr::null_mut()
+            0
         }
     }
 }
 
-/// Feeds the next chunk to a stream. [`OK`]: the result holds this chunk's output bytes.
-/// [`REJECTED`] (strict): the result holds the error body and the stream is spent.
-///
-/// # Safety
-/// `stream` must be a live handle from [`urlkit_encoder_new`]/[`urlkit_decoder_new`];
-/// `chunk` must point to `chunk_len` readable bytes.
-#[no_mangle]
-pub unsafe extern "C" fn urlkit_stream_feed(
-    stream: *mut Stream,
-    chunk: *const u8,
-    chunk_len: usize,
-) -> u32 {
-    // SAFETY: the caller passes a live handle, used by nobody else during the call, and a
-    // readable chunk.
-    let (stream, chunk) = unsafe { (&mut *stream, bytes(chunk, chunk_len)) };
-    step(|out| stream.feed(chunk, out))
+/// Runs `work` on the live stream `handle`, or refuses an unknown handle.
+fn with_stream(handle: Handle, work: impl FnOnce(&mut Stream) -> u32) -> u32 {
+    // The stream is taken out while it works, so the registry is not borrowed meanwhile.
+    let Some(mut stream) = STREAMS.with(|cell| cell.borrow_mut().live.remove(&handle)) else {
+        return unknown_handle(handle);
+    };
+    let status = work(&mut stream);
+    STREAMS.with(|cell| cell.borrow_mut().live.insert(handle, stream));
+    status
 }
 
-/// Ends a stream's input. [`OK`]: the result holds the last output bytes. [`REJECTED`] as
-/// for [`urlkit_stream_feed`].
-///
-/// # Safety
-/// `stream` must be a live handle.
+fn unknown_handle(handle: Handle) -> u32 {
+    BadArgument::new(
+        "stream",
+        format!("{handle} is not a live stream handle (never made, or already freed)"),
+    )
+    .report()
+}
+
+/// Feeds the next chunk to a stream. [`OK`]: the result holds this chunk's output bytes.
+/// [`REJECTED`] (strict): the result holds the error body and the stream is spent.
+/// [`INVALID_ARGUMENT`]: the handle is not live, or the chunk is not a live buffer (a chunk
+/// inside the result buffer, such as another stream's output, is copied first).
 #[no_mangle]
-pub unsafe extern "C" fn urlkit_stream_finish(stream: *mut Stream) -> u32 {
-    // SAFETY: the caller passes a live handle, used by nobody else during the call.
-    let stream = unsafe { &mut *stream };
-    step(|out| stream.finish(out))
+pub extern "C" fn urlkit_stream_feed(stream: Handle, chunk: *const u8, chunk_len: usize) -> u32 {
+    let chunk = match argument("chunk", chunk, chunk_len) {
+        Ok(chunk) => chunk,
+        Err(bad) => return bad.report(),
+    };
+    with_stream(stream, |stream| step(|out| stream.feed(&chunk, out)))
+}
+
+/// Ends a stream's input. [`OK`]: the result holds the last output bytes. [`REJECTED`] and
+/// [`INVALID_ARGUMENT`] as for [`urlkit_stream_feed`].
+#[no_mangle]
+pub extern "C" fn urlkit_stream_finish(stream: Handle) -> u32 {
+    with_stream(stream, |stream| step(|out| stream.finish(out)))
 }
 
 fn step(run: impl FnOnce(&mut Vec<u8>) -> Result<(), request::Rejection>) -> u32 {
@@ -286,59 +437,100 @@ fn step(run: impl FnOnce(&mut Vec<u8>) -> Result<(), request::Rejection>) -> u32
 }
 
 /// A stream's charset and findings so far: `{output: "", charset, diagnostics,
-/// diagnostics_not_listed}`. Always [`OK`].
-///
-/// # Safety
-/// `stream` must be a live handle.
+/// diagnostics_not_listed}`: [`OK`], or [`INVALID_ARGUMENT`] for a handle that is not live.
 #[no_mangle]
-pub unsafe extern "C" fn urlkit_stream_report(stream: *const Stream) -> u32 {
-    // SAFETY: the caller passes a live handle.
-    let stream = unsafe { &*stream };
-    set_json(&stream.response(&[]));
-    OK
+pub extern "C" fn urlkit_stream_report(stream: Handle) -> u32 {
+    with_stream(stream, |stream| {
+        set_json(&stream.response(&[]));
+        OK
+    })
 }
 
-/// Frees a stream. Null is ignored.
-///
-/// # Safety
-/// `stream` must be null or a live handle, not used afterwards.
+/// Frees a stream: [`OK`]; 0 is ignored ([`OK`]); any other handle that is not live gives
+/// [`INVALID_ARGUMENT`].
 #[no_mangle]
-pub unsafe extern "C" fn urlkit_stream_free(stream: *mut Stream) {
-    if !stream.is_null() {
-        // SAFETY: the handle came from `Box::into_raw` in `new_stream` and is freed once.
-        drop(unsafe { Box::from_raw(stream) });
+pub extern "C" fn urlkit_stream_free(stream: Handle) -> u32 {
+    if stream == 0 {
+        return OK;
+    }
+    match STREAMS.with(|cell| cell.borrow_mut().live.remove(&stream)) {
+        Some(_) => OK,
+        None => unknown_handle(stream),
     }
 }
 
 #[cfg(test)]
 mod tests {
+    //! Each export driven natively as the JavaScript glue drives it, and with the arguments
+    //! a careless caller may pass: the result buffer as input, null, unknown memory, stale
+    //! handles. `cargo miri test -p urlkit-wasm` runs these under Miri, which reports any
+    //! read of freed or foreign memory.
+
     use super::*;
 
-    fn result() -> String {
-        // SAFETY: the result buffer is valid until the next call.
-        let raw = unsafe { bytes(urlkit_result_ptr(), urlkit_result_len()) };
-        String::from_utf8(raw.to_vec()).unwrap()
+    fn result() -> Vec<u8> {
+        RESULT.with(|cell| cell.borrow().clone())
     }
 
-    fn call(
-        f: unsafe extern "C" fn(*const u8, usize, *const u8, usize) -> u32,
-        a: &str,
-        b: &str,
-    ) -> u32 {
-        // SAFETY: both slices are live for the call.
-        unsafe { f(a.as_ptr(), a.len(), b.as_ptr(), b.len()) }
+    fn result_text() -> String {
+        String::from_utf8(result()).unwrap()
+    }
+
+    /// A buffer from `urlkit_alloc` holding `bytes`, freed when dropped.
+    struct Buffer {
+        ptr: *mut u8,
+        len: usize,
+    }
+
+    impl Buffer {
+        fn new(bytes: &[u8]) -> Self {
+            let ptr = urlkit_alloc(bytes.len());
+            if !bytes.is_empty() {
+                // SAFETY: `urlkit_alloc` gave `bytes.len()` writable bytes at `ptr`.
+                unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), ptr, bytes.len()) };
+            }
+            Buffer {
+                ptr,
+                len: bytes.len(),
+            }
+        }
+    }
+
+    impl Drop for Buffer {
+        fn drop(&mut self) {
+            assert_eq!(urlkit_free(self.ptr, self.len), OK);
+        }
+    }
+
+    fn call(f: extern "C" fn(*const u8, usize, *const u8, usize) -> u32, a: &str, b: &str) -> u32 {
+        let (a, b) = (Buffer::new(a.as_bytes()), Buffer::new(b.as_bytes()));
+        f(a.ptr, a.len, b.ptr, b.len)
+    }
+
+    fn stream(options: &str, binary: bool) -> Handle {
+        let options = Buffer::new(options.as_bytes());
+        urlkit_decoder_new(options.ptr, options.len, u32::from(binary))
+    }
+
+    fn feed(handle: Handle, chunk: &[u8]) -> u32 {
+        let chunk = Buffer::new(chunk);
+        urlkit_stream_feed(handle, chunk.ptr, chunk.len)
     }
 
     #[test]
     fn encode_returns_the_api_json() {
         assert_eq!(call(urlkit_encode, "a b", r#"{"set":"form"}"#), OK);
-        assert!(result().contains(r#""output":"a+b""#), "{}", result());
+        assert!(
+            result_text().contains(r#""output":"a+b""#),
+            "{}",
+            result_text()
+        );
     }
 
     #[test]
     fn strict_decode_is_rejected_with_offset() {
         assert_eq!(call(urlkit_decode, "ab%zz", r#"{"strict":true}"#), REJECTED);
-        assert!(result().contains(r#""offset":2"#), "{}", result());
+        assert!(result_text().contains(r#""offset":2"#), "{}", result_text());
     }
 
     #[test]
@@ -347,34 +539,195 @@ mod tests {
             call(urlkit_decode, "x", r#"{"charset":"nope"}"#),
             INVALID_REQUEST
         );
-        assert!(result().contains(r#""field":"charset""#), "{}", result());
+        assert!(
+            result_text().contains(r#""field":"charset""#),
+            "{}",
+            result_text()
+        );
     }
 
     #[test]
     fn binary_stream_passes_bytes_through() {
-        let options = "{}";
-        // SAFETY: live slices; the handle is freed once.
-        unsafe {
-            let stream = urlkit_decoder_new(options.as_ptr(), options.len(), 1);
-            assert!(!stream.is_null());
-            let mut out = Vec::new();
-            for chunk in [&b"%F"[..], b"F%0", b"0"] {
-                assert_eq!(urlkit_stream_feed(stream, chunk.as_ptr(), chunk.len()), OK);
-                out.extend_from_slice(bytes(urlkit_result_ptr(), urlkit_result_len()));
-            }
-            assert_eq!(urlkit_stream_finish(stream), OK);
-            out.extend_from_slice(bytes(urlkit_result_ptr(), urlkit_result_len()));
-            urlkit_stream_free(stream);
-            assert_eq!(out, [0xFF, 0x00]);
+        let handle = stream("{}", true);
+        assert_ne!(handle, 0);
+        let mut out = Vec::new();
+        for chunk in [&b"%F"[..], b"F%0", b"0"] {
+            assert_eq!(feed(handle, chunk), OK);
+            out.extend_from_slice(&result());
         }
+        assert_eq!(urlkit_stream_finish(handle), OK);
+        out.extend_from_slice(&result());
+        assert_eq!(urlkit_stream_free(handle), OK);
+        assert_eq!(out, [0xFF, 0x00]);
     }
 
     #[test]
-    fn alloc_and_free_round_trip() {
+    fn one_streams_output_fed_straight_into_another_is_copied_first() {
+        // Decoding `%2541` once gives `%41`; feeding that output, in place, to a second
+        // decoder gives `A`. The chunk points into the result buffer the call rewrites.
+        let first = stream("{}", true);
+        let second = stream("{}", true);
+        let mut decoded = Vec::new();
+        let steps: [&dyn Fn() -> u32; 3] = [
+            &|| feed(first, b"%2541%25"),
+            &|| feed(first, b"42"),
+            &|| urlkit_stream_finish(first),
+        ];
+        for step in steps {
+            assert_eq!(step(), OK);
+            assert_eq!(
+                urlkit_stream_feed(second, urlkit_result_ptr(), urlkit_result_len()),
+                OK
+            );
+            decoded.extend_from_slice(&result());
+        }
+        assert_eq!(urlkit_stream_finish(second), OK);
+        decoded.extend_from_slice(&result());
+        assert_eq!(decoded, b"AB");
+        // A part of the result buffer is copied the same way.
+        assert_eq!(call(urlkit_encode, "xyz", "{}"), OK);
+        let output_start = result_text().find("xyz").unwrap();
+        // SAFETY: pointer arithmetic inside the result buffer; the export checks it.
+        let inside = unsafe { urlkit_result_ptr().add(output_start) };
+        let options = Buffer::new(b"{}");
+        assert_eq!(urlkit_decode(inside, 3, options.ptr, options.len), OK);
+        assert!(
+            result_text().contains(r#""output":"xyz""#),
+            "{}",
+            result_text()
+        );
+        assert_eq!(urlkit_stream_free(first), OK);
+        assert_eq!(urlkit_stream_free(second), OK);
+    }
+
+    #[test]
+    fn whole_input_calls_accept_the_result_buffer_as_input_and_options() {
+        assert_eq!(call(urlkit_encode, "%", "{}"), OK);
+        // The previous response, a JSON object, is a valid options object only in shape:
+        // its fields are not options, so the request is refused naming one. What matters
+        // is that it is read before it is overwritten.
+        let (ptr, len) = (urlkit_result_ptr(), urlkit_result_len());
+        assert_eq!(urlkit_decode(ptr, len, ptr, len), INVALID_REQUEST);
+        assert!(result_text().contains("unknown field"), "{}", result_text());
+        let (ptr, len) = (urlkit_result_ptr(), urlkit_result_len());
+        assert_eq!(urlkit_detect(ptr, len), OK);
+    }
+
+    #[test]
+    fn null_and_foreign_pointers_are_refused() {
+        let options = Buffer::new(b"{}");
+        assert_eq!(
+            urlkit_encode(std::ptr::null(), 4, options.ptr, options.len),
+            INVALID_ARGUMENT
+        );
+        assert!(
+            result_text().contains(r#""field":"input""#),
+            "{}",
+            result_text()
+        );
+        assert_eq!(
+            urlkit_decode(options.ptr, options.len, std::ptr::null(), 1),
+            INVALID_ARGUMENT
+        );
+        assert!(
+            result_text().contains(r#""field":"options""#),
+            "{}",
+            result_text()
+        );
+        // Memory the module never handed out: a local array, and addresses made up.
+        let local = [b'%'; 8];
+        assert_eq!(urlkit_detect(local.as_ptr(), local.len()), INVALID_ARGUMENT);
+        for address in [1usize, 0x10, usize::MAX - 2, usize::MAX] {
+            let made_up = std::ptr::without_provenance::<u8>(address);
+            assert_eq!(urlkit_detect(made_up, 4), INVALID_ARGUMENT, "{address:#x}");
+        }
+        // Null with a zero length is an empty input.
+        assert_eq!(urlkit_encode(std::ptr::null(), 0, std::ptr::null(), 0), OK);
+        assert!(
+            result_text().contains(r#""output":"""#),
+            "{}",
+            result_text()
+        );
+    }
+
+    #[test]
+    fn lengths_past_a_buffer_are_refused() {
+        let input = Buffer::new(b"%41%42");
+        let options = Buffer::new(b"{}");
+        assert_eq!(
+            urlkit_decode(input.ptr, input.len + 1, options.ptr, options.len),
+            INVALID_ARGUMENT
+        );
+        assert_eq!(
+            urlkit_decode(input.ptr, usize::MAX, options.ptr, options.len),
+            INVALID_ARGUMENT
+        );
+        // A part of a buffer is fine.
+        // SAFETY: one byte past the start, inside the buffer; the export checks it.
+        let inner = unsafe { input.ptr.add(3) };
+        assert_eq!(urlkit_decode(inner, 3, options.ptr, options.len), OK);
+        assert!(
+            result_text().contains(r#""output":"B""#),
+            "{}",
+            result_text()
+        );
+    }
+
+    #[test]
+    fn unknown_and_freed_handles_are_refused() {
+        for handle in [12_345, u32::MAX] {
+            assert_eq!(feed(handle, b"%41"), INVALID_ARGUMENT);
+            assert!(
+                result_text().contains("not a live stream handle"),
+                "{}",
+                result_text()
+            );
+            assert_eq!(urlkit_stream_finish(handle), INVALID_ARGUMENT);
+            assert_eq!(urlkit_stream_report(handle), INVALID_ARGUMENT);
+            assert_eq!(urlkit_stream_free(handle), INVALID_ARGUMENT);
+        }
+        assert_eq!(urlkit_stream_free(0), OK);
+        assert_eq!(feed(0, b"x"), INVALID_ARGUMENT);
+        let handle = stream("{}", false);
+        assert_eq!(urlkit_stream_free(handle), OK);
+        assert_eq!(feed(handle, b"%41"), INVALID_ARGUMENT);
+        assert_eq!(urlkit_stream_free(handle), INVALID_ARGUMENT);
+    }
+
+    #[test]
+    fn bad_options_for_a_new_stream_give_no_handle() {
+        assert_eq!(stream(r#"{"until_stable":true}"#, false), 0);
+        assert!(
+            result_text().contains(r#""field":"until_stable""#),
+            "{}",
+            result_text()
+        );
+        assert_eq!(urlkit_encoder_new(std::ptr::null(), 2, 0), 0);
+        assert!(
+            result_text().contains("invalid-argument"),
+            "{}",
+            result_text()
+        );
+    }
+
+    #[test]
+    fn free_takes_only_live_buffers_exactly() {
         let ptr = urlkit_alloc(16);
-        // SAFETY: freed once with the same length.
-        unsafe { urlkit_free(ptr, 16) };
-        // SAFETY: a zero-length buffer is ignored.
-        unsafe { urlkit_free(urlkit_alloc(0), 0) };
+        assert_eq!(urlkit_free(ptr, 15), INVALID_ARGUMENT);
+        // SAFETY: pointer arithmetic inside the buffer; the export checks it.
+        assert_eq!(urlkit_free(unsafe { ptr.add(1) }, 15), INVALID_ARGUMENT);
+        assert_eq!(urlkit_free(ptr, 16), OK);
+        assert_eq!(urlkit_free(ptr, 16), INVALID_ARGUMENT, "a second free");
+        assert_eq!(urlkit_free(std::ptr::null_mut(), 4), INVALID_ARGUMENT);
+        assert_eq!(urlkit_free(urlkit_alloc(0), 0), OK);
+        // A freed buffer is no longer an acceptable argument.
+        let input = Buffer::new(b"abc");
+        let (ptr, len) = (input.ptr, input.len);
+        drop(input);
+        let options = Buffer::new(b"{}");
+        assert_eq!(
+            urlkit_encode(ptr, len, options.ptr, options.len),
+            INVALID_ARGUMENT
+        );
     }
 }

@@ -5,7 +5,7 @@
 //! checking that the processor has NEON.
 
 use super::super::raw::{commit, store_expanded};
-use super::super::{portable, ByteClass, EscapeTable, Kernels, HIGH_NIBBLE_BITS};
+use super::super::{needs_attention, portable, ByteClass, EscapeTable, Kernels, HIGH_NIBBLE_BITS};
 use core::arch::aarch64::*;
 
 pub(super) static KERNELS: Kernels = Kernels {
@@ -204,9 +204,27 @@ fn decode_span_neon(input: &[u8], stops: &ByteClass, out: &mut Vec<u8>) -> usize
         i += run;
         match input[i] {
             b'%' => loop {
-                // A full batch of escapes may be followed by anything.
-                if i + 48 > input.len() || input[i] != b'%' {
+                if input.get(i) != Some(&b'%') {
                     break;
+                }
+                if i + 48 > input.len() {
+                    // Too near the end for a batch of sixteen escapes: one at a time, as
+                    // the reference does, so every turn of the outer loop moves on.
+                    match portable::escape_at(&input[i..]) {
+                        Some(value) if !needs_attention(value) => {
+                            // SAFETY: `written + 16 <= i + 16 <= input.len() + 16`, within
+                            // the reserve.
+                            unsafe { store(out, written, vdupq_n_u8(value)) };
+                            written += 1;
+                            i += 3;
+                            continue;
+                        }
+                        _ => {
+                            // SAFETY: every byte up to `written` was stored above.
+                            unsafe { commit(out, written) };
+                            return i;
+                        }
+                    }
                 }
                 let (found, values) = escapes(input, i);
                 let flagged = nibble_mask(attention(values));
