@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use urlkit::request::{DecodeRequest, EncodeRequest};
+use urlkit_api::{DecodeRequest, EncodeRequest};
 use urlkit_web::api::{inspect_url, InspectRequest, ResolveRequest};
 
 fuzz_target!(|data: &[u8]| {

@@ -6,12 +6,9 @@ use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use urlkit::codec::{Codec, Peeled};
-use urlkit::request::{CodecResponse, DecodeRequest, Detected, EncodeRequest};
-use urlkit::{Charset, DecodeOptions, Diagnostics, EncodeSet, Newline};
-
-/// Findings kept in memory per run; beyond this they are only counted.
-const KEPT_FINDINGS: usize = 10_000;
+use urlkit::settings::{Run, SettingError};
+use urlkit::{Charset, Codec, DecodeSettings, EncodeSet, EncodeSettings, Newline};
+use urlkit_api::CodecResponse;
 
 /// Options shared by `encode` and `decode`.
 #[derive(clap::Args, Debug)]
@@ -158,48 +155,63 @@ pub struct DetectArgs {
     json: bool,
 }
 
+impl CommonArgs {
+    fn newline(&self) -> Option<String> {
+        Some(Newline::from(self.newline).name().to_string())
+    }
+}
+
+/// A setting that names nothing, worded with its flag: exit status 2.
+fn bad_setting(error: SettingError) -> ExitCode {
+    usage(&format!("{}: {}", error.setting.flag(), error.message))
+}
+
 pub fn encode(args: EncodeArgs) -> ExitCode {
-    // The options are read the way the JSON API reads them, so every front end agrees.
-    let request = EncodeRequest {
-        charset: Some(args.charset.clone()),
-        set: Some(args.set.clone()),
-        safe: args.safe.clone(),
-        unsafe_chars: args.unsafe_chars.clone(),
+    let settings = EncodeSettings {
+        charset: Some(args.charset),
+        set: Some(args.set),
+        safe: args.safe,
+        unsafe_chars: args.unsafe_chars,
         space_plus: args.space_plus,
         lowercase: args.lowercase,
-        ..EncodeRequest::default()
+        per_line: args.common.per_line,
+        newline: args.common.newline(),
+        strict: args.common.strict,
+        binary: args.common.binary,
     };
-    let mut options = match request.options(args.common.binary) {
+    let options = match settings.options() {
         Ok(options) => options,
-        Err(e) => return usage(&format!("--{}: {}", e.field, e.message)),
+        Err(error) => return bad_setting(error),
     };
-    options.per_line = args.common.per_line;
-    options.newline = args.common.newline.into();
-    let make = || Codec::encoder(&options);
-    run(&args.text, &args.common, true, make)
+    run(&args.text, &args.common, true, || {
+        Codec::encoder(&options).strict(settings.strict)
+    })
 }
 
 pub fn decode(args: DecodeArgs) -> ExitCode {
-    let request = DecodeRequest {
-        charset: Some(args.charset.clone()),
+    let settings = DecodeSettings {
+        charset: Some(args.charset),
         plus_space: args.plus_space,
         keep_whitespace: args.keep_whitespace,
-        ..DecodeRequest::default()
+        per_line: args.common.per_line,
+        newline: args.common.newline(),
+        strict: args.common.strict,
+        binary: args.common.binary,
+        until_stable: false,
     };
-    let mut options = match request.options(args.common.binary) {
+    let options = match settings.options() {
         Ok(options) => options,
-        Err(e) => return usage(&format!("--{}: {}", e.field, e.message)),
+        Err(error) => return bad_setting(error),
     };
-    options.per_line = args.common.per_line;
-    options.newline = args.common.newline.into();
     if args.until_stable {
-        return until_stable(&args.text, &args.common, &options);
+        return until_stable(&args.text, &args.common, settings);
     }
     if args.iri {
         return iri_display(&args.text, &args.common);
     }
-    let make = || Codec::decoder(&options);
-    run(&args.text, &args.common, false, make)
+    run(&args.text, &args.common, false, || {
+        Codec::decoder(&options).strict(settings.strict)
+    })
 }
 
 /// Runs a codec over the TEXT entries, or streams stdin/--input through it.
@@ -218,33 +230,24 @@ fn run(
     if !text.is_empty() {
         for entry in text {
             let mut codec = make();
-            let mut diagnostics = Diagnostics::with_limit(KEPT_FINDINGS);
             out.clear();
-            codec.feed(entry.as_bytes(), &mut out, &mut diagnostics);
-            codec.finish(&mut out, &mut diagnostics);
-            if common.strict {
-                if let Some(error) = diagnostics.first_strict_error() {
-                    let _ = sink.flush();
-                    return reject(error);
-                }
+            let ran = codec
+                .feed(entry.as_bytes(), &mut out)
+                .and_then(|()| codec.finish(&mut out));
+            if let Err(rejection) = ran {
+                let _ = sink.flush();
+                return reject(&rejection.0);
             }
             if common.json {
-                let object = json_result(
-                    &out,
-                    codec.charset().map(|c| c.name()),
-                    codec.detection().map(Detected::from),
-                    &diagnostics,
-                    None,
-                );
+                let line = json_line(&CodecResponse::from_codec(&codec, &out));
                 out.clear();
-                out.extend_from_slice(object.to_string().as_bytes());
-                out.push(b'\n');
+                out.extend_from_slice(line.as_bytes());
             } else {
                 if !common.per_line {
                     out.push(b'\n');
                 }
-                reporter.report(diagnostics.items());
-                reporter.add_hidden(diagnostics.dropped());
+                reporter.report(&codec.take_findings());
+                reporter.add_hidden(codec.diagnostics().dropped());
             }
             if let Err(e) = sink.write_all(&out) {
                 return fail(&format!("cannot write output: {e}"));
@@ -258,35 +261,30 @@ fn run(
         Err(e) => return fail(&e),
     };
     let mut codec = make();
-    let mut diagnostics = Diagnostics::with_limit(KEPT_FINDINGS);
     let mut chunk = Vec::new();
     let mut collected = Vec::new();
-    let mut all_findings = Vec::new();
     loop {
         if let Err(e) = source.next_chunk(&mut chunk) {
             return fail(&e);
         }
         out.clear();
-        if chunk.is_empty() {
-            codec.finish(&mut out, &mut diagnostics);
-            if newline_after_stream && !common.per_line {
-                out.push(b'\n');
-            }
+        let ran = if chunk.is_empty() {
+            codec.finish(&mut out).map(|()| {
+                if newline_after_stream && !common.per_line {
+                    out.push(b'\n');
+                }
+            })
         } else {
-            codec.feed(&chunk, &mut out, &mut diagnostics);
-        }
-        let found = diagnostics.take_items();
-        if common.strict {
-            if let Some(error) = found.iter().find(|d| d.code.is_error_in_strict_mode()) {
-                let _ = sink.flush();
-                return reject(error);
-            }
+            codec.feed(&chunk, &mut out)
+        };
+        if let Err(rejection) = ran {
+            let _ = sink.flush();
+            return reject(&rejection.0);
         }
         if common.json {
             collected.extend_from_slice(&out);
-            all_findings.extend(found);
         } else {
-            reporter.report(&found);
+            reporter.report(&codec.take_findings());
             if let Err(e) = sink.write_all(&out) {
                 return fail(&format!("cannot write output: {e}"));
             }
@@ -295,22 +293,13 @@ fn run(
             break;
         }
     }
-    reporter.add_hidden(diagnostics.dropped());
     if common.json {
-        let mut kept = Diagnostics::new();
-        for d in all_findings {
-            kept.push(d);
-        }
-        let object = json_result(
-            &collected,
-            codec.charset().map(|c| c.name()),
-            codec.detection().map(Detected::from),
-            &kept,
-            None,
-        );
-        if let Err(e) = writeln!(sink, "{object}") {
+        let line = json_line(&CodecResponse::from_codec(&codec, &collected));
+        if let Err(e) = sink.write_all(line.as_bytes()) {
             return fail(&format!("cannot write output: {e}"));
         }
+    } else {
+        reporter.add_hidden(codec.diagnostics().dropped());
     }
     finish_sink(sink, &reporter)
 }
@@ -323,34 +312,17 @@ fn finish_sink(mut sink: Box<dyn Write>, reporter: &Reporter) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// One entry's result as the JSON line of `--json`: the API's response shape.
-fn json_result(
-    output: &[u8],
-    charset: Option<&'static str>,
-    detected: Option<Detected>,
-    diagnostics: &Diagnostics,
-    peeled: Option<&Peeled>,
-) -> String {
-    let response = CodecResponse {
-        output: String::from_utf8_lossy(output).into_owned(),
-        charset,
-        diagnostics: diagnostics.items().to_vec(),
-        diagnostics_not_listed: diagnostics.dropped(),
-        detected,
-        depth: peeled.map(|p| p.depth),
-        layers: peeled.map(|p| {
-            p.layers
-                .iter()
-                .map(|l| String::from_utf8_lossy(l).into_owned())
-                .collect()
-        }),
-    };
+/// One entry's result as the JSON line of `--json`: the API's response, and a newline.
+fn json_line(response: &CodecResponse) -> String {
     // A struct of strings and numbers always serialises.
-    serde_json::to_string(&response).unwrap_or_default()
+    let mut line = serde_json::to_string(response).unwrap_or_default();
+    line.push('\n');
+    line
 }
 
-/// `decode --until-stable`: each entry is held in memory and peeled layer by layer.
-fn until_stable(text: &[OsString], common: &CommonArgs, options: &DecodeOptions) -> ExitCode {
+/// `decode --until-stable`: each entry (argument, line, or all of the input) is held in
+/// memory and peeled layer by layer.
+fn until_stable(text: &[OsString], common: &CommonArgs, settings: DecodeSettings) -> ExitCode {
     let entries: Vec<Vec<u8>> = if text.is_empty() {
         let all = match Source::open(common.input.as_ref()).and_then(|mut s| s.read_all()) {
             Ok(all) => all,
@@ -377,36 +349,32 @@ fn until_stable(text: &[OsString], common: &CommonArgs, options: &DecodeOptions)
     };
     let mut reporter = Reporter::new();
     let one_entry_stream = text.is_empty() && !common.per_line;
-    let single = DecodeOptions {
+    let separator = Newline::from(common.newline).as_bytes();
+    // Each entry is peeled on its own: per-line framing is done here.
+    let single = DecodeSettings {
         per_line: false,
-        ..options.clone()
+        until_stable: true,
+        ..settings
     };
     for entry in entries {
-        let peeled = urlkit::decode_until_stable(&entry, &single);
-        let mut kept = Diagnostics::new();
-        for d in &peeled.outcome.diagnostics {
-            kept.push(d.clone());
-        }
-        if common.strict {
-            if let Some(error) = peeled.outcome.strict_error() {
+        let run: Run = match single.run(&entry) {
+            Ok(Ok(run)) => run,
+            Ok(Err(rejection)) => {
                 let _ = sink.flush();
-                return reject(error);
+                return reject(&rejection.0);
             }
-        }
-        let mut out = peeled.outcome.output.clone();
-        if !one_entry_stream {
-            out.extend_from_slice(options.newline.as_bytes());
-        }
+            Err(error) => return bad_setting(error),
+        };
         let written = if common.json {
-            let charset = peeled.outcome.charset.map(|c| c.name());
-            let mut line = json_result(&peeled.outcome.output, charset, None, &kept, Some(&peeled))
-                .to_string()
-                .into_bytes();
-            line.push(b'\n');
-            line
+            json_line(&CodecResponse::from_run(&run)).into_bytes()
         } else {
-            eprintln!("urlkit: peeled {} layer(s) of encoding", peeled.depth);
-            reporter.report(kept.items());
+            let depth = run.layers.as_ref().map_or(0, |l| l.depth);
+            eprintln!("urlkit: peeled {depth} layer(s) of encoding");
+            reporter.report(run.finished.diagnostics.items());
+            let mut out = run.finished.output;
+            if !one_entry_stream {
+                out.extend_from_slice(separator);
+            }
             out
         };
         if let Err(e) = sink.write_all(&written) {
@@ -464,7 +432,7 @@ pub fn detect(args: DetectArgs) -> ExitCode {
         args.text.iter().map(|t| t.as_bytes().to_vec()).collect()
     };
     for entry in entries {
-        let detection = urlkit::request::detect(&entry);
+        let detection = urlkit_api::detect(&entry);
         if args.json {
             match serde_json::to_string(&detection) {
                 Ok(line) => println!("{line}"),

@@ -1,8 +1,8 @@
 //! The urlkit codec for the browser's live mode: built for `wasm32-unknown-unknown` as a
 //! module with plain C-ABI exports, driven by the hand-written `js/urlkit.mjs`.
 //!
-//! Requests and responses are the JSON of the HTTP API ([`urlkit::request`]), so the
-//! browser and the server give byte-identical results.
+//! Requests and responses are the JSON of the HTTP API ([`urlkit_api`]), so the browser and
+//! the server give byte-identical results.
 //!
 //! # Calling convention
 //! * Memory: the caller gets buffers with [`urlkit_alloc`] and gives them back with
@@ -29,8 +29,10 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
-use urlkit::request::{
-    self, DecodeRequest, EncodeRequest, ErrorBody, ErrorDetail, RequestError, Stream,
+use urlkit::Codec;
+use urlkit_api::{
+    rejection_body, CodecResponse, DecodeRequest, EncodeRequest, ErrorBody, ErrorDetail, Failure,
+    RequestError,
 };
 
 /// Success.
@@ -55,13 +57,13 @@ thread_local! {
 /// The live streams by handle.
 #[derive(Default)]
 struct Streams {
-    live: HashMap<Handle, Stream>,
+    live: HashMap<Handle, Codec>,
     /// The last handle given out; handles are not reused until the counter wraps.
     last: Handle,
 }
 
 impl Streams {
-    fn insert(&mut self, stream: Stream) -> Handle {
+    fn insert(&mut self, stream: Codec) -> Handle {
         loop {
             self.last = self.last.wrapping_add(1);
             if self.last != 0 && !self.live.contains_key(&self.last) {
@@ -111,7 +113,7 @@ impl BadArgument {
     fn report(&self) -> u32 {
         let body = ErrorBody {
             error: ErrorDetail {
-                code: "invalid-argument",
+                code: "invalid-argument".to_string(),
                 message: format!("argument `{}`: {}", self.argument, self.message),
                 offset: None,
                 field: Some(self.argument.to_string()),
@@ -179,10 +181,7 @@ fn options_json(raw: &[u8]) -> Result<&str, RequestError> {
     match std::str::from_utf8(raw) {
         Ok("") => Ok("{}"),
         Ok(text) => Ok(text),
-        Err(_) => Err(RequestError {
-            field: String::new(),
-            message: "the options are not UTF-8".to_string(),
-        }),
+        Err(_) => Err(RequestError::new("", "the options are not UTF-8")),
     }
 }
 
@@ -246,9 +245,8 @@ pub extern "C" fn urlkit_result_len() -> usize {
 /// present, is ignored). Result: `{output, charset, diagnostics, diagnostics_not_listed}`.
 ///
 /// Text that is not UTF-8, unencodable characters and the like are reported in the
-/// diagnostics; with `strict` the first of them gives [`REJECTED`].
-///
-/// Arguments that are not live buffers give [`INVALID_ARGUMENT`].
+/// diagnostics; with `strict` the first of them gives [`REJECTED`]. Arguments that are not
+/// live buffers give [`INVALID_ARGUMENT`].
 #[no_mangle]
 pub extern "C" fn urlkit_encode(
     input: *const u8,
@@ -256,17 +254,9 @@ pub extern "C" fn urlkit_encode(
     options: *const u8,
     options_len: usize,
 ) -> u32 {
-    let (input, options) = match (
-        argument("input", input, input_len),
-        argument("options", options, options_len),
-    ) {
-        (Ok(input), Ok(options)) => (input, options),
-        (Err(bad), _) | (_, Err(bad)) => return bad.report(),
-    };
-    let run = options_json(&options)
-        .and_then(EncodeRequest::from_json)
-        .and_then(|request| request.run_on(&input));
-    respond(run)
+    whole_input(input, input_len, options, options_len, |input, options| {
+        EncodeRequest::from_json(options)?.run_on(input)
+    })
 }
 
 /// Decodes percent-encoded text with the options of `POST /api/decode` (a JSON object;
@@ -274,15 +264,27 @@ pub extern "C" fn urlkit_encode(
 /// diagnostics, diagnostics_not_listed}` plus `depth` and `layers` with `until_stable`.
 ///
 /// Malformed escapes are kept and invalid sequences become U+FFFD, each reported; with
-/// `strict` the first of them gives [`REJECTED`].
-///
-/// Arguments that are not live buffers give [`INVALID_ARGUMENT`].
+/// `strict` the first of them gives [`REJECTED`]. Arguments that are not live buffers give
+/// [`INVALID_ARGUMENT`].
 #[no_mangle]
 pub extern "C" fn urlkit_decode(
     input: *const u8,
     input_len: usize,
     options: *const u8,
     options_len: usize,
+) -> u32 {
+    whole_input(input, input_len, options, options_len, |input, options| {
+        DecodeRequest::from_json(options)?.run_on(input)
+    })
+}
+
+/// Checks the arguments of a whole-input call, runs it and leaves its answer in the result.
+fn whole_input(
+    input: *const u8,
+    input_len: usize,
+    options: *const u8,
+    options_len: usize,
+    run: impl FnOnce(&[u8], &str) -> Result<CodecResponse, Failure>,
 ) -> u32 {
     let (input, options) = match (
         argument("input", input, input_len),
@@ -291,20 +293,16 @@ pub extern "C" fn urlkit_decode(
         (Ok(input), Ok(options)) => (input, options),
         (Err(bad), _) | (_, Err(bad)) => return bad.report(),
     };
-    let run = options_json(&options)
-        .and_then(DecodeRequest::from_json)
-        .and_then(|request| request.run_on(&input));
-    respond(run)
-}
-
-fn respond(run: Result<Result<request::CodecResponse, request::Rejection>, RequestError>) -> u32 {
-    match run {
-        Ok(Ok(response)) => {
+    match options_json(&options)
+        .map_err(Failure::from)
+        .and_then(|o| run(&input, o))
+    {
+        Ok(response) => {
             set_json(&response);
             OK
         }
-        Ok(Err(rejection)) => set_error(&rejection.to_body(), REJECTED),
-        Err(error) => set_error(&error.to_body(), INVALID_REQUEST),
+        Err(Failure::Rejected(rejection)) => set_error(&rejection_body(&rejection), REJECTED),
+        Err(Failure::Invalid(error)) => set_error(&error.to_body(), INVALID_REQUEST),
     }
 }
 
@@ -315,7 +313,7 @@ fn respond(run: Result<Result<request::CodecResponse, request::Rejection>, Reque
 pub extern "C" fn urlkit_detect(input: *const u8, input_len: usize) -> u32 {
     match argument("input", input, input_len) {
         Ok(input) => {
-            set_json(&request::detect(&input));
+            set_json(&urlkit_api::detect(&input));
             OK
         }
         Err(bad) => bad.report(),
@@ -332,17 +330,11 @@ pub extern "C" fn urlkit_encoder_new(
     options_len: usize,
     binary: u32,
 ) -> Handle {
-    let options = match argument("options", options, options_len) {
-        Ok(options) => options,
-        Err(bad) => {
-            bad.report();
-            return 0;
-        }
-    };
-    let made = options_json(&options)
-        .and_then(EncodeRequest::from_json)
-        .and_then(|r| Ok(Stream::encoder(&r.options(binary != 0)?, r.strict)));
-    new_stream(made)
+    new_stream(options, options_len, |json| {
+        let mut settings = EncodeRequest::from_json(json)?.settings;
+        settings.binary = binary != 0;
+        Ok(settings.codec()?)
+    })
 }
 
 /// Starts a streaming decoder with the options of `POST /api/decode` (not `until_stable`,
@@ -354,6 +346,18 @@ pub extern "C" fn urlkit_decoder_new(
     options_len: usize,
     binary: u32,
 ) -> Handle {
+    new_stream(options, options_len, |json| {
+        let mut settings = DecodeRequest::from_json(json)?.settings;
+        settings.binary = binary != 0;
+        Ok(settings.codec()?)
+    })
+}
+
+fn new_stream(
+    options: *const u8,
+    options_len: usize,
+    make: impl FnOnce(&str) -> Result<Codec, RequestError>,
+) -> Handle {
     let options = match argument("options", options, options_len) {
         Ok(options) => options,
         Err(bad) => {
@@ -361,22 +365,7 @@ pub extern "C" fn urlkit_decoder_new(
             return 0;
         }
     };
-    let made = options_json(&options)
-        .and_then(DecodeRequest::from_json)
-        .and_then(|r| {
-            if r.until_stable {
-                return Err(RequestError {
-                    field: "until_stable".to_string(),
-                    message: "needs the whole input; not available when streaming".to_string(),
-                });
-            }
-            Ok(Stream::decoder(&r.options(binary != 0)?, r.strict))
-        });
-    new_stream(made)
-}
-
-fn new_stream(made: Result<Stream, RequestError>) -> Handle {
-    match made {
+    match options_json(&options).and_then(make) {
         Ok(stream) => {
             set_result(|_| {});
             STREAMS.with(|cell| cell.borrow_mut().insert(stream))
@@ -389,7 +378,7 @@ fn new_stream(made: Result<Stream, RequestError>) -> Handle {
 }
 
 /// Runs `work` on the live stream `handle`, or refuses an unknown handle.
-fn with_stream(handle: Handle, work: impl FnOnce(&mut Stream) -> u32) -> u32 {
+fn with_stream(handle: Handle, work: impl FnOnce(&mut Codec) -> u32) -> u32 {
     // The stream is taken out while it works, so the registry is not borrowed meanwhile.
     let Some(mut stream) = STREAMS.with(|cell| cell.borrow_mut().live.remove(&handle)) else {
         return unknown_handle(handle);
@@ -427,12 +416,12 @@ pub extern "C" fn urlkit_stream_finish(stream: Handle) -> u32 {
     with_stream(stream, |stream| step(|out| stream.finish(out)))
 }
 
-fn step(run: impl FnOnce(&mut Vec<u8>) -> Result<(), request::Rejection>) -> u32 {
+fn step(run: impl FnOnce(&mut Vec<u8>) -> Result<(), urlkit::Rejection>) -> u32 {
     let mut outcome = Ok(());
     set_result(|out| outcome = run(out));
     match outcome {
         Ok(()) => OK,
-        Err(rejection) => set_error(&rejection.to_body(), REJECTED),
+        Err(rejection) => set_error(&rejection_body(&rejection), REJECTED),
     }
 }
 
@@ -441,7 +430,7 @@ fn step(run: impl FnOnce(&mut Vec<u8>) -> Result<(), request::Rejection>) -> u32
 #[no_mangle]
 pub extern "C" fn urlkit_stream_report(stream: Handle) -> u32 {
     with_stream(stream, |stream| {
-        set_json(&stream.response(&[]));
+        set_json(&CodecResponse::from_codec(stream, &[]));
         OK
     })
 }

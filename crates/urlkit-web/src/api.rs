@@ -1,9 +1,6 @@
 //! The JSON API handlers. Each is small: parse, call the library, answer.
 
-use crate::codec::{
-    answer, CodecResponseSchema, DecodeRequest, DetectedBody, DiagnosticBody, EncodeRequest,
-    FileOptions, NewlineName, Op, LISTED_FINDINGS,
-};
+use crate::codec::{answer, FileOptions, Op};
 use crate::error::{ApiError, ErrorBody, ErrorDetail};
 use crate::store::ResultId;
 use crate::AppState;
@@ -19,8 +16,10 @@ use urlkit::inspect::parse::inspect as whatwg_report;
 use urlkit::inspect::resolve::resolve as rfc3986_resolve;
 use urlkit::inspect::rfc3986::Components;
 use urlkit::inspect::whatwg;
-use urlkit::request::{self, CodecResponse};
-use urlkit::Diagnostics;
+use urlkit::Diagnostic;
+use urlkit_api::{
+    CodecResponse, DecodeRequest, Detected, EncodeRequest, RequestBody, RequestError,
+};
 use utoipa::{OpenApi, ToSchema};
 
 /// A JSON body whose rejection (bad JSON, wrong field, wrong content type) is an
@@ -45,15 +44,15 @@ where
     post, path = "/api/encode", tag = "codec",
     request_body = EncodeRequest,
     responses(
-        (status = 200, description = "Encoded", body = CodecResponseSchema),
+        (status = 200, description = "Encoded", body = CodecResponse),
         (status = 400, description = "Bad request (JSON, charset, set)", body = ErrorBody),
         (status = 422, description = "Rejected in strict mode", body = ErrorBody),
     )
 )]
 pub async fn encode(
-    ApiJson(request::RequestBody(body)): ApiJson<request::RequestBody>,
+    ApiJson(RequestBody(body)): ApiJson<RequestBody>,
 ) -> Result<Json<CodecResponse>, ApiError> {
-    let request = request::EncodeRequest::try_from(require_input(body)?)?;
+    let request = EncodeRequest::from_value(require_input(body)?)?;
     answer(request.run()).map(Json)
 }
 
@@ -62,15 +61,15 @@ pub async fn encode(
     post, path = "/api/decode", tag = "codec",
     request_body = DecodeRequest,
     responses(
-        (status = 200, description = "Decoded", body = CodecResponseSchema),
+        (status = 200, description = "Decoded", body = CodecResponse),
         (status = 400, description = "Bad request (JSON, charset)", body = ErrorBody),
         (status = 422, description = "Rejected in strict mode", body = ErrorBody),
     )
 )]
 pub async fn decode(
-    ApiJson(request::RequestBody(body)): ApiJson<request::RequestBody>,
+    ApiJson(RequestBody(body)): ApiJson<RequestBody>,
 ) -> Result<Json<CodecResponse>, ApiError> {
-    let request = request::DecodeRequest::try_from(require_input(body)?)?;
+    let request = DecodeRequest::from_value(require_input(body)?)?;
     answer(request.run()).map(Json)
 }
 
@@ -79,12 +78,9 @@ pub async fn decode(
 /// parser, which names what is wrong with them.
 fn require_input(body: serde_json::Value) -> Result<serde_json::Value, ApiError> {
     match body.as_object() {
-        Some(fields) if fields.get("input").is_none_or(|v| v.is_null()) => {
-            Err(ApiError::from(request::RequestError {
-                field: "input".to_string(),
-                message: "is required: the text to encode or decode".to_string(),
-            }))
-        }
+        Some(fields) if fields.get("input").is_none_or(|v| v.is_null()) => Err(ApiError::from(
+            RequestError::new("input", "is required: the text to encode or decode"),
+        )),
         _ => Ok(body),
     }
 }
@@ -234,8 +230,8 @@ pub struct FileCreated {
     pub expires_at: String,
     /// Size of the result in bytes.
     pub size: u64,
-    /// Findings while processing (the first ones).
-    pub diagnostics: Vec<DiagnosticBody>,
+    /// Findings while processing, the first ones (at most 10,000).
+    pub diagnostics: Vec<Diagnostic>,
     /// Findings beyond the listed ones, counted only.
     pub diagnostics_not_listed: u64,
 }
@@ -263,8 +259,8 @@ pub struct FileUpload {
     keep_whitespace: Option<bool>,
     /// Each line is an entry.
     per_line: Option<bool>,
-    /// Separator in per-line mode.
-    newline: Option<NewlineName>,
+    /// Separator in per-line mode: `lf` (default) or `crlf`.
+    newline: Option<String>,
     /// Reject bad input (422) instead of repairing it.
     strict: Option<bool>,
     /// The file, processed as bytes (no charset step). Must be the last field.
@@ -320,11 +316,9 @@ pub async fn process_upload(
             )
         })?;
         let mut codec = options.codec(op)?;
-        let strict = options.strict(op);
         let id = ResultId::random().map_err(|e| ApiError::internal("cannot make an id", e))?;
         let store = state.store();
         let mut writer = store.create(&id).await.map_err(ApiError::storage)?;
-        let mut diagnostics = Diagnostics::with_limit(LISTED_FINDINGS);
         let processed: Result<u64, ApiError> = async {
             let mut received: u64 = 0;
             let mut written: u64 = 0;
@@ -338,15 +332,11 @@ pub async fn process_upload(
                         if received > state.max_upload() {
                             return Err(too_large(state.max_upload()));
                         }
-                        codec.feed(bytes, &mut out, &mut diagnostics);
+                        codec.feed(bytes, &mut out)
                     }
-                    None => codec.finish(&mut out, &mut diagnostics),
+                    None => codec.finish(&mut out),
                 }
-                if strict {
-                    if let Some(error) = diagnostics.first_strict_error() {
-                        return Err(ApiError::rejected(error));
-                    }
-                }
+                .map_err(|rejection| ApiError::rejected(&rejection.0))?;
                 writer.write_all(&out).await.map_err(ApiError::storage)?;
                 written += out.len() as u64;
                 if chunk.is_none() {
@@ -383,16 +373,15 @@ pub async fn process_upload(
             return Err(error);
         }
         store.commit(&id).await.map_err(ApiError::storage)?;
-        let not_listed = diagnostics.dropped();
-        let mut items = diagnostics.into_vec();
-        items.sort_by_key(|d| d.offset);
+        let mut diagnostics = codec.diagnostics().items().to_vec();
+        diagnostics.sort_by_key(|d| d.offset);
         return Ok(FileCreated {
             download: format!("/api/files/{id}"),
             id: id.to_string(),
             expires_at: rfc3339(std::time::SystemTime::now() + state.ttl()),
             size,
-            diagnostics: items.iter().map(DiagnosticBody::from).collect(),
-            diagnostics_not_listed: not_listed,
+            diagnostics,
+            diagnostics_not_listed: codec.diagnostics().dropped(),
         });
     }
     Err(ApiError::bad_request(
@@ -511,10 +500,12 @@ pub async fn healthz() -> Json<Health> {
     components(schemas(
         EncodeRequest,
         DecodeRequest,
-        CodecResponseSchema,
-        DiagnosticBody,
-        DetectedBody,
-        NewlineName,
+        urlkit::EncodeSettings,
+        urlkit::DecodeSettings,
+        CodecResponse,
+        Diagnostic,
+        urlkit::Code,
+        Detected,
         InspectRequest,
         InspectResponse,
         ParseProblem,

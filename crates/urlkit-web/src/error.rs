@@ -2,8 +2,7 @@
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use serde::Serialize;
-use utoipa::ToSchema;
+pub use urlkit_api::{ErrorBody, ErrorDetail};
 
 /// An error answered to the client.
 ///
@@ -20,28 +19,6 @@ pub struct ApiError {
     /// For findings: the byte offset into the input.
     pub offset: Option<u64>,
     /// For a request that could not be understood: the field at fault.
-    pub field: Option<String>,
-}
-
-/// The JSON body of every error.
-#[derive(Serialize, ToSchema)]
-pub struct ErrorBody {
-    /// What went wrong.
-    pub error: ErrorDetail,
-}
-
-/// What went wrong, inside [`ErrorBody`].
-#[derive(Serialize, ToSchema)]
-pub struct ErrorDetail {
-    /// A stable kebab-case code.
-    pub code: String,
-    /// A short explanation.
-    pub message: String,
-    /// The byte offset into the input, for findings of the codec.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub offset: Option<u64>,
-    /// For a request that could not be understood: the field at fault.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
 }
 
@@ -137,15 +114,26 @@ impl IntoResponse for ApiError {
 
 /// A request the library could not understand: a 400 `invalid-request` naming the field,
 /// the body the WebAssembly module gives for the same request.
-impl From<urlkit::request::RequestError> for ApiError {
-    fn from(error: urlkit::request::RequestError) -> Self {
+impl From<urlkit_api::RequestError> for ApiError {
+    fn from(error: urlkit_api::RequestError) -> Self {
         let body = error.to_body().error;
         ApiError {
             status: StatusCode::BAD_REQUEST,
-            code: body.code.to_string(),
+            code: body.code,
             message: body.message,
             offset: None,
             field: body.field,
+        }
+    }
+}
+
+/// A request that gave no response: 400 when it was not understood, 422 when strict mode
+/// rejected the input.
+impl From<urlkit_api::Failure> for ApiError {
+    fn from(failure: urlkit_api::Failure) -> Self {
+        match failure {
+            urlkit_api::Failure::Invalid(error) => error.into(),
+            urlkit_api::Failure::Rejected(rejection) => ApiError::rejected(&rejection.0),
         }
     }
 }

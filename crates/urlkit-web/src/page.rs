@@ -2,7 +2,7 @@
 //! JavaScript; `assets/app.js` makes the same page answer as you type through the API.
 
 use crate::api::{inspect_url, process_upload, FileCreated, InspectResponse};
-use crate::codec::{answer, form_flag, DiagnosticBody};
+use crate::codec::answer;
 use crate::error::ApiError;
 use crate::AppState;
 use axum::extract::{Multipart, Path, State};
@@ -12,8 +12,9 @@ use axum::Form;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::sync::OnceLock;
-use urlkit::request::{CodecResponse, DecodeRequest, EncodeRequest};
 use urlkit::{Charset, EncodeSet};
+use urlkit::{DecodeSettings, Diagnostic, EncodeSettings};
+use urlkit_api::{form_flag, CodecResponse, DecodeRequest, EncodeRequest};
 
 const TEMPLATE: &str = include_str!("assets/index.html");
 const STYLE: &str = include_str!("assets/style.css");
@@ -115,34 +116,43 @@ impl PageState {
         (self.field("newline") == "crlf").then(|| "crlf".to_string())
     }
 
+    /// The page's form as an encode request. Its fields are the page's own (one charset
+    /// list for both directions, per-line boxes for each), so they are read here rather
+    /// than as an API form.
     fn encode_request(&self) -> EncodeRequest {
         let charset = self
             .optional("charset")
             .filter(|c| !c.eq_ignore_ascii_case("auto"));
         EncodeRequest {
             input: self.field("input").to_string(),
-            charset,
-            set: self.optional("set"),
-            safe: self.optional("safe"),
-            unsafe_chars: self.optional("unsafe"),
-            space_plus: self.on("space_plus"),
-            lowercase: self.on("lowercase"),
-            per_line: self.on("encode_per_line"),
-            newline: self.newline(),
-            strict: self.on("strict"),
+            settings: EncodeSettings {
+                charset,
+                set: self.optional("set"),
+                safe: self.optional("safe"),
+                unsafe_chars: self.optional("unsafe"),
+                space_plus: self.on("space_plus"),
+                lowercase: self.on("lowercase"),
+                per_line: self.on("encode_per_line"),
+                newline: self.newline(),
+                strict: self.on("strict"),
+                binary: false,
+            },
         }
     }
 
     fn decode_request(&self) -> DecodeRequest {
         DecodeRequest {
             input: self.field("input").to_string(),
-            charset: self.optional("charset"),
-            plus_space: self.on("plus_space"),
-            keep_whitespace: self.on("keep_whitespace"),
-            per_line: self.on("decode_per_line"),
-            newline: self.newline(),
-            strict: self.on("strict"),
-            until_stable: self.on("until_stable"),
+            settings: DecodeSettings {
+                charset: self.optional("charset"),
+                plus_space: self.on("plus_space"),
+                keep_whitespace: self.on("keep_whitespace"),
+                per_line: self.on("decode_per_line"),
+                newline: self.newline(),
+                strict: self.on("strict"),
+                binary: false,
+                until_stable: self.on("until_stable"),
+            },
         }
     }
 }
@@ -319,7 +329,7 @@ fn error_html(error: &ApiError) -> String {
     )
 }
 
-fn diagnostics_html(list: &[DiagnosticBody], not_listed: u64) -> String {
+fn diagnostics_html(list: &[Diagnostic], not_listed: u64) -> String {
     if list.is_empty() {
         return "<p class=\"quiet\">No findings.</p>".into();
     }
@@ -329,7 +339,7 @@ fn diagnostics_html(list: &[DiagnosticBody], not_listed: u64) -> String {
             out,
             "<li><span class=\"pos\">byte {}</span> <code>{}</code> {}</li>",
             d.offset,
-            escape(&d.code),
+            escape(d.code.as_str()),
             escape(&d.message)
         );
     }
@@ -563,11 +573,7 @@ fn fill(state: &PageState, key: &str) -> String {
         "output" => codec_ok.map(|r| escape(&r.output)).unwrap_or_default(),
         "status" => codec_ok.map(codec_status).unwrap_or_default(),
         "diagnostics" => match &state.codec {
-            Some(Ok(r)) => {
-                let listed: Vec<DiagnosticBody> =
-                    r.diagnostics.iter().map(DiagnosticBody::from).collect();
-                diagnostics_html(&listed, r.diagnostics_not_listed)
-            }
+            Some(Ok(r)) => diagnostics_html(&r.diagnostics, r.diagnostics_not_listed),
             Some(Err(e)) => error_html(e),
             None => String::new(),
         },

@@ -939,16 +939,36 @@ async fn openapi_describes_the_library_shapes() {
         .await
         .unwrap();
     let schemas = &doc["components"]["schemas"];
-    let properties = |name: &str| -> Vec<String> {
-        let mut keys: Vec<String> = schemas[name]["properties"]
-            .as_object()
-            .unwrap_or_else(|| panic!("no schema {name}"))
-            .keys()
-            .cloned()
-            .collect();
+    // A schema's properties, its parts' (`allOf`) and the schemas it refers to included;
+    // and the ones it requires.
+    fn collect(
+        schemas: &Value,
+        schema: &Value,
+        keys: &mut Vec<String>,
+        required: &mut Vec<String>,
+    ) {
+        if let Some(reference) = schema["$ref"].as_str() {
+            let name = reference.trim_start_matches("#/components/schemas/");
+            collect(schemas, &schemas[name], keys, required);
+        }
+        for part in schema["allOf"].as_array().into_iter().flatten() {
+            collect(schemas, part, keys, required);
+        }
+        if let Some(properties) = schema["properties"].as_object() {
+            keys.extend(properties.keys().cloned());
+        }
+        for name in schema["required"].as_array().into_iter().flatten() {
+            required.extend(name.as_str().map(String::from));
+        }
+    }
+    let fields = |name: &str| -> (Vec<String>, Vec<String>) {
+        let (mut keys, mut required) = (Vec::new(), Vec::new());
+        collect(schemas, &schemas[name], &mut keys, &mut required);
+        assert!(!keys.is_empty(), "no schema {name}");
         keys.sort();
-        keys
+        (keys, required)
     };
+    let properties = |name: &str| fields(name).0;
     // Every field an answer can carry is documented.
     let documented = properties("CodecResponse");
     for (path, body) in [
@@ -968,11 +988,17 @@ async fn openapi_describes_the_library_shapes() {
             assert!(documented.contains(key), "{key} is not documented");
         }
     }
-    // Every documented request field is one the library accepts.
+    // Every documented request field is one the library accepts, and only `input` is
+    // required.
     for (schema, path) in [
         ("EncodeRequest", "/api/encode"),
         ("DecodeRequest", "/api/decode"),
     ] {
+        assert_eq!(fields(schema).1, ["input"], "{schema}");
+        assert!(
+            !properties(schema).contains(&"binary".to_string()),
+            "{schema}"
+        );
         for field in properties(schema) {
             // `input` is required; every other field may be null (absent).
             let mut body = json!({ "input": "x" });

@@ -255,7 +255,10 @@ async fn two_million_short_lines_decode_per_line() {
     assert_eq!(status, StatusCode::OK);
     let listed = answer["diagnostics"].as_array().unwrap().len() as u64;
     let not_listed = answer["diagnostics_not_listed"].as_u64().unwrap();
-    assert!(listed <= urlkit::request::KEPT_FINDINGS as u64, "{listed}");
+    assert!(
+        listed <= urlkit::diagnostics::KEPT_FINDINGS as u64,
+        "{listed}"
+    );
     assert_eq!(listed + not_listed, LINES as u64);
 }
 

@@ -15,7 +15,7 @@
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC};
 use std::path::PathBuf;
-use urlkit::{DecodeOptions, Decoder, Diagnostics, EncodeOptions, Encoder};
+use urlkit::{Codec, DecodeOptions, EncodeOptions};
 
 /// RFC 3986 unreserved: everything but `A-Z a-z 0-9 - . _ ~` is escaped.
 const UNRESERVED: &AsciiSet = &NON_ALPHANUMERIC
@@ -23,9 +23,6 @@ const UNRESERVED: &AsciiSet = &NON_ALPHANUMERIC
     .remove(b'.')
     .remove(b'_')
     .remove(b'~');
-
-/// Findings kept per run, as in the `urlkit` binary.
-const KEPT_FINDINGS: usize = 10_000;
 
 fn data_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/bench-data")
@@ -68,10 +65,9 @@ fn bench_decode(c: &mut Criterion, name: &str, input: &[u8]) {
     group.bench_function(BenchmarkId::from_parameter("urlkit"), |b| {
         b.iter(|| {
             out.clear();
-            let mut diagnostics = Diagnostics::with_limit(KEPT_FINDINGS);
-            let mut decoder = Decoder::new(&options);
-            decoder.feed(black_box(input), &mut out, &mut diagnostics);
-            decoder.finish(&mut out, &mut diagnostics);
+            let mut decoder = Codec::decoder(&options);
+            let _ = decoder.feed(black_box(input), &mut out);
+            let _ = decoder.finish(&mut out);
             black_box(out.len());
         })
     });
@@ -115,10 +111,9 @@ fn bench_encode(c: &mut Criterion, name: &str, input: &[u8]) {
     group.bench_function(BenchmarkId::from_parameter("urlkit"), |b| {
         b.iter(|| {
             out.clear();
-            let mut diagnostics = Diagnostics::with_limit(KEPT_FINDINGS);
-            let mut encoder = Encoder::new(&options);
-            encoder.feed(black_box(input), &mut out, &mut diagnostics);
-            encoder.finish(&mut out, &mut diagnostics);
+            let mut encoder = Codec::encoder(&options);
+            let _ = encoder.feed(black_box(input), &mut out);
+            let _ = encoder.finish(&mut out);
             black_box(out.len());
         })
     });

@@ -3,14 +3,21 @@
 //!
 //! Codes are part of the public contract (scripts match on them); messages may be reworded.
 
-use serde::Serialize;
 use std::fmt;
+
+/// How many findings a front end keeps per run (the API, the page, the WebAssembly module,
+/// the command line's `--json`); beyond it they are only counted, so bad input cannot
+/// exhaust memory.
+pub const KEPT_FINDINGS: usize = 10_000;
 
 /// The stable identifier of a kind of finding.
 ///
 /// Serialised (JSON, `Display`) as the kebab-case name shown on each variant.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(rename_all = "kebab-case"))]
 pub enum Code {
     /// `malformed-escape`: a `%` not followed by two hex digits (kept as it is).
     MalformedEscape,
@@ -96,7 +103,9 @@ impl fmt::Display for Code {
 }
 
 /// One finding: what, where (byte offset into the operation's input) and a message.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Diagnostic {
     /// The stable code.
     pub code: Code,
@@ -128,12 +137,14 @@ impl std::error::Error for Diagnostic {}
 /// Where findings go. The codec reports into it; callers decide how many to keep.
 ///
 /// A sink keeps at most `limit` findings (so a gigabyte of bad input cannot exhaust memory)
-/// and counts the rest.
+/// and counts the rest. The first finding that strict mode rejects is remembered even when
+/// it comes past the limit, so strict mode never misses one.
 #[derive(Clone, Debug, Default)]
 pub struct Diagnostics {
     items: Vec<Diagnostic>,
     dropped: u64,
     limit: Option<usize>,
+    first_strict_error: Option<Diagnostic>,
 }
 
 impl Diagnostics {
@@ -150,19 +161,30 @@ impl Diagnostics {
         }
     }
 
+    fn is_full(&self) -> bool {
+        self.limit.is_some_and(|limit| self.items.len() >= limit)
+    }
+
     /// Records a finding.
     pub fn push(&mut self, diagnostic: Diagnostic) {
-        match self.limit {
-            Some(limit) if self.items.len() >= limit => self.dropped += 1,
-            _ => self.items.push(diagnostic),
+        if self.first_strict_error.is_none() && diagnostic.code.is_error_in_strict_mode() {
+            self.first_strict_error = Some(diagnostic.clone());
+        }
+        if self.is_full() {
+            self.dropped += 1;
+        } else {
+            self.items.push(diagnostic);
         }
     }
 
-    /// Records a finding whose message is built only if the finding is kept.
+    /// Records a finding whose message is built only if the finding is kept (or is the
+    /// first that strict mode rejects).
     pub(crate) fn push_lazy(&mut self, code: Code, offset: u64, message: impl FnOnce() -> String) {
-        match self.limit {
-            Some(limit) if self.items.len() >= limit => self.dropped += 1,
-            _ => self.items.push(Diagnostic::new(code, offset, message())),
+        let strict = self.first_strict_error.is_none() && code.is_error_in_strict_mode();
+        if self.is_full() && !strict {
+            self.dropped += 1;
+        } else {
+            self.push(Diagnostic::new(code, offset, message()));
         }
     }
 
@@ -181,9 +203,9 @@ impl Diagnostics {
         self.items.is_empty() && self.dropped == 0
     }
 
-    /// The first kept finding that strict mode treats as an error.
+    /// The first finding that strict mode treats as an error, kept or not.
     pub fn first_strict_error(&self) -> Option<&Diagnostic> {
-        self.items.iter().find(|d| d.code.is_error_in_strict_mode())
+        self.first_strict_error.as_ref()
     }
 
     /// Takes out the findings kept so far, leaving the sink empty but still counting
@@ -198,5 +220,37 @@ impl Diagnostics {
     /// Takes the kept findings out.
     pub fn into_vec(self) -> Vec<Diagnostic> {
         self.items
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_strict_error_is_remembered_past_the_limit() {
+        let mut sink = Diagnostics::with_limit(2);
+        for offset in 0..3 {
+            sink.push(Diagnostic::new(Code::ControlCharacter, offset, "control"));
+        }
+        sink.push_lazy(Code::MalformedEscape, 7, || "bad escape".to_string());
+        sink.push(Diagnostic::new(Code::InvalidSequence, 9, "later"));
+        assert_eq!(sink.items().len(), 2);
+        assert_eq!(sink.dropped(), 3);
+        let first = sink.first_strict_error().unwrap();
+        assert_eq!((first.code, first.offset), (Code::MalformedEscape, 7));
+    }
+
+    #[test]
+    fn taking_items_keeps_counting_towards_the_limit() {
+        let mut sink = Diagnostics::with_limit(3);
+        for offset in 0..2 {
+            sink.push(Diagnostic::new(Code::ControlCharacter, offset, "control"));
+        }
+        assert_eq!(sink.take_items().len(), 2);
+        for offset in 2..5 {
+            sink.push(Diagnostic::new(Code::ControlCharacter, offset, "control"));
+        }
+        assert_eq!((sink.items().len(), sink.dropped()), (1, 2));
     }
 }

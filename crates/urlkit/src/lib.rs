@@ -1,16 +1,5 @@
 //! urlkit: percent-encoding and decoding done properly, and URLs taken apart.
 //!
-//! * [`codec`]: encode and decode, whole or streaming, in every charset, with diagnostics.
-//! * [`sets`]: the encode sets (what stays literal).
-//! * [`charset`]: every WHATWG encoding under all its labels, UTF-32 and DOS code pages.
-//! * [`detect`]: which charset is this percent-encoded text in?
-//! * [`inspect`]: parse (WHATWG and RFC 3986 views), resolve, normalize, compare, IDN.
-//! * [`diagnostics`]: findings with stable codes and byte offsets.
-//! * [`request`]: the JSON request and response shapes of the HTTP API and the WebAssembly
-//!   module.
-//!
-//! The library does no I/O.
-//!
 //! ```
 //! use urlkit::{decode, encode, DecodeOptions, EncodeOptions, EncodeSet};
 //!
@@ -21,19 +10,69 @@
 //! assert_eq!(outcome.text(), "100%zz\u{2020}"); // the malformed escape is kept …
 //! assert_eq!(outcome.diagnostics[0].offset, 3); // … and reported at its byte offset
 //! ```
+//!
+//! # What is where
+//!
+//! | concept | spec | API |
+//! |---|---|---|
+//! | percent-encode bytes outside a set | RFC 3986 §2.1; URL Standard §1.3 | [`encode`], [`EncodeOptions`], [`EncodeSet`] |
+//! | the encode sets | RFC 3986 §2.3; ECMAScript `encodeURIComponent`/`encodeURI`; URL Standard §1.3, §5.2 | [`EncodeSet::UNRESERVED`] … [`EncodeSet::ALL`] |
+//! | percent-decode | URL Standard §1.3 *percent-decode* | [`decode`], [`DecodeOptions`] |
+//! | charsets and their labels | Encoding Standard §4.2; UTF-32; DOS code pages | [`Charset`], [`CharsetChoice`] |
+//! | which charset is this? | Encoding Standard BOM sniffing, then statistics | [`detect`] |
+//! | many layers (`%2520`) | | [`decode_until_stable`] |
+//! | streams, strict mode, findings cap | | [`Codec`] |
+//! | a front end's request | | [`settings`] |
+//! | `application/x-www-form-urlencoded` parsing | URL Standard §5.1 | [`codec::parse_form`] |
+//! | URLs: parse, resolve, normalize, IDN, IRI | URL Standard; RFC 3986 §3, §5, §6; UTS #46; RFC 3987 | [`inspect`] |
+//! | findings | | [`Diagnostic`], [`Code`] |
+//!
+//! # Bad input
+//!
+//! Nothing here fails on bad input unless asked to. The codec repairs what it must, as
+//! browsers do, and reports each repair as a [`Diagnostic`] with a stable [`Code`] and the
+//! byte offset in the input: a `%` without two hex digits is kept as it is
+//! (`malformed-escape`); bytes invalid in the charset become U+FFFD (`invalid-sequence`);
+//! a character the charset cannot represent becomes `&#N;` (`unencodable-character`);
+//! text that is not UTF-8 is reported as `invalid-input`. Strict mode ([`Codec::strict`],
+//! [`settings`]) turns those four into a [`Rejection`] at the first one instead. The URL
+//! functions return an error naming the problem and its position. No function panics on
+//! any input.
+//!
+//! # Streams
+//!
+//! [`Codec`] takes input in chunks of any size, splits included (a `%` apart from its
+//! digits, a character across two chunks), and gives the same output and findings as the
+//! whole input at once, in constant memory. It keeps at most
+//! [`KEPT_FINDINGS`](diagnostics::KEPT_FINDINGS) findings by default and counts the rest.
+//! [`encode`] and [`decode`] are the whole-input shortcuts and keep every finding.
+//!
+//! # Front ends
+//!
+//! The command line, the web server, the WebAssembly module and the Python package read
+//! their options into [`settings::EncodeSettings`] and [`settings::DecodeSettings`], which
+//! check them in one place and name the setting at fault. The JSON shapes of those front
+//! ends live in the `urlkit-api` crate; with the `serde` feature the library's report types
+//! (findings, URL reports) derive `Serialize`, and with `openapi` also `utoipa::ToSchema`.
+//! The library does no I/O and has no global state beyond the processor features it
+//! detects once.
+
+#![deny(missing_docs)]
 
 pub mod charset;
 pub mod codec;
 pub mod detect;
 pub mod diagnostics;
 pub mod inspect;
-pub mod request;
 pub mod sets;
+pub mod settings;
 
 pub use charset::Charset;
 pub use codec::{
-    decode, decode_until_stable, encode, CharsetChoice, DecodeOptions, Decoder, EncodeOptions,
-    Encoder, Newline, Outcome,
+    decode, decode_until_stable, encode, CharsetChoice, Codec, DecodeOptions, EncodeOptions,
+    Newline, Outcome, Rejection,
 };
+pub use detect::Detection;
 pub use diagnostics::{Code, Diagnostic, Diagnostics};
 pub use sets::EncodeSet;
+pub use settings::{DecodeSettings, EncodeSettings};

@@ -13,11 +13,14 @@ use std::fmt;
 /// A set of ASCII bytes kept literal by the encoder; every other byte is escaped.
 ///
 /// Internally a 128-bit map, one bit per ASCII byte, so it is `Copy` and cheap to pass to
-/// the hot loop, which expands it into a lookup table once per call.
+/// the hot loop, which expands it into a lookup table once per call. A set may also write
+/// space as `+` ([`EncodeSet::FORM`] does): that survives [`with_safe`](Self::with_safe)
+/// and [`with_unsafe`](Self::with_unsafe) unless they name the space itself.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct EncodeSet {
     keep: u128,
     name: &'static str,
+    space_as_plus: bool,
 }
 
 const fn bit(byte: u8) -> u128 {
@@ -59,51 +62,37 @@ const USERINFO_KEEP: u128 = PATH_KEEP & !bytes(b"/:;=@[\\]|");
 const IRI_KEEP: u128 = range(0x21, 0x7E);
 
 /// The named sets, in the order `urlkit charsets`/help text lists them.
-const NAMED: &[(&str, u128, &str)] = &[
+const NAMED: &[(EncodeSet, &str)] = &[
     (
-        "unreserved",
-        UNRESERVED,
+        EncodeSet::UNRESERVED,
         "A-Z a-z 0-9 - . _ ~ (RFC 3986 §2.3; Python quote(s, safe=''); PHP rawurlencode)",
     ),
     (
-        "component",
-        COMPONENT,
+        EncodeSet::COMPONENT,
         "unreserved plus ! ' ( ) * (JavaScript encodeURIComponent)",
     ),
     (
-        "uri",
-        URI,
+        EncodeSet::URI,
         "component plus ; , / ? : @ & = + $ # (JavaScript encodeURI)",
     ),
     (
-        "form",
-        FORM,
+        EncodeSet::FORM,
         "A-Z a-z 0-9 * - . _, space as + (application/x-www-form-urlencoded)",
     ),
-    ("path", PATH_KEEP, "WHATWG path percent-encode set"),
-    ("query", QUERY_KEEP, "WHATWG query percent-encode set"),
+    (EncodeSet::PATH, "WHATWG path percent-encode set"),
+    (EncodeSet::QUERY, "WHATWG query percent-encode set"),
     (
-        "special-query",
-        SPECIAL_QUERY_KEEP,
+        EncodeSet::SPECIAL_QUERY,
         "WHATWG special-query percent-encode set",
     ),
+    (EncodeSet::FRAGMENT, "WHATWG fragment percent-encode set"),
+    (EncodeSet::USERINFO, "WHATWG userinfo percent-encode set"),
+    (EncodeSet::C0, "WHATWG C0 control percent-encode set"),
     (
-        "fragment",
-        FRAGMENT_KEEP,
-        "WHATWG fragment percent-encode set",
-    ),
-    (
-        "userinfo",
-        USERINFO_KEEP,
-        "WHATWG userinfo percent-encode set",
-    ),
-    ("c0", C0_KEEP, "WHATWG C0 control percent-encode set"),
-    (
-        "iri",
-        IRI_KEEP,
+        EncodeSet::IRI,
         "all printable ASCII; escapes only non-ASCII, controls and space (RFC 3987 §3.1)",
     ),
-    ("all", 0, "nothing: every byte is escaped"),
+    (EncodeSet::ALL, "nothing: every byte is escaped"),
 ];
 
 /// Why a set could not be built.
@@ -112,7 +101,12 @@ pub enum SetError {
     /// No set has this name.
     UnknownName(String),
     /// `--safe`/`--unsafe` name a character outside ASCII, at this character index.
-    NotAscii { character: char, index: usize },
+    NotAscii {
+        /// The character.
+        character: char,
+        /// Its index among the characters given (counting characters, not bytes).
+        index: usize,
+    },
 }
 
 impl fmt::Display for SetError {
@@ -134,21 +128,47 @@ impl fmt::Display for SetError {
 impl std::error::Error for SetError {}
 
 impl EncodeSet {
-    /// RFC 3986 §2.3 unreserved characters: the default.
+    /// `unreserved`, the default: RFC 3986 §2.3 unreserved characters `A–Z a–z 0–9 - . _ ~`,
+    /// as Python's `quote(s, safe='')` and PHP's `rawurlencode`.
     pub const UNRESERVED: EncodeSet = EncodeSet::from_bits(UNRESERVED, "unreserved");
-    /// JavaScript `encodeURIComponent`.
+    /// `component`: unreserved plus `! ' ( ) *`, as JavaScript's `encodeURIComponent`.
     pub const COMPONENT: EncodeSet = EncodeSet::from_bits(COMPONENT, "component");
-    /// JavaScript `encodeURI`.
+    /// `uri`: component plus `; , / ? : @ & = + $ #`, as JavaScript's `encodeURI`.
     pub const URI: EncodeSet = EncodeSet::from_bits(URI, "uri");
-    /// `application/x-www-form-urlencoded` (use with space as `+`).
-    pub const FORM: EncodeSet = EncodeSet::from_bits(FORM, "form");
-    /// WHATWG special-query percent-encode set (query of `http:`, `https:`, …).
+    /// `form`: `A–Z a–z 0–9 * - . _` with space written as `+`, the
+    /// `application/x-www-form-urlencoded` serializer (WHATWG URL Standard §5.2).
+    pub const FORM: EncodeSet = EncodeSet {
+        space_as_plus: true,
+        ..EncodeSet::from_bits(FORM, "form")
+    };
+    /// `path`: what the WHATWG path percent-encode set leaves literal (URL Standard §1.3).
+    pub const PATH: EncodeSet = EncodeSet::from_bits(PATH_KEEP, "path");
+    /// `query`: what the WHATWG query percent-encode set leaves literal (URL Standard §1.3).
+    pub const QUERY: EncodeSet = EncodeSet::from_bits(QUERY_KEEP, "query");
+    /// `special-query`: the WHATWG special-query percent-encode set, for the query of
+    /// `http:`, `https:` and the other special schemes (URL Standard §1.3).
     pub const SPECIAL_QUERY: EncodeSet = EncodeSet::from_bits(SPECIAL_QUERY_KEEP, "special-query");
-    /// Every byte escaped.
+    /// `fragment`: what the WHATWG fragment percent-encode set leaves literal (URL Standard
+    /// §1.3).
+    pub const FRAGMENT: EncodeSet = EncodeSet::from_bits(FRAGMENT_KEEP, "fragment");
+    /// `userinfo`: what the WHATWG userinfo percent-encode set leaves literal (URL Standard
+    /// §1.3).
+    pub const USERINFO: EncodeSet = EncodeSet::from_bits(USERINFO_KEEP, "userinfo");
+    /// `c0`: the WHATWG C0 control percent-encode set: escapes C0 controls and everything
+    /// above `~` (URL Standard §1.3).
+    pub const C0: EncodeSet = EncodeSet::from_bits(C0_KEEP, "c0");
+    /// `iri`: every printable ASCII character stays; only non-ASCII, controls and space are
+    /// escaped (IRI to URI, RFC 3987 §3.1).
+    pub const IRI: EncodeSet = EncodeSet::from_bits(IRI_KEEP, "iri");
+    /// `all`: nothing stays literal, every byte is escaped.
     pub const ALL: EncodeSet = EncodeSet::from_bits(0, "all");
 
     const fn from_bits(keep: u128, name: &'static str) -> Self {
-        EncodeSet { keep, name }
+        EncodeSet {
+            keep,
+            name,
+            space_as_plus: false,
+        }
     }
 
     /// The set with this name (see [`EncodeSet::names`]), case-insensitive.
@@ -157,19 +177,21 @@ impl EncodeSet {
     pub fn named(name: &str) -> Result<EncodeSet, SetError> {
         NAMED
             .iter()
-            .find(|(n, _, _)| n.eq_ignore_ascii_case(name.trim()))
-            .map(|&(n, keep, _)| EncodeSet::from_bits(keep, n))
+            .find(|(set, _)| set.name.eq_ignore_ascii_case(name.trim()))
+            .map(|&(set, _)| set)
             .ok_or_else(|| SetError::UnknownName(name.to_string()))
     }
 
     /// The names of the named sets.
     pub fn names() -> impl Iterator<Item = &'static str> {
-        NAMED.iter().map(|(n, _, _)| *n)
+        NAMED.iter().map(|(set, _)| set.name)
     }
 
     /// Each named set with a one-line description.
     pub fn described() -> impl Iterator<Item = (&'static str, &'static str)> {
-        NAMED.iter().map(|(n, _, d)| (*n, *d))
+        NAMED
+            .iter()
+            .map(|(set, description)| (set.name, *description))
     }
 
     /// The name this set was built from (custom additions do not change it).
@@ -177,24 +199,35 @@ impl EncodeSet {
         self.name
     }
 
-    /// This set, also keeping every character of `chars` literal.
+    /// This set, also keeping every character of `chars` literal. A space among them is
+    /// kept literal rather than written as `+`.
     ///
     /// Non-ASCII characters are an error naming the character and its index.
     pub fn with_safe(self, chars: &str) -> Result<EncodeSet, SetError> {
+        let bits = ascii_bits(chars)?;
         Ok(EncodeSet {
-            keep: self.keep | ascii_bits(chars)?,
+            keep: self.keep | bits,
+            space_as_plus: self.space_as_plus && bits & bit(b' ') == 0,
             ..self
         })
     }
 
-    /// This set, also escaping every character of `chars`.
+    /// This set, also escaping every character of `chars`. A space among them is escaped
+    /// as `%20` rather than written as `+`.
     ///
     /// Non-ASCII characters are an error naming the character and its index.
     pub fn with_unsafe(self, chars: &str) -> Result<EncodeSet, SetError> {
+        let bits = ascii_bits(chars)?;
         Ok(EncodeSet {
-            keep: self.keep & !ascii_bits(chars)?,
+            keep: self.keep & !bits,
+            space_as_plus: self.space_as_plus && bits & bit(b' ') == 0,
             ..self
         })
+    }
+
+    /// Whether this set writes space as `+` ([`EncodeSet::FORM`] and sets made from it).
+    pub fn writes_space_as_plus(&self) -> bool {
+        self.space_as_plus
     }
 
     /// Whether `byte` stays literal.
@@ -244,6 +277,7 @@ impl fmt::Debug for EncodeSet {
         f.debug_struct("EncodeSet")
             .field("name", &self.name)
             .field("keeps", &kept)
+            .field("space_as_plus", &self.space_as_plus)
             .finish()
     }
 }
@@ -279,6 +313,41 @@ mod tests {
                 index: 1
             })
         );
+    }
+
+    #[test]
+    fn every_named_set_is_a_constant_with_its_name() {
+        let constants = [
+            EncodeSet::UNRESERVED,
+            EncodeSet::COMPONENT,
+            EncodeSet::URI,
+            EncodeSet::FORM,
+            EncodeSet::PATH,
+            EncodeSet::QUERY,
+            EncodeSet::SPECIAL_QUERY,
+            EncodeSet::FRAGMENT,
+            EncodeSet::USERINFO,
+            EncodeSet::C0,
+            EncodeSet::IRI,
+            EncodeSet::ALL,
+        ];
+        let names: Vec<&str> = EncodeSet::names().collect();
+        assert_eq!(names.len(), constants.len());
+        for (constant, name) in constants.iter().zip(names) {
+            assert_eq!(EncodeSet::named(name).unwrap(), *constant);
+            assert_eq!(constant.name(), name);
+        }
+    }
+
+    #[test]
+    fn space_as_plus_belongs_to_the_form_set_unless_space_is_named() {
+        let form = EncodeSet::FORM;
+        assert!(form.writes_space_as_plus());
+        assert!(form.with_unsafe("*").unwrap().writes_space_as_plus());
+        assert!(form.with_safe("/").unwrap().writes_space_as_plus());
+        assert!(!form.with_unsafe(" ").unwrap().writes_space_as_plus());
+        assert!(!form.with_safe(" ").unwrap().writes_space_as_plus());
+        assert!(!EncodeSet::UNRESERVED.writes_space_as_plus());
     }
 
     #[test]

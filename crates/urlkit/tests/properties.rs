@@ -2,10 +2,7 @@
 
 use proptest::prelude::*;
 use urlkit::charset::TextDecoder;
-use urlkit::{
-    Charset, CharsetChoice, DecodeOptions, Decoder, Diagnostics, EncodeOptions, EncodeSet, Encoder,
-    Newline,
-};
+use urlkit::{Charset, CharsetChoice, Codec, DecodeOptions, EncodeOptions, EncodeSet, Newline};
 
 /// Every charset that can encode (the replacement encoding cannot).
 fn encodable_charsets() -> Vec<Charset> {
@@ -106,34 +103,35 @@ fn split_points(len: usize, cuts: &[usize]) -> Vec<usize> {
 
 /// Findings in input order: a stream reports each chunk's findings stage by stage, so only
 /// the order within one offset is kept.
-fn sorted(diagnostics: Diagnostics) -> Vec<urlkit::Diagnostic> {
-    let mut list = diagnostics.into_vec();
+fn sorted(diagnostics: &[urlkit::Diagnostic]) -> Vec<urlkit::Diagnostic> {
+    let mut list = diagnostics.to_vec();
     list.sort_by(|a, b| (a.offset, a.code.as_str()).cmp(&(b.offset, b.code.as_str())));
     list
 }
 
 type Run = (Vec<u8>, Vec<urlkit::Diagnostic>);
 
-fn run_decoder(options: &DecodeOptions, input: &[u8], points: &[usize]) -> Run {
-    let mut decoder = Decoder::new(options);
+/// Feeds `input` cut at `points` to `codec` (lenient, every finding kept).
+fn run_codec(codec: Codec, input: &[u8], points: &[usize]) -> Run {
+    let mut codec = codec.keep_findings(usize::MAX);
     let mut out = Vec::new();
-    let mut diagnostics = Diagnostics::new();
     for pair in points.windows(2) {
-        decoder.feed(&input[pair[0]..pair[1]], &mut out, &mut diagnostics);
+        codec
+            .feed(&input[pair[0]..pair[1]], &mut out)
+            .expect("a lenient codec never rejects");
     }
-    decoder.finish(&mut out, &mut diagnostics);
-    (out, sorted(diagnostics))
+    codec
+        .finish(&mut out)
+        .expect("a lenient codec never rejects");
+    (out, sorted(codec.diagnostics().items()))
+}
+
+fn run_decoder(options: &DecodeOptions, input: &[u8], points: &[usize]) -> Run {
+    run_codec(Codec::decoder(options), input, points)
 }
 
 fn run_encoder(options: &EncodeOptions, input: &[u8], points: &[usize]) -> Run {
-    let mut encoder = Encoder::new(options);
-    let mut out = Vec::new();
-    let mut diagnostics = Diagnostics::new();
-    for pair in points.windows(2) {
-        encoder.feed(&input[pair[0]..pair[1]], &mut out, &mut diagnostics);
-    }
-    encoder.finish(&mut out, &mut diagnostics);
-    (out, sorted(diagnostics))
+    run_codec(Codec::encoder(options), input, points)
 }
 
 const STREAM_CHARSETS: &[&str] = &[

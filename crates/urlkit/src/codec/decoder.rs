@@ -351,7 +351,8 @@ impl Entry for EntryDecoder {
 
 #[cfg(test)]
 mod tests {
-    use crate::{Charset, CharsetChoice, Code, DecodeOptions, Decoder, Diagnostics};
+    use crate::codec::Decoder;
+    use crate::{Charset, CharsetChoice, Code, DecodeOptions, Diagnostics};
     use proptest::prelude::*;
 
     const PIECES: &[&str] = &[

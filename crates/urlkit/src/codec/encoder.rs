@@ -29,7 +29,8 @@ pub(crate) struct EntryEncoder {
 
 impl EntryEncoder {
     pub(crate) fn new(options: &EncodeOptions) -> Self {
-        let table = EscapeTable::new(options.set, options.space_plus, options.lowercase);
+        let space_plus = options.space_plus || options.set.writes_space_as_plus();
+        let table = EscapeTable::new(options.set, space_plus, options.lowercase);
         let mut encoder = EntryEncoder {
             table,
             charset: options.charset,

@@ -13,13 +13,15 @@
 
 mod decoder;
 mod encoder;
-pub mod kernel;
+pub(crate) mod kernel;
 mod layers;
 mod lines;
 mod percent;
+mod stream;
 mod utf8;
 
-pub use layers::{decode_until_stable, Peeled};
+pub use layers::{decode_until_stable, Peeled, MAX_LAYERS};
+pub use stream::{Codec, Finished, Rejection};
 
 use crate::charset::Charset;
 use crate::detect::Detection;
@@ -47,6 +49,23 @@ impl Newline {
             Newline::CrLf => b"\r\n",
         }
     }
+
+    /// `lf` or `crlf` (any case, surrounding spaces ignored); anything else is `None`.
+    pub fn named(name: &str) -> Option<Newline> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "lf" => Some(Newline::Lf),
+            "crlf" => Some(Newline::CrLf),
+            _ => None,
+        }
+    }
+
+    /// `lf` or `crlf`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Newline::Lf => "lf",
+            Newline::CrLf => "crlf",
+        }
+    }
 }
 
 /// How to encode.
@@ -56,7 +75,8 @@ pub struct EncodeOptions {
     pub charset: Charset,
     /// Which ASCII bytes stay literal (default `unreserved`).
     pub set: EncodeSet,
-    /// Write space as `+`.
+    /// Write space as `+` (the `form` set does so of itself; see
+    /// [`EncodeSet::writes_space_as_plus`]).
     pub space_plus: bool,
     /// Lower-case hex digits in escapes.
     pub lowercase: bool,
@@ -121,15 +141,13 @@ pub(crate) trait Entry {
     fn reset(&mut self, offset: u64);
 }
 
-/// A streaming encoder: feed chunks, then finish. The output for any chunking equals the
-/// output for the whole input.
-pub struct Encoder {
+/// One direction's streaming codec with its entry framing; [`Codec`] is the public face.
+pub(crate) struct Encoder {
     framing: Framing<EntryEncoder>,
 }
 
 impl Encoder {
-    /// An encoder with these options.
-    pub fn new(options: &EncodeOptions) -> Self {
+    pub(crate) fn new(options: &EncodeOptions) -> Self {
         Encoder {
             framing: Framing::new(
                 EntryEncoder::new(options),
@@ -139,29 +157,24 @@ impl Encoder {
         }
     }
 
-    /// Encodes the next chunk, appending to `out` and reporting to `diagnostics`.
-    ///
     /// Text that is not valid UTF-8 is reported (`invalid-input`); with the UTF-8 charset
     /// its bytes are escaped as they are, otherwise it is encoded as U+FFFD.
-    pub fn feed(&mut self, chunk: &[u8], out: &mut Vec<u8>, diagnostics: &mut Diagnostics) {
+    pub(crate) fn feed(&mut self, chunk: &[u8], out: &mut Vec<u8>, diagnostics: &mut Diagnostics) {
         self.framing.feed(chunk, out, diagnostics);
     }
 
-    /// Ends the input.
-    pub fn finish(&mut self, out: &mut Vec<u8>, diagnostics: &mut Diagnostics) {
+    pub(crate) fn finish(&mut self, out: &mut Vec<u8>, diagnostics: &mut Diagnostics) {
         self.framing.finish(out, diagnostics);
     }
 }
 
-/// A streaming decoder: feed chunks, then finish. The output for any chunking equals the
-/// output for the whole input.
-pub struct Decoder {
+/// The decoding direction of [`Codec`].
+pub(crate) struct Decoder {
     framing: Framing<EntryDecoder>,
 }
 
 impl Decoder {
-    /// A decoder with these options.
-    pub fn new(options: &DecodeOptions) -> Self {
+    pub(crate) fn new(options: &DecodeOptions) -> Self {
         Decoder {
             framing: Framing::new(
                 EntryDecoder::new(options),
@@ -171,93 +184,22 @@ impl Decoder {
         }
     }
 
-    /// Decodes the next chunk, appending to `out` and reporting to `diagnostics`.
-    ///
     /// A malformed escape is written as it is (`malformed-escape`); an invalid sequence for
     /// the charset becomes U+FFFD (`invalid-sequence`).
-    pub fn feed(&mut self, chunk: &[u8], out: &mut Vec<u8>, diagnostics: &mut Diagnostics) {
+    pub(crate) fn feed(&mut self, chunk: &[u8], out: &mut Vec<u8>, diagnostics: &mut Diagnostics) {
         self.framing.feed(chunk, out, diagnostics);
     }
 
-    /// Ends the input.
-    pub fn finish(&mut self, out: &mut Vec<u8>, diagnostics: &mut Diagnostics) {
+    pub(crate) fn finish(&mut self, out: &mut Vec<u8>, diagnostics: &mut Diagnostics) {
         self.framing.finish(out, diagnostics);
     }
 
-    /// The charset of the current (or last) entry: the fixed one, or what `auto` chose.
-    pub fn charset(&self) -> Option<Charset> {
+    pub(crate) fn charset(&self) -> Option<Charset> {
         self.framing.entry().charset()
     }
 
-    /// What `auto` found for the current (or last) entry.
-    pub fn detection(&self) -> Option<&Detection> {
+    pub(crate) fn detection(&self) -> Option<&Detection> {
         self.framing.entry().detection()
-    }
-}
-
-/// A streaming codec of either direction, for callers that choose the direction at run
-/// time (a file upload, a `--json` run). Bad input is handled as by [`Encoder`] and
-/// [`Decoder`]: reported, never fatal.
-pub struct Codec {
-    direction: Direction,
-}
-
-enum Direction {
-    Encode(Box<Encoder>, Charset),
-    /// The decoder and the charset it was given (`None` for `auto`).
-    Decode(Box<Decoder>, Option<Charset>),
-}
-
-impl Codec {
-    /// An encoding codec.
-    pub fn encoder(options: &EncodeOptions) -> Self {
-        Codec {
-            direction: Direction::Encode(Box::new(Encoder::new(options)), options.charset),
-        }
-    }
-
-    /// A decoding codec.
-    pub fn decoder(options: &DecodeOptions) -> Self {
-        let fixed = match options.charset {
-            CharsetChoice::Fixed(c) => Some(c),
-            CharsetChoice::Auto => None,
-        };
-        Codec {
-            direction: Direction::Decode(Box::new(Decoder::new(options)), fixed),
-        }
-    }
-
-    /// Processes the next chunk, appending to `out`; findings go to `diagnostics`.
-    pub fn feed(&mut self, chunk: &[u8], out: &mut Vec<u8>, diagnostics: &mut Diagnostics) {
-        match &mut self.direction {
-            Direction::Encode(e, _) => e.feed(chunk, out, diagnostics),
-            Direction::Decode(d, _) => d.feed(chunk, out, diagnostics),
-        }
-    }
-
-    /// Ends the input, appending what was held back.
-    pub fn finish(&mut self, out: &mut Vec<u8>, diagnostics: &mut Diagnostics) {
-        match &mut self.direction {
-            Direction::Encode(e, _) => e.finish(out, diagnostics),
-            Direction::Decode(d, _) => d.finish(out, diagnostics),
-        }
-    }
-
-    /// The charset in use: for decoding with `auto`, what was detected for the current or
-    /// last entry (`None` before any input).
-    pub fn charset(&self) -> Option<Charset> {
-        match &self.direction {
-            Direction::Encode(_, c) => Some(*c),
-            Direction::Decode(d, fixed) => d.charset().or(*fixed),
-        }
-    }
-
-    /// What `auto` found for the current (or last) entry; `None` when encoding.
-    pub fn detection(&self) -> Option<&Detection> {
-        match &self.direction {
-            Direction::Encode(..) => None,
-            Direction::Decode(d, _) => d.detection(),
-        }
     }
 }
 
@@ -287,9 +229,24 @@ impl Outcome {
     }
 }
 
-/// Encodes the whole of `input` (UTF-8 text, or bytes with `binary`).
+/// Encodes the whole of `input` (UTF-8 text, or bytes with `binary`): the text in the
+/// charset, then every byte the set does not keep as `%XX` (RFC 3986 §2.1).
 ///
-/// Never fails: findings are in the outcome's diagnostics.
+/// Never fails: text that is not UTF-8 is reported (`invalid-input`) and, in the UTF-8
+/// charset, its bytes are escaped as they are; a character the charset cannot represent
+/// becomes `&#N;`, escaped (`unencodable-character`). Every finding is in the outcome.
+///
+/// ```
+/// use urlkit::{encode, Charset, EncodeOptions, EncodeSet};
+///
+/// let options = EncodeOptions { set: EncodeSet::FORM, ..EncodeOptions::default() };
+/// assert_eq!(encode("a b&c".as_bytes(), &options).text(), "a+b%26c");
+///
+/// let options = EncodeOptions { charset: Charset::for_label("latin1").unwrap(), ..EncodeOptions::default() };
+/// let outcome = encode("é€😀".as_bytes(), &options);
+/// assert_eq!(outcome.text(), "%E9%80%26%23128512%3B"); // 😀 is not in windows-1252
+/// assert_eq!(outcome.diagnostics[0].code, urlkit::Code::UnencodableCharacter);
+/// ```
 pub fn encode(input: &[u8], options: &EncodeOptions) -> Outcome {
     let mut encoder = Encoder::new(options);
     let mut output = Vec::with_capacity(input.len() * 3 / 2);
@@ -303,9 +260,24 @@ pub fn encode(input: &[u8], options: &EncodeOptions) -> Outcome {
     }
 }
 
-/// Decodes the whole of `input`.
+/// Decodes the whole of `input`: unencoded whitespace removed (unless
+/// [`keep_whitespace`](DecodeOptions::keep_whitespace)), `%XX` to bytes, the bytes read in the
+/// charset (URL Standard §1.3 *percent-decode*, Encoding Standard *decode*).
 ///
-/// Never fails: findings are in the outcome's diagnostics.
+/// Never fails: a `%` not followed by two hex digits is kept as it is (`malformed-escape`);
+/// bytes invalid in the charset become U+FFFD (`invalid-sequence`); each finding is in the
+/// outcome with its byte offset in `input`.
+///
+/// ```
+/// use urlkit::{decode, CharsetChoice, DecodeOptions};
+///
+/// let outcome = decode(b"%E5%BC%95%E3%81%8D %zz", &DecodeOptions::default());
+/// assert_eq!(outcome.text(), "引き%zz");
+/// assert_eq!(outcome.diagnostics[0].offset, 19);
+///
+/// let auto = DecodeOptions { charset: CharsetChoice::Auto, ..DecodeOptions::default() };
+/// assert_eq!(decode(b"%83%89%81%5B%83%81%83%93", &auto).text(), "ラーメン");
+/// ```
 pub fn decode(input: &[u8], options: &DecodeOptions) -> Outcome {
     let mut decoder = Decoder::new(options);
     let mut output = Vec::with_capacity(input.len());
@@ -324,6 +296,22 @@ fn in_input_order(diagnostics: Diagnostics) -> Vec<Diagnostic> {
     let mut list = diagnostics.into_vec();
     list.sort_by_key(|d| d.offset);
     list
+}
+
+/// Detects the charset of percent-encoded text: the escapes are decoded to bytes (malformed
+/// ones kept, unencoded whitespace removed) and those bytes given to [`detect::detect`],
+/// with the top-level domain of a URL in them as a hint.
+///
+/// Never fails: empty input is reported as UTF-8 with low confidence.
+///
+/// [`detect::detect`]: crate::detect::detect
+pub fn detect_charset(input: &[u8]) -> Detection {
+    let binary = DecodeOptions {
+        binary: true,
+        ..DecodeOptions::default()
+    };
+    let bytes = decode(input, &binary).output;
+    crate::detect::detect(&bytes, crate::detect::tld_of_url(&bytes))
 }
 
 /// Parses `application/x-www-form-urlencoded` bytes into name/value pairs (WHATWG URL

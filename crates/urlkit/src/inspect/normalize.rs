@@ -4,7 +4,6 @@
 use super::hex_value;
 use super::resolve::remove_dot_segments;
 use super::rfc3986::{is_unreserved, recompose_into, split, split_authority};
-use serde::Serialize;
 
 /// Options for [`normalize`] and [`compare`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -156,7 +155,9 @@ fn utf8_len(lead: u8) -> usize {
 }
 
 /// One component in which two URIs differ after normalization.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Difference {
     /// `scheme`, `userinfo`, `host`, `port`, `path`, `query` or `fragment`.
     pub component: &'static str,
@@ -167,7 +168,9 @@ pub struct Difference {
 }
 
 /// The outcome of [`compare`].
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Comparison {
     /// Whether the two normalize to the same string (RFC 3986 §6.2.1).
     pub equivalent: bool,

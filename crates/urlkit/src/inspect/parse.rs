@@ -6,7 +6,6 @@ use super::normalize::default_port as well_known_port;
 use super::rfc3986::split;
 use super::{idn, percent_decode_lossy, whatwg};
 use crate::diagnostics::{Code, Diagnostic};
-use serde::Serialize;
 use std::cell::RefCell;
 use std::fmt;
 use url::{quirks, Host, ParseError, SyntaxViolation, Url};
@@ -34,7 +33,9 @@ impl std::error::Error for ParseFailure {}
 
 /// A URL taken apart. Field names follow the URL API (`href` … `hash`) and then the extra
 /// views of this crate.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct UrlReport {
     /// The input as given.
     pub input: String,

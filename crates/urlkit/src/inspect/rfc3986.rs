@@ -6,7 +6,6 @@
 //! `mailto:John.Doe@example.com` keeps its path `John.Doe@example.com`, and
 //! `ldap://[2001:db8::7]/c=GB?objectClass?one` keeps its query `objectClass?one`.
 
-use serde::Serialize;
 use std::fmt;
 use std::net::Ipv6Addr;
 
@@ -41,8 +40,11 @@ pub struct Authority<'a> {
 }
 
 /// Which production of RFC 3986 §3.2.2 a host matches.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(rename_all = "kebab-case"))]
 pub enum HostKind {
     /// `IP-literal` holding an `IPv6address`.
     Ipv6,
@@ -411,7 +413,9 @@ pub fn diagram(input: &str) -> Result<String, SyntaxError> {
 
 /// An owned, serialisable report of a URI reference under the generic syntax, for display
 /// and JSON output. Components absent from the reference are `None` (JSON `null`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Components {
     /// The input as given.
     pub input: String,

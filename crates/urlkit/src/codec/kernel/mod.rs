@@ -77,8 +77,6 @@ pub struct EscapeTable {
     /// What each byte becomes: up to three output bytes, and the count in the top byte.
     /// Boxed so encoders stay small to move.
     expansion: Box<[u32; 256]>,
-    /// The set the table was built from.
-    set: EncodeSet,
     /// Space becomes `+` (when space is not kept).
     space_plus: bool,
     /// Hex digits used in escapes.
@@ -112,15 +110,9 @@ impl EscapeTable {
             keep_class: ByteClass::from_bits(keep_bits),
             unescaped_class: ByteClass::from_bits(keep_bits | plus_bits),
             expansion,
-            set,
             space_plus,
             hex,
         }
-    }
-
-    /// The encode set behind this table.
-    pub fn set(&self) -> EncodeSet {
-        self.set
     }
 
     /// Whether `byte` is written as it is.

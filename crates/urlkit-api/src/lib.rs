@@ -1,0 +1,547 @@
+//! The JSON requests and responses of urlkit's front ends: `POST /api/encode` and
+//! `/api/decode`, the WebAssembly module's calls, `urlkit encode|decode --json` and
+//! `urlkit detect --json`. The shapes are defined once, here, so every front end answers
+//! the same bytes for the same request.
+//!
+//! Requests are JSON objects such as
+//! `{"input": "a b", "charset": "shift_jis", "set": "component", "strict": true}`, or form
+//! fields of the same names. Parsing is strict about shape: an unknown field, a field of
+//! the wrong type, a field given twice or a value that names nothing (an unknown charset,
+//! set or newline) is a [`RequestError`] naming the field. `null` counts as absent. The
+//! settings themselves are checked by [`urlkit::settings`], the one place every front end
+//! shares.
+//!
+//! A run gives a [`CodecResponse`] (`{output, charset, diagnostics, …}`) or a [`Failure`]:
+//! the request was not understood (`{error: {code: "invalid-request", field, message}}`)
+//! or strict mode rejected the input (`{error: {code, message, offset}}`).
+//!
+//! With the `openapi` feature every shape derives `utoipa::ToSchema`, so the server's
+//! OpenAPI document is generated from these types.
+
+#![deny(missing_docs)]
+
+mod fields;
+
+use fields::Fields;
+pub use fields::{form_flag, RequestBody};
+use serde::Serialize;
+use serde_json::Value;
+use std::fmt;
+use urlkit::settings::{DecodeSettings, EncodeSettings, Run, Setting, SettingError};
+use urlkit::{Codec, Detection, Diagnostic, Rejection};
+
+/// A request that could not be understood: which field, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RequestError {
+    /// The field at fault (`""` when the request as a whole is malformed).
+    pub field: String,
+    /// What is wrong with it.
+    pub message: String,
+}
+
+impl RequestError {
+    /// An error about `field`.
+    pub fn new(field: &str, message: impl Into<String>) -> Self {
+        RequestError {
+            field: field.to_string(),
+            message: message.into(),
+        }
+    }
+
+    /// This error as the JSON error body `{"error": {"code": "invalid-request", "field",
+    /// "message"}}`.
+    pub fn to_body(&self) -> ErrorBody {
+        ErrorBody {
+            error: ErrorDetail {
+                code: "invalid-request".to_string(),
+                message: self.to_string(),
+                offset: None,
+                field: Some(self.field.clone()),
+            },
+        }
+    }
+}
+
+impl From<SettingError> for RequestError {
+    fn from(error: SettingError) -> Self {
+        RequestError::new(error.setting.name(), error.message)
+    }
+}
+
+impl fmt::Display for RequestError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.field.is_empty() {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "field `{}`: {}", self.field, self.message)
+        }
+    }
+}
+
+impl std::error::Error for RequestError {}
+
+/// The JSON body of every error: `{"error": {...}}`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ErrorBody {
+    /// What went wrong.
+    pub error: ErrorDetail,
+}
+
+/// What went wrong, inside an [`ErrorBody`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ErrorDetail {
+    /// A stable kebab-case code: a finding's code for rejected input (`malformed-escape`,
+    /// …), `invalid-request` for a request that could not be understood, or the server's
+    /// own (`too-large`, `not-found`, …).
+    pub code: String,
+    /// A short explanation naming the problem.
+    pub message: String,
+    /// For rejected input: the byte offset of the finding in the input.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offset: Option<u64>,
+    /// For a request that could not be understood: the field at fault.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+}
+
+/// The error body of a strict rejection: `{"error": {"code", "message", "offset"}}`.
+pub fn rejection_body(rejection: &Rejection) -> ErrorBody {
+    let finding = &rejection.0;
+    ErrorBody {
+        error: ErrorDetail {
+            code: finding.code.as_str().to_string(),
+            message: finding.message.clone(),
+            offset: Some(finding.offset),
+            field: None,
+        },
+    }
+}
+
+/// Why a request gave no response.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// The request could not be understood (HTTP 400).
+    Invalid(RequestError),
+    /// Strict mode rejected the input (HTTP 422).
+    Rejected(Rejection),
+}
+
+impl Failure {
+    /// The JSON error body.
+    pub fn to_body(&self) -> ErrorBody {
+        match self {
+            Failure::Invalid(error) => error.to_body(),
+            Failure::Rejected(rejection) => rejection_body(rejection),
+        }
+    }
+}
+
+impl From<RequestError> for Failure {
+    fn from(error: RequestError) -> Self {
+        Failure::Invalid(error)
+    }
+}
+
+impl From<SettingError> for Failure {
+    fn from(error: SettingError) -> Self {
+        Failure::Invalid(error.into())
+    }
+}
+
+/// `POST /api/encode`: `{input, charset?, set?, safe?, unsafe?, space_plus?, lowercase?,
+/// per_line?, newline?, strict?}`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct EncodeRequest {
+    /// The text to encode (absent: empty).
+    pub input: String,
+    /// How to encode.
+    #[serde(flatten)]
+    pub settings: EncodeSettings,
+}
+
+/// `POST /api/decode`: `{input, charset? ("auto" allowed), plus_space?, keep_whitespace?,
+/// per_line?, newline?, strict?, until_stable?}`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct DecodeRequest {
+    /// The text to decode (absent: empty).
+    pub input: String,
+    /// How to decode.
+    #[serde(flatten)]
+    pub settings: DecodeSettings,
+}
+
+/// The field names of a request: `input` and the settings'.
+fn known(settings: &[Setting]) -> Vec<&'static str> {
+    std::iter::once("input")
+        .chain(settings.iter().map(|s| s.name()))
+        .collect()
+}
+
+fn encode_settings(fields: &mut Fields) -> Result<EncodeSettings, RequestError> {
+    Ok(EncodeSettings {
+        charset: fields.string(Setting::Charset.name())?,
+        set: fields.string(Setting::Set.name())?,
+        safe: fields.string(Setting::Safe.name())?,
+        unsafe_chars: fields.string(Setting::Unsafe.name())?,
+        space_plus: fields.flag(Setting::SpacePlus.name())?,
+        lowercase: fields.flag(Setting::Lowercase.name())?,
+        per_line: fields.flag(Setting::PerLine.name())?,
+        newline: fields.string(Setting::Newline.name())?,
+        strict: fields.flag(Setting::Strict.name())?,
+        binary: false,
+    })
+}
+
+fn decode_settings(fields: &mut Fields) -> Result<DecodeSettings, RequestError> {
+    Ok(DecodeSettings {
+        charset: fields.string(Setting::Charset.name())?,
+        plus_space: fields.flag(Setting::PlusSpace.name())?,
+        keep_whitespace: fields.flag(Setting::KeepWhitespace.name())?,
+        per_line: fields.flag(Setting::PerLine.name())?,
+        newline: fields.string(Setting::Newline.name())?,
+        strict: fields.flag(Setting::Strict.name())?,
+        binary: false,
+        until_stable: fields.flag(Setting::UntilStable.name())?,
+    })
+}
+
+impl EncodeRequest {
+    /// Parses a JSON request. Bad JSON, a field given twice, an unknown field or a field of
+    /// the wrong type is an error naming the field; values are checked when it runs.
+    pub fn from_json(json: &str) -> Result<Self, RequestError> {
+        Self::from_value(RequestBody::parse(json)?.0)
+    }
+
+    /// Reads a parsed JSON value, as [`from_json`](Self::from_json).
+    pub fn from_value(value: Value) -> Result<Self, RequestError> {
+        let mut fields = Fields::from_json(value, &known(Setting::ENCODE))?;
+        Ok(EncodeRequest {
+            input: fields.string("input")?.unwrap_or_default(),
+            settings: encode_settings(&mut fields)?,
+        })
+    }
+
+    /// Reads form fields (`name`, `value`) with the names of the JSON fields; booleans are
+    /// `on`/`true`/`1`/`yes` or `off`/`false`/`0`/`no`/empty, an empty text field is absent.
+    /// Unknown names are an error naming them.
+    pub fn from_form<'a>(
+        pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<Self, RequestError> {
+        let mut fields = Fields::from_form(pairs, &known(Setting::ENCODE))?;
+        Ok(EncodeRequest {
+            input: fields.string("input")?.unwrap_or_default(),
+            settings: encode_settings(&mut fields)?,
+        })
+    }
+
+    /// Encodes `self.input`.
+    pub fn run(&self) -> Result<CodecResponse, Failure> {
+        self.run_on(self.input.as_bytes())
+    }
+
+    /// Encodes `input` (UTF-8 text) with this request's settings, ignoring `self.input`.
+    ///
+    /// Fails only on a setting that names nothing, or, strict, at the first finding strict
+    /// mode rejects: otherwise text that is not UTF-8, unencodable characters and the like
+    /// are reported in the response's diagnostics.
+    pub fn run_on(&self, input: &[u8]) -> Result<CodecResponse, Failure> {
+        let run = self.settings.run(input)?.map_err(Failure::Rejected)?;
+        Ok(CodecResponse::from_run(&run))
+    }
+}
+
+impl DecodeRequest {
+    /// Parses a JSON request. Bad JSON, a field given twice, an unknown field or a field of
+    /// the wrong type is an error naming the field; values are checked when it runs.
+    pub fn from_json(json: &str) -> Result<Self, RequestError> {
+        Self::from_value(RequestBody::parse(json)?.0)
+    }
+
+    /// Reads a parsed JSON value, as [`from_json`](Self::from_json).
+    pub fn from_value(value: Value) -> Result<Self, RequestError> {
+        let mut fields = Fields::from_json(value, &known(Setting::DECODE))?;
+        Ok(DecodeRequest {
+            input: fields.string("input")?.unwrap_or_default(),
+            settings: decode_settings(&mut fields)?,
+        })
+    }
+
+    /// Reads form fields, as [`EncodeRequest::from_form`].
+    pub fn from_form<'a>(
+        pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<Self, RequestError> {
+        let mut fields = Fields::from_form(pairs, &known(Setting::DECODE))?;
+        Ok(DecodeRequest {
+            input: fields.string("input")?.unwrap_or_default(),
+            settings: decode_settings(&mut fields)?,
+        })
+    }
+
+    /// Decodes `self.input`.
+    pub fn run(&self) -> Result<CodecResponse, Failure> {
+        self.run_on(self.input.as_bytes())
+    }
+
+    /// Decodes `input` with this request's settings, ignoring `self.input`.
+    ///
+    /// Fails only on a setting that names nothing, or, strict, at the first finding strict
+    /// mode rejects: otherwise malformed escapes are kept and invalid sequences become
+    /// U+FFFD, each reported in the response's diagnostics.
+    pub fn run_on(&self, input: &[u8]) -> Result<CodecResponse, Failure> {
+        let run = self.settings.run(input)?.map_err(Failure::Rejected)?;
+        Ok(CodecResponse::from_run(&run))
+    }
+}
+
+/// The answer to an encode or decode request.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct CodecResponse {
+    /// The output as text (bytes that are not UTF-8, possible only in binary mode, are
+    /// shown as U+FFFD).
+    pub output: String,
+    /// The charset used: for encoding the chosen one, for decoding the fixed one or what
+    /// `auto` detected for the last entry.
+    pub charset: Option<String>,
+    /// The findings in the order the codec found them, at most
+    /// [`KEPT_FINDINGS`](urlkit::diagnostics::KEPT_FINDINGS).
+    pub diagnostics: Vec<Diagnostic>,
+    /// How many findings were found beyond the listed ones and only counted.
+    pub diagnostics_not_listed: u64,
+    /// For decoding with `auto`: what was detected (for the last entry in per-line mode).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detected: Option<Detected>,
+    /// With `until_stable`: how many layers of encoding were removed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub depth: Option<usize>,
+    /// With `until_stable`: each intermediate layer, outermost first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub layers: Option<Vec<String>>,
+}
+
+fn lossy(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+impl CodecResponse {
+    /// The response for a whole-input run.
+    pub fn from_run(run: &Run) -> Self {
+        let finished = &run.finished;
+        CodecResponse {
+            output: lossy(&finished.output),
+            charset: finished.charset.map(|c| c.name().to_string()),
+            diagnostics: finished.diagnostics.items().to_vec(),
+            diagnostics_not_listed: finished.diagnostics.dropped(),
+            detected: finished.detection.as_ref().map(Detected::from),
+            depth: run.layers.as_ref().map(|l| l.depth),
+            layers: run
+                .layers
+                .as_ref()
+                .map(|l| l.layers.iter().map(|layer| lossy(layer)).collect()),
+        }
+    }
+
+    /// The response for a stream so far: its findings, charset and detection, with
+    /// `output` as the output.
+    pub fn from_codec(codec: &Codec, output: &[u8]) -> Self {
+        CodecResponse {
+            output: lossy(output),
+            charset: codec.charset().map(|c| c.name().to_string()),
+            diagnostics: codec.diagnostics().items().to_vec(),
+            diagnostics_not_listed: codec.diagnostics().dropped(),
+            detected: codec.detection().map(Detected::from),
+            depth: None,
+            layers: None,
+        }
+    }
+}
+
+/// The charset `auto` chose: `{charset, confidence, reason}`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Detected {
+    /// WHATWG name of the charset chosen.
+    pub charset: String,
+    /// How sure, `0.0..=1.0`.
+    pub confidence: f32,
+    /// Why (`"byte order mark"`, `"ASCII only"`, `"valid UTF-8"`, `"statistical guess"`, …).
+    pub reason: String,
+}
+
+impl From<&Detection> for Detected {
+    fn from(found: &Detection) -> Self {
+        Detected {
+            charset: found.charset.to_string(),
+            confidence: found.confidence,
+            reason: found.reason.to_string(),
+        }
+    }
+}
+
+/// The charset of percent-encoded text, as `urlkit detect --json` prints it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct DetectResponse {
+    /// WHATWG name of the charset.
+    pub charset: String,
+    /// How sure, `0.0..=1.0`.
+    pub confidence: f32,
+    /// Why this charset.
+    pub reason: String,
+    /// Bytes of byte order mark.
+    pub bom_length: usize,
+    /// Other candidates, best first.
+    pub runners_up: Vec<DetectCandidate>,
+}
+
+/// One runner-up of a [`DetectResponse`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct DetectCandidate {
+    /// WHATWG name.
+    pub charset: String,
+    /// How likely, `0.0..=1.0`.
+    pub confidence: f32,
+}
+
+impl From<&Detection> for DetectResponse {
+    fn from(found: &Detection) -> Self {
+        DetectResponse {
+            charset: found.charset.to_string(),
+            confidence: found.confidence,
+            reason: found.reason.to_string(),
+            bom_length: found.bom_length,
+            runners_up: found
+                .runners_up
+                .iter()
+                .map(|c| DetectCandidate {
+                    charset: c.charset.to_string(),
+                    confidence: c.confidence,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Detects the charset of percent-encoded text ([`urlkit::codec::detect_charset`]). Never
+/// fails: empty input is reported as UTF-8 with low confidence.
+pub fn detect(input: &[u8]) -> DetectResponse {
+    DetectResponse::from(&urlkit::codec::detect_charset(input))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn encode_request_runs_with_defaults() {
+        let request = EncodeRequest::from_json(r#"{"input": "a b"}"#).unwrap();
+        let response = request.run().unwrap();
+        assert_eq!(response.output, "a%20b");
+        assert_eq!(response.charset.as_deref(), Some("UTF-8"));
+        assert!(response.diagnostics.is_empty());
+    }
+
+    #[test]
+    fn unknown_field_is_named() {
+        let error = EncodeRequest::from_json(r#"{"input": "a", "sett": "x"}"#).unwrap_err();
+        assert_eq!(error.field, "sett");
+        // A decode-only setting is unknown to encoding.
+        let error = EncodeRequest::from_json(r#"{"plus_space": true}"#).unwrap_err();
+        assert_eq!(error.field, "plus_space");
+    }
+
+    #[test]
+    fn a_field_given_twice_is_refused() {
+        let error = EncodeRequest::from_json(r#"{"input": "a", "input": "b"}"#).unwrap_err();
+        assert!(error.message.contains("`input` appears twice"), "{error}");
+        let fine = DecodeRequest::from_json(r#"{"input": "%41", "charset": "utf-8"}"#).unwrap();
+        assert_eq!(fine.input, "%41");
+    }
+
+    #[test]
+    fn wrong_type_is_named() {
+        let error = DecodeRequest::from_json(r#"{"per_line": "yes"}"#).unwrap_err();
+        assert_eq!(error.field, "per_line");
+        assert!(error.to_string().contains("true or false"), "{error}");
+        let error = DecodeRequest::from_json(r#"[1]"#).unwrap_err();
+        assert_eq!(error.field, "");
+    }
+
+    #[test]
+    fn values_that_name_nothing_are_named_when_run() {
+        for (json, field) in [
+            (r#"{"charset": "klingon"}"#, "charset"),
+            (r#"{"set": "nope"}"#, "set"),
+            (r#"{"safe": "é"}"#, "safe"),
+            (r#"{"newline": "cr"}"#, "newline"),
+        ] {
+            let request = EncodeRequest::from_json(json).unwrap();
+            match request.run() {
+                Err(Failure::Invalid(error)) => assert_eq!(error.field, field, "{json}"),
+                other => panic!("{json}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn form_fields_follow_the_json_rules() {
+        let request =
+            DecodeRequest::from_form([("input", "a+b"), ("plus_space", "on"), ("charset", "")])
+                .unwrap();
+        assert_eq!(request.settings.charset, None);
+        assert_eq!(request.run().unwrap().output, "a b");
+        let error = DecodeRequest::from_form([("plus_space", "maybe")]).unwrap_err();
+        assert_eq!(error.field, "plus_space");
+        let error = EncodeRequest::from_form([("sett", "x")]).unwrap_err();
+        assert_eq!(error.field, "sett");
+    }
+
+    #[test]
+    fn null_counts_as_absent() {
+        let request = DecodeRequest::from_json(r#"{"input": "%41", "charset": null}"#).unwrap();
+        assert_eq!(request.run().unwrap().output, "A");
+    }
+
+    #[test]
+    fn strict_rejection_names_code_and_offset() {
+        let request = DecodeRequest::from_json(r#"{"input": "ab%zz", "strict": true}"#).unwrap();
+        let failure = request.run().unwrap_err();
+        let body = serde_json::to_value(failure.to_body()).unwrap();
+        assert_eq!(body["error"]["code"], "malformed-escape");
+        assert_eq!(body["error"]["offset"], 2);
+    }
+
+    #[test]
+    fn until_stable_reports_layers() {
+        let request =
+            DecodeRequest::from_json(r#"{"input": "%2520", "until_stable": true}"#).unwrap();
+        let response = request.run().unwrap();
+        assert_eq!(response.output, " ");
+        assert_eq!(response.depth, Some(2));
+        assert_eq!(response.layers, Some(vec!["%20".to_string()]));
+    }
+
+    #[test]
+    fn requests_serialise_with_the_field_names_they_are_read_by() {
+        let json = r#"{"input":"a b","set":"form","unsafe":"*","strict":true}"#;
+        let request = EncodeRequest::from_json(json).unwrap();
+        let written = serde_json::to_value(&request).unwrap();
+        assert_eq!(written["unsafe"], "*");
+        assert_eq!(written["set"], "form");
+        assert!(written.get("binary").is_none(), "{written}");
+        assert_eq!(EncodeRequest::from_value(written).unwrap(), request);
+    }
+
+    #[test]
+    fn detect_names_the_charset() {
+        let response = detect(b"%83%89%81%5B%83%81%83%93");
+        assert_eq!(response.charset, "Shift_JIS");
+        let written = serde_json::to_value(&response).unwrap();
+        assert!(written["runners_up"].is_array());
+    }
+}

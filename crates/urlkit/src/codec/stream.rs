@@ -1,0 +1,273 @@
+//! The streaming codec every front end uses: either direction, fed in chunks, with its
+//! findings kept up to a cap and, in strict mode, stopped at the first finding strict mode
+//! rejects.
+
+use super::{CharsetChoice, DecodeOptions, Decoder, EncodeOptions, Encoder};
+use crate::charset::Charset;
+use crate::detect::Detection;
+use crate::diagnostics::{Diagnostic, Diagnostics, KEPT_FINDINGS};
+use std::fmt;
+
+/// Strict mode rejected the input at this finding (its code, byte offset and message).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rejection(pub Diagnostic);
+
+impl fmt::Display for Rejection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for Rejection {}
+
+/// A streaming percent codec of either direction: feed chunks, then finish. The output for
+/// any chunking equals the output for the whole input, and so do the findings.
+///
+/// Bad input never stops a lenient codec: each problem is repaired as [`encode`] and
+/// [`decode`] describe and reported in [`diagnostics`](Self::diagnostics), which keep the
+/// first [`KEPT_FINDINGS`] findings (see [`keep_findings`](Self::keep_findings)) and count
+/// the rest. A [`strict`](Self::strict) codec instead returns a [`Rejection`] at the first
+/// finding strict mode rejects (a malformed escape, an invalid sequence, an unencodable
+/// character, text that is not UTF-8), from that call and every later one.
+///
+/// [`encode`]: super::encode
+/// [`decode`]: super::decode
+///
+/// ```
+/// use urlkit::{Codec, DecodeOptions};
+///
+/// let mut codec = Codec::decoder(&DecodeOptions::default());
+/// let mut out = Vec::new();
+/// for chunk in [&b"%E5%BC"[..], b"%95 %E3", b"%81%8D"] {
+///     codec.feed(chunk, &mut out).unwrap();
+/// }
+/// codec.finish(&mut out).unwrap();
+/// assert_eq!(String::from_utf8(out).unwrap(), "引き");
+/// ```
+pub struct Codec {
+    direction: Direction,
+    strict: bool,
+    diagnostics: Diagnostics,
+    rejected: Option<Rejection>,
+}
+
+enum Direction {
+    Encode(Box<Encoder>, Charset),
+    /// The decoder and the charset it was given (`None` for `auto`).
+    Decode(Box<Decoder>, Option<Charset>),
+}
+
+impl Codec {
+    /// A lenient encoding codec.
+    pub fn encoder(options: &EncodeOptions) -> Self {
+        Self::with(Direction::Encode(
+            Box::new(Encoder::new(options)),
+            options.charset,
+        ))
+    }
+
+    /// A lenient decoding codec.
+    pub fn decoder(options: &DecodeOptions) -> Self {
+        let fixed = match options.charset {
+            CharsetChoice::Fixed(c) => Some(c),
+            CharsetChoice::Auto => None,
+        };
+        Self::with(Direction::Decode(Box::new(Decoder::new(options)), fixed))
+    }
+
+    fn with(direction: Direction) -> Self {
+        Codec {
+            direction,
+            strict: false,
+            diagnostics: Diagnostics::with_limit(KEPT_FINDINGS),
+            rejected: None,
+        }
+    }
+
+    /// This codec, rejecting input at the first finding strict mode rejects when `strict`.
+    pub fn strict(mut self, strict: bool) -> Self {
+        self.strict = strict;
+        self
+    }
+
+    /// This codec, keeping at most `limit` findings (default [`KEPT_FINDINGS`]) and
+    /// counting the rest.
+    pub fn keep_findings(mut self, limit: usize) -> Self {
+        self.diagnostics = Diagnostics::with_limit(limit);
+        self
+    }
+
+    /// Processes the next chunk, appending to `out`.
+    ///
+    /// Strict, a finding strict mode rejects ends the stream: this call and every later one
+    /// return that [`Rejection`], and what this call appended to `out` is to be discarded.
+    pub fn feed(&mut self, chunk: &[u8], out: &mut Vec<u8>) -> Result<(), Rejection> {
+        self.check()?;
+        match &mut self.direction {
+            Direction::Encode(e, _) => e.feed(chunk, out, &mut self.diagnostics),
+            Direction::Decode(d, _) => d.feed(chunk, out, &mut self.diagnostics),
+        }
+        self.check()
+    }
+
+    /// Ends the input, appending what was held back to `out`. Strict, as
+    /// [`feed`](Self::feed).
+    pub fn finish(&mut self, out: &mut Vec<u8>) -> Result<(), Rejection> {
+        self.check()?;
+        match &mut self.direction {
+            Direction::Encode(e, _) => e.finish(out, &mut self.diagnostics),
+            Direction::Decode(d, _) => d.finish(out, &mut self.diagnostics),
+        }
+        self.check()
+    }
+
+    /// Feeds all of `input`, finishes and returns everything: output, charset, findings and
+    /// what `auto` detected. Strict, the [`Rejection`] instead.
+    pub fn run(mut self, input: &[u8]) -> Result<Finished, Rejection> {
+        let mut output = Vec::with_capacity(input.len() + input.len() / 2);
+        self.feed(input, &mut output)?;
+        self.finish(&mut output)?;
+        Ok(Finished {
+            charset: self.charset(),
+            detection: self.detection().cloned(),
+            diagnostics: self.diagnostics,
+            output,
+        })
+    }
+
+    fn check(&mut self) -> Result<(), Rejection> {
+        if self.strict && self.rejected.is_none() {
+            self.rejected = self
+                .diagnostics
+                .first_strict_error()
+                .cloned()
+                .map(Rejection);
+        }
+        match &self.rejected {
+            Some(rejection) => Err(rejection.clone()),
+            None => Ok(()),
+        }
+    }
+
+    /// The findings kept so far (in the order found) and the count of those beyond the cap.
+    pub fn diagnostics(&self) -> &Diagnostics {
+        &self.diagnostics
+    }
+
+    /// Takes out the findings kept so far, for a caller that reports them as it goes; later
+    /// findings still count towards the cap.
+    pub fn take_findings(&mut self) -> Vec<Diagnostic> {
+        self.diagnostics.take_items()
+    }
+
+    /// The charset in use: the one chosen, or for decoding with `auto` what was detected for
+    /// the current or last entry (`None` before any input).
+    pub fn charset(&self) -> Option<Charset> {
+        match &self.direction {
+            Direction::Encode(_, c) => Some(*c),
+            Direction::Decode(d, fixed) => d.charset().or(*fixed),
+        }
+    }
+
+    /// What `auto` found for the current (or last) entry; `None` when encoding or decoding
+    /// in a fixed charset.
+    pub fn detection(&self) -> Option<&Detection> {
+        match &self.direction {
+            Direction::Encode(..) => None,
+            Direction::Decode(d, _) => d.detection(),
+        }
+    }
+}
+
+/// Everything a whole-input run of a [`Codec`] produced.
+#[derive(Clone, Debug)]
+pub struct Finished {
+    /// The output bytes (UTF-8 text unless binary).
+    pub output: Vec<u8>,
+    /// The charset used (for `auto`, the one detected for the last entry).
+    pub charset: Option<Charset>,
+    /// The findings kept, in the order found, and the count of the others.
+    pub diagnostics: Diagnostics,
+    /// What `auto` detected for the last entry.
+    pub detection: Option<Detection>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostics::Code;
+
+    fn malformed(count: usize) -> Vec<u8> {
+        b"%zz".repeat(count)
+    }
+
+    #[test]
+    fn any_chunking_gives_the_whole_result() {
+        let options = DecodeOptions {
+            charset: CharsetChoice::for_label("shift_jis").unwrap(),
+            ..DecodeOptions::default()
+        };
+        let input = b"%83%89%81%5B%83%81%83%93%zz";
+        let whole = Codec::decoder(&options).run(input).unwrap();
+        let mut codec = Codec::decoder(&options);
+        let mut out = Vec::new();
+        for chunk in input.chunks(1) {
+            codec.feed(chunk, &mut out).unwrap();
+        }
+        codec.finish(&mut out).unwrap();
+        assert_eq!(out, whole.output);
+        assert_eq!(codec.diagnostics().items(), whole.diagnostics.items());
+        assert_eq!(String::from_utf8(out).unwrap(), "ラーメン%zz");
+    }
+
+    #[test]
+    fn strict_rejects_at_the_first_finding_and_stays_rejected() {
+        let mut codec = Codec::decoder(&DecodeOptions::default()).strict(true);
+        let mut out = Vec::new();
+        codec.feed(b"ab", &mut out).unwrap();
+        let rejection = codec.feed(b"%zz%41", &mut out).unwrap_err();
+        assert_eq!(
+            (rejection.0.code, rejection.0.offset),
+            (Code::MalformedEscape, 2)
+        );
+        assert_eq!(codec.feed(b"x", &mut out), Err(rejection.clone()));
+        assert_eq!(codec.finish(&mut out), Err(rejection));
+    }
+
+    #[test]
+    fn strict_sees_a_finding_past_the_cap() {
+        // Ten control characters fill a cap of four; the malformed escape after them is not
+        // kept, but strict mode still rejects at it.
+        let mut input = b"%01".repeat(10);
+        input.extend_from_slice(b"%zz");
+        let lenient = Codec::decoder(&DecodeOptions::default())
+            .keep_findings(4)
+            .run(&input)
+            .unwrap();
+        assert_eq!(lenient.diagnostics.items().len(), 4);
+        assert!(lenient.diagnostics.dropped() > 0);
+        let strict = Codec::decoder(&DecodeOptions::default())
+            .keep_findings(4)
+            .strict(true)
+            .run(&input)
+            .unwrap_err();
+        assert_eq!(strict.0.offset, 30);
+    }
+
+    #[test]
+    fn findings_past_the_cap_are_counted() {
+        let finished = Codec::decoder(&DecodeOptions::default())
+            .keep_findings(3)
+            .run(&malformed(5))
+            .unwrap();
+        assert_eq!(finished.diagnostics.items().len(), 3);
+        assert_eq!(finished.diagnostics.dropped(), 2);
+    }
+
+    #[test]
+    fn encoding_reports_its_charset_and_no_detection() {
+        let codec = Codec::encoder(&EncodeOptions::default());
+        assert_eq!(codec.charset(), Some(Charset::UTF_8));
+        assert!(codec.detection().is_none());
+    }
+}
