@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Writes the fuzz seed corpora (fuzz/corpus/TARGET/) from ../shared/conformance/.
+"""Writes the fuzz seed corpora (fuzz/corpus/TARGET/) from the repository's conformance/.
 
-The conformance files are read, never copied: each seed is one case turned into the
-input layout its target expects (option bytes first, then the text).
+Each seed is one conformance case turned into the input layout its target expects (option
+bytes first, then the text).
 Usage: scripts/fuzz-seeds.py [CONFORMANCE_DIR]
 """
 import hashlib
@@ -11,7 +11,7 @@ import os
 import sys
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-conformance = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "..", "shared", "conformance")
+conformance = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "conformance")
 corpus = os.path.join(root, "fuzz", "corpus")
 
 

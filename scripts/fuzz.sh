@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the fuzz targets of fuzz/ (cargo-fuzz, nightly toolchain), each for SECONDS.
 #   scripts/fuzz.sh [SECONDS] [TARGET]...      (defaults: 30 s, every target)
-# Seeds the corpora from ../shared/conformance/ (scripts/fuzz-seeds.py), builds once, runs
+# Seeds the corpora from conformance/ (scripts/fuzz-seeds.py), builds once, runs
 # the targets one after another, and prints per target the executions and the findings
 # (crash inputs saved in fuzz/artifacts/TARGET/). Logs go to fuzz/logs/TARGET.log.
 # Exits 1 when a target found something. Installs cargo-fuzz when it is missing.

@@ -32,7 +32,7 @@ fuzz_target!(|data: &[u8]| {
         }
         _ => {
             if let Ok(request) = serde_json::from_str::<ResolveRequest>(json) {
-                let _ = urlkit::inspect::resolve::resolve(&request.base, &request.reference);
+                let _ = urlkit::inspect::rfc3986::resolve(&request.base, &request.reference);
             }
         }
     }

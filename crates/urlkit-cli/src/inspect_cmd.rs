@@ -5,11 +5,11 @@ use clap::{Args, Subcommand};
 use serde_json::json;
 use std::io::{self, BufRead, BufWriter, Read, Write};
 use std::process::ExitCode;
-use urlkit::inspect::normalize::{compare, normalize, NormalizeOptions};
-use urlkit::inspect::parse::{diagram, inspect, parse_with_warnings, UrlReport};
-use urlkit::inspect::resolve::{relativize, resolve};
-use urlkit::inspect::rfc3986::{self, Components};
+use urlkit::inspect::rfc3986::{
+    self, compare, normalize, relativize, resolve, Components, NormalizeOptions,
+};
 use urlkit::inspect::template::Template;
+use urlkit::inspect::whatwg::{diagram, parse_with_warnings, UrlReport};
 use urlkit::inspect::{base58, idn, iri, whatwg, Position, Url};
 
 /// The inspector's subcommands.
@@ -302,7 +302,7 @@ fn run_parse(a: ParseArgs) -> io::Result<ExitCode> {
                 Err(e) => Some((e.message, e.position)),
             }
         } else {
-            match inspect(input, base.as_ref()) {
+            match whatwg::report(input, base.as_ref()) {
                 Ok(r) if a.json => {
                     writeln!(out, "{}", serde_json::to_string(&r)?)?;
                     None

@@ -108,6 +108,25 @@ fn sets_safe_unsafe_and_lowercase() {
     );
 }
 
+/// PHP's `urlencode` and .NET's `HttpUtility.UrlEncode` are the form set with adjustments:
+/// space stays `+` whatever else is added or removed, unless the space itself is named.
+#[test]
+fn the_form_set_keeps_space_as_plus_with_safe_and_unsafe() {
+    let run = |args: &[&str]| stdout(&urlkit(args, b""));
+    assert_eq!(
+        run(&["encode", "-s", "form", "--unsafe=*", "--", "a b*"]),
+        "a+b%2A\n"
+    );
+    assert_eq!(
+        run(&["encode", "-s", "form", "--safe=/", "--", "a b/"]),
+        "a+b/\n"
+    );
+    assert_eq!(
+        run(&["encode", "-s", "form", "--unsafe= ", "--", "a b"]),
+        "a%20b\n"
+    );
+}
+
 #[test]
 fn legacy_charsets_both_ways_and_character_references() {
     let run = |args: &[&str]| stdout(&urlkit(args, b""));

@@ -278,15 +278,10 @@ fn help_shows_examples() {
 #[test]
 fn urltestdata_through_the_binary_matches_the_library() {
     use std::collections::BTreeMap;
-    use urlkit::inspect::parse::inspect;
+    use urlkit::inspect::whatwg;
     use urlkit::inspect::Url;
 
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/conformance/wpt/urltestdata.json"
-    );
-    let data: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let data = urlkit_testdata::conformance("wpt/urltestdata.json");
     let mut by_base: BTreeMap<Option<String>, Vec<String>> = BTreeMap::new();
     for case in data.as_array().unwrap().iter().filter(|c| c.is_object()) {
         let base = case["base"].as_str().map(str::to_owned);
@@ -333,7 +328,7 @@ fn urltestdata_through_the_binary_matches_the_library() {
                 .collect();
             assert_eq!(lines.len(), batch.len(), "base {base:?}");
             for (input, got) in batch.iter().zip(&lines) {
-                match inspect(input, base_url.as_ref()) {
+                match whatwg::report(input, base_url.as_ref()) {
                     Ok(report) => {
                         assert_eq!(*got, serde_json::to_value(&report).unwrap(), "{input:?}")
                     }

@@ -29,6 +29,7 @@ fn start(args: &[&str]) -> (std::process::Child, String) {
 }
 
 #[test]
+#[ignore = "needs curl; scripts/test.sh runs it"]
 fn serve_speaks_tls_with_a_self_signed_certificate() {
     let store = std::env::temp_dir().join(format!("urlkit-serve-tls-{}", std::process::id()));
     let store_arg = store.to_string_lossy().into_owned();

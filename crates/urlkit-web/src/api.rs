@@ -12,9 +12,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use tokio::io::AsyncWriteExt;
-use urlkit::inspect::parse::inspect as whatwg_report;
-use urlkit::inspect::resolve::resolve as rfc3986_resolve;
-use urlkit::inspect::rfc3986::Components;
+use urlkit::inspect::rfc3986::{self, Components};
 use urlkit::inspect::whatwg;
 use urlkit::Diagnostic;
 use urlkit_api::{
@@ -148,7 +146,7 @@ pub fn inspect_url(url: &str, base: Option<&str>) -> Result<InspectResponse, Api
             })
         })
         .transpose()?;
-    let (whatwg, whatwg_error) = match whatwg_report(url, parsed_base.as_ref()) {
+    let (whatwg, whatwg_error) = match whatwg::report(url, parsed_base.as_ref()) {
         Ok(report) => (serde_json::to_value(report).ok(), None),
         Err(e) => (
             None,
@@ -168,7 +166,7 @@ pub fn inspect_url(url: &str, base: Option<&str>) -> Result<InspectResponse, Api
             }),
         ),
     };
-    let resolved = base.and_then(|b| rfc3986_resolve(b, url).ok());
+    let resolved = base.and_then(|b| rfc3986::resolve(b, url).ok());
     Ok(InspectResponse {
         whatwg,
         whatwg_error,
@@ -210,7 +208,7 @@ pub struct ResolveResponse {
 pub async fn resolve(
     ApiJson(request): ApiJson<ResolveRequest>,
 ) -> Result<Json<ResolveResponse>, ApiError> {
-    let resolved = rfc3986_resolve(&request.base, &request.reference)
+    let resolved = rfc3986::resolve(&request.base, &request.reference)
         .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "bad-base", e.message))?;
     let whatwg = whatwg::parse(&request.base, None)
         .and_then(|b| whatwg::parse(&request.reference, Some(&b)))

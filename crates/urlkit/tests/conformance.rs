@@ -1,14 +1,13 @@
-//! Conformance data from the web-platform-tests, read from `../shared/conformance/`.
-
-mod common;
+//! Conformance data from the web-platform-tests, kept in the repository's `conformance/`.
 
 use urlkit::{Charset, EncodeOptions, EncodeSet};
+use urlkit_testdata::{conformance, conformance_dir};
 
 /// `wpt/percent-encoding.json`: the query of a special URL, percent-encoded in a legacy
 /// charset; unencodable characters become `%26%23N%3B`.
 #[test]
 fn wpt_percent_encoding_in_every_listed_charset() {
-    let data = common::shared_json("conformance/wpt/percent-encoding.json");
+    let data = conformance("wpt/percent-encoding.json");
     let mut checked = 0;
     for case in data.as_array().unwrap().iter().filter(|c| c.is_object()) {
         let input = case["input"].as_str().unwrap();
@@ -33,7 +32,7 @@ fn wpt_percent_encoding_in_every_listed_charset() {
 /// `wpt/urlencoded-parser-data.json`: `application/x-www-form-urlencoded` parsing.
 #[test]
 fn wpt_urlencoded_parser() {
-    let data = common::shared_json("conformance/wpt/urlencoded-parser-data.json");
+    let data = conformance("wpt/urlencoded-parser-data.json");
     let cases = data.as_array().unwrap();
     assert!(cases.len() >= 30);
     for case in cases {
@@ -53,6 +52,32 @@ fn wpt_urlencoded_parser() {
             urlkit::codec::parse_form(input.as_bytes()),
             expected,
             "input {input:?}"
+        );
+    }
+}
+
+/// The repository's copy of the conformance data is the project's shared copy, file for
+/// file and byte for byte, when that folder (`../shared/conformance/` beside the
+/// repository) is present; without it there is nothing to compare and the test says so.
+#[test]
+fn the_repository_copy_equals_the_shared_conformance_data() {
+    let shared = conformance_dir().join("../../shared/conformance");
+    let Ok(entries) = std::fs::read_dir(shared.join("wpt")) else {
+        eprintln!("{} is absent: nothing to compare", shared.display());
+        return;
+    };
+    let mut files: Vec<String> = entries
+        .map(|e| format!("wpt/{}", e.unwrap().file_name().to_string_lossy()))
+        .collect();
+    files.push("rfc3986-resolve.json".to_string());
+    assert!(files.len() > 5, "{files:?}");
+    for file in files {
+        let theirs = std::fs::read(shared.join(&file)).unwrap();
+        let ours = std::fs::read(conformance_dir().join(&file))
+            .unwrap_or_else(|e| panic!("conformance/{file} is missing from the repository: {e}"));
+        assert!(
+            ours == theirs,
+            "conformance/{file} differs from the shared copy"
         );
     }
 }

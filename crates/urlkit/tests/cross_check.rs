@@ -1,46 +1,34 @@
 //! Cross-checks on generated inputs against the machine's Node.js and Python: the results
 //! must equal `encodeURIComponent`, `encodeURI`, `URLSearchParams`, `decodeURIComponent`
 //! and `urllib.parse` for the matching sets.
+//!
+//! They need those programs, so a plain `cargo test` lists them as ignored, by name;
+//! `scripts/test.sh` runs them (`--run-ignored all`), having installed what they need.
 
 use std::io::Write;
 use std::process::{Command, Stdio};
 use urlkit::{DecodeOptions, EncodeOptions, EncodeSet};
+use urlkit_testdata::Random;
 
-/// A small deterministic generator (xorshift), so failures reproduce.
-struct Random(u64);
-
-impl Random {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-
-    /// A string mixing ASCII (all of it, controls included), Latin, CJK, emoji.
-    fn text(&mut self) -> String {
-        let len = self.below(16) as usize;
-        (0..len)
-            .map(|_| {
-                let code = match self.below(6) {
-                    0..=2 => self.below(0x80) as u32,
-                    3 => 0x80 + self.below(0x700) as u32,
-                    4 => 0x3000 + self.below(0x7000) as u32,
-                    _ => 0x1F300 + self.below(0x300) as u32,
-                };
-                char::from_u32(code).unwrap_or('x')
-            })
-            .collect()
-    }
+/// A string mixing ASCII (all of it, controls included), Latin, CJK, emoji.
+fn text(random: &mut Random) -> String {
+    let len = random.below(16) as usize;
+    (0..len)
+        .map(|_| {
+            let code = match random.below(6) {
+                0..=2 => random.below(0x80) as u32,
+                3 => 0x80 + random.below(0x700) as u32,
+                4 => 0x3000 + random.below(0x7000) as u32,
+                _ => 0x1F300 + random.below(0x300) as u32,
+            };
+            char::from_u32(code).unwrap_or('x')
+        })
+        .collect()
 }
 
 fn inputs(count: usize, seed: u64) -> Vec<String> {
-    let mut random = Random(seed);
-    let mut list: Vec<String> = (0..count).map(|_| random.text()).collect();
+    let mut random = Random::new(seed);
+    let mut list: Vec<String> = (0..count).map(|_| text(&mut random)).collect();
     list.push(" !\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~".to_string());
     list.push(String::new());
     list
@@ -91,6 +79,7 @@ process.stdin.on('data', c => data += c).on('end', () => {
 "#;
 
 #[test]
+#[ignore = "needs Node.js; scripts/test.sh runs it"]
 fn matches_node_encode_uri_component_encode_uri_and_url_search_params() {
     let list = inputs(2000, 0x5eed_0001);
     let results = run_json("node", &["-e", NODE_SCRIPT], &serde_json::json!(list));
@@ -137,7 +126,7 @@ print(json.dumps(out))
 
 /// Percent-encoded-looking strings with valid, broken and stray escapes.
 fn encodedish(count: usize, seed: u64) -> Vec<String> {
-    let mut random = Random(seed);
+    let mut random = Random::new(seed);
     (0..count)
         .map(|_| {
             let mut s = String::new();
@@ -156,6 +145,7 @@ fn encodedish(count: usize, seed: u64) -> Vec<String> {
 }
 
 #[test]
+#[ignore = "needs Python 3; scripts/test.sh runs it"]
 fn matches_python_quote_quote_plus_and_unquote() {
     let texts = inputs(2000, 0x5eed_0002);
     let encoded = encodedish(2000, 0x5eed_0003);

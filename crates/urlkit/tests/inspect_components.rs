@@ -3,10 +3,9 @@
 
 use urlkit::inspect::base58;
 use urlkit::inspect::iri::{iri_to_uri, uri_to_iri_display};
-use urlkit::inspect::normalize::{compare, normalize, NormalizeOptions};
-use urlkit::inspect::parse::{inspect, parse_with_warnings};
-use urlkit::inspect::rfc3986::{self, Components, HostKind};
+use urlkit::inspect::rfc3986::{self, compare, normalize, Components, HostKind, NormalizeOptions};
 use urlkit::inspect::template::Template;
+use urlkit::inspect::whatwg::parse_with_warnings;
 use urlkit::inspect::{whatwg, Url};
 
 fn c(input: &str) -> Components {
@@ -174,7 +173,7 @@ fn normalization_never_turns_a_path_into_an_authority() {
 /// keep the drive-letter-shaped last segment (and, with debug assertions, panic).
 #[test]
 fn dot_segments_remove_a_drive_letter_segment_after_the_first() {
-    let report = inspect("..", Url::parse("file:///q:/i/q:").ok().as_ref()).unwrap();
+    let report = whatwg::report("..", Url::parse("file:///q:/i/q:").ok().as_ref()).unwrap();
     assert_eq!(report.href, "file:///q:/");
     let base = whatwg::parse("file://mai/q:/i/q:", None).unwrap();
     let resolved = whatwg::parse("..", Some(&base)).unwrap();
@@ -307,7 +306,7 @@ fn parse_warns_about_what_the_parser_repaired() {
 
 #[test]
 fn report_decodes_segments_pairs_and_fragment() {
-    let r = inspect("http://a/x%20y/%E2%82%AC?a=1&a=&b=c+d;e=%41&&#f%20g", None).unwrap();
+    let r = whatwg::report("http://a/x%20y/%E2%82%AC?a=1&a=&b=c+d;e=%41&&#f%20g", None).unwrap();
     assert_eq!(
         r.path_segments.as_deref(),
         Some(&["x y".to_owned(), "€".to_owned()][..])
@@ -328,26 +327,35 @@ fn report_decodes_segments_pairs_and_fragment() {
             ("", "")
         ]
     );
-    assert!(inspect("http://a/?", None).unwrap().query_pairs.is_empty());
+    assert!(whatwg::report("http://a/?", None)
+        .unwrap()
+        .query_pairs
+        .is_empty());
     assert_eq!(
-        inspect("http://a/?=", None).unwrap().query_pairs,
+        whatwg::report("http://a/?=", None).unwrap().query_pairs,
         [(String::new(), String::new())]
     );
     assert_eq!(r.fragment.as_deref(), Some("f g"));
     assert_eq!(r.host_type, "domain");
     assert_eq!(r.default_port, Some(80));
-    assert_eq!(inspect("mailto:x@y", None).unwrap().path_segments, None);
-    assert_eq!(inspect("sc://h/", None).unwrap().host_type, "opaque");
-    assert_eq!(inspect("http://[::1]/", None).unwrap().host_type, "ipv6");
+    assert_eq!(
+        whatwg::report("mailto:x@y", None).unwrap().path_segments,
+        None
+    );
+    assert_eq!(whatwg::report("sc://h/", None).unwrap().host_type, "opaque");
+    assert_eq!(
+        whatwg::report("http://[::1]/", None).unwrap().host_type,
+        "ipv6"
+    );
 }
 
 #[test]
 fn parse_failures_name_the_position() {
-    let e = inspect("http://a:99999/", None).unwrap_err();
+    let e = whatwg::report("http://a:99999/", None).unwrap_err();
     assert_eq!(e.position, 9);
-    let e = inspect("http://exa mple.com/", None).unwrap_err();
+    let e = whatwg::report("http://exa mple.com/", None).unwrap_err();
     assert_eq!(e.position, 10);
-    let e = inspect("no-scheme", None).unwrap_err();
+    let e = whatwg::report("no-scheme", None).unwrap_err();
     assert!(e.message.contains("base"), "{e}");
 }
 
@@ -355,7 +363,7 @@ fn parse_failures_name_the_position() {
 fn diagram_brackets_each_component_of_the_seed_url() {
     let href =
         "https://john.doe@www.example.com:123/forum/questions/?tag=networking&order=newest#top";
-    let drawing = urlkit::inspect::parse::diagram(&Url::parse(href).unwrap());
+    let drawing = whatwg::diagram(&Url::parse(href).unwrap());
     let lines: Vec<Vec<char>> = drawing.lines().map(|l| l.chars().collect()).collect();
     assert_eq!(lines[0].iter().collect::<String>(), href);
     // (first, last) column of scheme, userinfo, host, port, path, query, fragment, counted

@@ -6,63 +6,9 @@
 //! input (which cannot be tested through a URL); so does this test. The same cases also go
 //! through `urlkit::inspect::idn::to_ascii` directly where that is meaningful.
 
-use serde_json::Value;
 use urlkit::inspect::idn;
-use urlkit::inspect::parse::inspect;
-
-fn conformance(path: &str) -> Value {
-    let full = format!(
-        "{}/../../../shared/conformance/{path}",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{full}: {e}"));
-    serde_json::from_str(&replace_lone_surrogates(&text)).unwrap_or_else(|e| panic!("{full}: {e}"))
-}
-
-/// The data has JSON escapes of lone surrogates (`"a\\ud900z"`), which a JavaScript string
-/// holds and the URL parser's USVString conversion turns into U+FFFD. Rust strings cannot
-/// hold them, so the escapes are replaced by `\\uFFFD` before parsing, as that conversion
-/// would.
-fn replace_lone_surrogates(json: &str) -> String {
-    let b = json.as_bytes();
-    let unit = |i: usize| -> Option<u16> {
-        if b.get(i) == Some(&b'\\') && b.get(i + 1) == Some(&b'u') {
-            u16::from_str_radix(json.get(i + 2..i + 6)?, 16).ok()
-        } else {
-            None
-        }
-    };
-    let mut out = String::with_capacity(json.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'\\' {
-            if let Some(u) = unit(i) {
-                let high = (0xD800..0xDC00).contains(&u);
-                let low = (0xDC00..0xE000).contains(&u);
-                let paired = high && unit(i + 6).is_some_and(|n| (0xDC00..0xE000).contains(&n));
-                if paired {
-                    out.push_str(&json[i..i + 12]);
-                    i += 12;
-                } else {
-                    out.push_str(if high || low {
-                        "\\uFFFD"
-                    } else {
-                        &json[i..i + 6]
-                    });
-                    i += 6;
-                }
-                continue;
-            }
-            out.push_str(&json[i..i + 2]);
-            i += 2;
-            continue;
-        }
-        let len = json[i..].chars().next().map_or(1, char::len_utf8);
-        out.push_str(&json[i..i + len]);
-        i += len;
-    }
-    out
-}
+use urlkit::inspect::whatwg;
+use urlkit_testdata::conformance_with_surrogates_replaced as conformance;
 
 fn encode_host_ending(input: &str) -> String {
     let mut out = String::new();
@@ -119,7 +65,7 @@ fn run_through_url(file: &str, encode: bool) -> (usize, Vec<String>) {
             input.to_owned()
         };
         let url = format!("https://{host}/x");
-        let got = inspect(&url, None);
+        let got = whatwg::report(&url, None);
         let expected = case["output"].as_str();
         if got.is_ok() != expected.is_some() && known_failure(input, expected, true).is_some() {
             known += 1;
@@ -228,7 +174,7 @@ fn chinese_example_round_trips() {
         idn::to_unicode("xn--fsqu00a.xn--3lr804guic").unwrap(),
         "例子.卷筒纸"
     );
-    let r = inspect("http://例子.卷筒纸", None).unwrap();
+    let r = whatwg::report("http://例子.卷筒纸", None).unwrap();
     assert_eq!(r.href, "http://xn--fsqu00a.xn--3lr804guic/");
     assert_eq!(r.host_unicode.as_deref(), Some("例子.卷筒纸"));
 }

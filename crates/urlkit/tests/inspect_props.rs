@@ -2,8 +2,7 @@
 
 use proptest::prelude::*;
 use urlkit::inspect::iri::{iri_to_uri, uri_to_iri_display};
-use urlkit::inspect::normalize::{normalize, NormalizeOptions};
-use urlkit::inspect::resolve::{relativize, resolve};
+use urlkit::inspect::rfc3986::{normalize, relativize, resolve, NormalizeOptions};
 use urlkit::inspect::{base58, rfc3986};
 
 /// Paths, queries and fragments built from characters that matter to the algorithms.
@@ -55,7 +54,7 @@ proptest! {
         upper in any::<bool>(),
         sort_query in any::<bool>(),
     ) {
-        use urlkit::inspect::normalize::compare;
+        use urlkit::inspect::rfc3986::compare;
         let o = NormalizeOptions { sort_query };
         let left = resolve("http://a/b/c/d;p?q", &left).unwrap();
         let mut right = resolve("http://a/b/c/d;p?q", &right).unwrap();
@@ -99,12 +98,12 @@ fn hostile() -> impl Strategy<Value = String> {
 proptest! {
     #[test]
     fn nothing_panics_on_hostile_input(s in hostile(), t in hostile()) {
-        use urlkit::inspect::{idn, iri, parse, template::Template, Url};
+        use urlkit::inspect::{idn, iri, template::Template, whatwg, Url};
         let _ = rfc3986::parse(&s);
         let _ = rfc3986::Components::of(&s);
         let _ = rfc3986::diagram(&s);
         let _ = normalize(&s, &NormalizeOptions { sort_query: true });
-        let _ = urlkit::inspect::normalize::compare(&s, &t, &NormalizeOptions::default());
+        let _ = urlkit::inspect::rfc3986::compare(&s, &t, &NormalizeOptions::default());
         let _ = resolve(&s, &t);
         let _ = relativize(&s, &t);
         let _ = idn::to_ascii(&s);
@@ -113,16 +112,16 @@ proptest! {
         let _ = iri::uri_to_iri_display(&s);
         let _ = base58::decode(&s);
         let _ = Template::parse(&s);
-        if let Ok(report) = parse::inspect(&s, None) {
+        if let Ok(report) = whatwg::report(&s, None) {
             let url = Url::parse(&s).unwrap();
-            let _ = parse::diagram(&url);
+            let _ = whatwg::diagram(&url);
             let tpl = Template::parse("{url}{scheme}{user}{password}{host}{port}{:port}{path}{query}{fragment}{query:a}{query-all:%}").unwrap();
             let mut out = Vec::new();
             tpl.render(&url, &mut out);
             prop_assert_eq!(report.href, url.as_str());
         }
         if let Ok(base) = Url::parse(&t) {
-            let _ = parse::inspect(&s, Some(&base));
+            let _ = whatwg::report(&s, Some(&base));
         }
     }
 }

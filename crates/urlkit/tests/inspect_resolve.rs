@@ -2,16 +2,8 @@
 //! and relativization as its inverse.
 
 use serde_json::Value;
-use urlkit::inspect::resolve::{relativize, remove_dot_segments, resolve};
-
-fn conformance(path: &str) -> Value {
-    let full = format!(
-        "{}/../../../shared/conformance/{path}",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{full}: {e}"));
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{full}: {e}"))
-}
+use urlkit::inspect::rfc3986::{relativize, remove_dot_segments, resolve};
+use urlkit_testdata::conformance;
 
 fn acceptable(expected: &Value) -> Vec<String> {
     match expected {

@@ -1,18 +1,10 @@
 //! WHATWG URL parsing against web-platform-tests' `urltestdata.json`, through the JSON
-//! report of `urlkit::inspect::parse::inspect`.
+//! report of `urlkit::inspect::whatwg::report`.
 
 use serde_json::Value;
-use urlkit::inspect::parse::{diagram, inspect};
+use urlkit::inspect::whatwg::{self, diagram};
 use urlkit::inspect::Url;
-
-fn conformance(path: &str) -> Value {
-    let full = format!(
-        "{}/../../../shared/conformance/{path}",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{full}: {e}"));
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{full}: {e}"))
-}
+use urlkit_testdata::conformance;
 
 /// Cases (input, base, reason) where the `url` crate (2.5.8) follows an older version of the
 /// URL Standard than this copy of the tests. Everything else must pass, and these must
@@ -104,7 +96,7 @@ fn check(case: &Value) -> Result<(), String> {
         },
         None => None,
     };
-    let result = inspect(input, base.as_ref());
+    let result = whatwg::report(input, base.as_ref());
     if case["failure"] == true {
         return match result {
             Ok(r) => Err(format!("expected failure, got {}", r.href)),

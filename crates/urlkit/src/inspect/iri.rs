@@ -1,6 +1,6 @@
 //! Conversion between IRIs (RFC 3987) and URIs (RFC 3986).
 
-use super::hex_value;
+use super::parts::escape_at;
 use std::fmt::Write;
 
 /// Maps an IRI to a URI by RFC 3987 §3.1: every character outside ASCII is written as the
@@ -35,7 +35,7 @@ pub fn uri_to_iri_display(uri: &str) -> String {
     let mut out = String::with_capacity(uri.len());
     let mut i = 0;
     while i < b.len() {
-        if let Some(lead) = escaped_byte(b, i) {
+        if let Some(lead) = escape_at(b, i) {
             let len = match lead {
                 0xC2..=0xDF => 2,
                 0xE0..=0xEF => 3,
@@ -46,7 +46,7 @@ pub fn uri_to_iri_display(uri: &str) -> String {
                 let mut seq = [0u8; 4];
                 let mut ok = true;
                 for (k, slot) in seq.iter_mut().enumerate().take(len) {
-                    match escaped_byte(b, i + 3 * k) {
+                    match escape_at(b, i + 3 * k) {
                         Some(v) => *slot = v,
                         None => {
                             ok = false;
@@ -74,15 +74,6 @@ pub fn uri_to_iri_display(uri: &str) -> String {
         i += len;
     }
     out
-}
-
-fn escaped_byte(b: &[u8], i: usize) -> Option<u8> {
-    if b.get(i) != Some(&b'%') {
-        return None;
-    }
-    let h = hex_value(*b.get(i + 1)?)?;
-    let l = hex_value(*b.get(i + 2)?)?;
-    Some(h << 4 | l)
 }
 
 /// `ucschar` / `iprivate` of RFC 3987 §2.2, less the bidi formatting characters of §4.1.

@@ -19,7 +19,7 @@
 //! control characters stay encoded even in decoded values, so that each URL's output stays on
 //! one line. `{{` and `}}` are literal braces; `\n` and `\t` are newline and tab.
 
-use super::hex_value;
+use super::parts::escape_at;
 use std::fmt;
 use url::Url;
 
@@ -263,14 +263,6 @@ fn format_u16(mut n: u16, buf: &mut [u8; 5]) -> &[u8] {
             return &buf[i..];
         }
     }
-}
-
-/// The byte that `%XX` at `b[i]` stands for, if it is a well-formed escape.
-#[inline]
-fn escape_at(b: &[u8], i: usize) -> Option<u8> {
-    let h = hex_value(*b.get(i + 1)?)?;
-    let l = hex_value(*b.get(i + 2)?)?;
-    Some(h << 4 | l)
 }
 
 /// Percent-decodes into `out`, leaving escapes of controls (and malformed escapes) as they

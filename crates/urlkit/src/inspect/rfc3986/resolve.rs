@@ -1,6 +1,6 @@
 //! Reference resolution (RFC 3986 §5.2) and its inverse, relativization.
 
-use super::rfc3986::{recompose_into, split, UriRef};
+use super::{recompose_into, split, UriRef};
 use std::fmt;
 
 /// Why a reference could not be resolved or relativized.

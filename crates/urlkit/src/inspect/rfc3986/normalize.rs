@@ -1,9 +1,10 @@
 //! Normalization and comparison of URIs by RFC 3986 §6.2.2 (syntax-based) and §6.2.3
 //! (scheme-based).
 
-use super::hex_value;
 use super::resolve::remove_dot_segments;
-use super::rfc3986::{is_unreserved, recompose_into, split, split_authority};
+use super::{is_unreserved, recompose_into, split, split_authority};
+use crate::codec::kernel::hex_value;
+use crate::inspect::default_port;
 
 /// Options for [`normalize`] and [`compare`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -11,25 +12,6 @@ pub struct NormalizeOptions {
     /// Sort the query's `&`-separated parameters by name, keeping the order of parameters with
     /// the same name. Not an RFC 3986 equivalence: servers may care about the order.
     pub sort_query: bool,
-}
-
-/// The port a scheme uses when none is given (RFC 3986 §6.2.3 drops it when explicit).
-/// `None` for schemes without a well-known port.
-pub fn default_port(scheme: &str) -> Option<u16> {
-    Some(match scheme.to_ascii_lowercase().as_str() {
-        "ftp" => 21,
-        "ssh" | "sftp" => 22,
-        "telnet" => 23,
-        "gopher" => 70,
-        "http" | "ws" => 80,
-        "nntp" | "news" => 119,
-        "imap" => 143,
-        "ldap" => 389,
-        "https" | "wss" => 443,
-        "rtsp" => 554,
-        "ldaps" => 636,
-        _ => return None,
-    })
 }
 
 /// Normalizes a URI reference:

@@ -9,6 +9,12 @@
 use std::fmt;
 use std::net::Ipv6Addr;
 
+mod normalize;
+mod resolve;
+
+pub use normalize::{compare, normalize, Comparison, Difference, NormalizeOptions};
+pub use resolve::{relativize, remove_dot_segments, resolve, ResolveError};
+
 /// A URI reference split into the components of RFC 3986 §3.
 ///
 /// `None` means the component's delimiter is absent; `Some("")` means it is present with
@@ -408,7 +414,7 @@ pub fn diagram(input: &str) -> Result<String, SyntaxError> {
         spans.push(span(f, "fragment"));
     }
     spans.retain(|&(s, e, _)| e > s);
-    Ok(super::parse::draw(input, &spans))
+    Ok(super::parts::draw(input, &spans))
 }
 
 /// An owned, serialisable report of a URI reference under the generic syntax, for display
@@ -441,7 +447,7 @@ pub struct Components {
     /// The query (§3.4).
     pub query: Option<String>,
     /// The query split at `&` and `;` into decoded `[name, value]` pairs, as
-    /// [`super::parse::query_pairs`] does; empty when there is no query.
+    /// [`query_pairs`](super::query_pairs) does; empty when there is no query.
     pub query_pairs: Vec<(String, String)>,
     /// The fragment (§3.5).
     pub fragment: Option<String>,
@@ -474,11 +480,11 @@ impl Components {
             } else {
                 segments
                     .split('/')
-                    .map(|s| super::percent_decode_lossy(s, false))
+                    .map(|s| super::parts::percent_decode_lossy(s, false))
                     .collect()
             },
             query: r.query.map(str::to_owned),
-            query_pairs: r.query.map(super::parse::query_pairs).unwrap_or_default(),
+            query_pairs: r.query.map(super::parts::query_pairs).unwrap_or_default(),
             fragment: r.fragment.map(str::to_owned),
         })
     }

@@ -2,10 +2,14 @@
 //! every attribute of the URL API, decoded path segments, query pairs and fragment, and
 //! warnings about what the parser silently repaired.
 
-use super::normalize::default_port as well_known_port;
+use super::parts::{default_port, is_special, percent_decode_lossy, query_pairs};
 use super::rfc3986::split;
-use super::{idn, percent_decode_lossy, whatwg};
+use super::{idn, parts};
+
+mod parser;
+
 use crate::diagnostics::{Code, Diagnostic};
+pub use parser::{parse, parse_reporting};
 use std::cell::RefCell;
 use std::fmt;
 use url::{quirks, Host, ParseError, SyntaxViolation, Url};
@@ -100,7 +104,7 @@ pub fn parse_with_warnings(
             list.push(v);
         }
     };
-    let url = whatwg::parse_reporting(input, base, Some(&record)).map_err(|e| failure(input, e))?;
+    let url = parse_reporting(input, base, Some(&record)).map_err(|e| failure(input, e))?;
     let mut warnings = Vec::new();
     let shape = InputShape::of(input);
     if let Some((offset, _)) = input.char_indices().nth(MAX_URL_LENGTH) {
@@ -195,13 +199,14 @@ pub fn parse_with_warnings(
 /// [`parse_with_warnings`], then every component of the URL as a [`UrlReport`].
 ///
 /// Bad input: see [`parse_with_warnings`].
-pub fn inspect(input: &str, base: Option<&Url>) -> Result<UrlReport, ParseFailure> {
+pub fn report(input: &str, base: Option<&Url>) -> Result<UrlReport, ParseFailure> {
     let (url, warnings) = parse_with_warnings(input, base)?;
-    Ok(report(input, &url, warnings))
+    Ok(report_parsed(input, &url, warnings))
 }
 
-/// Builds the report of an already parsed URL. Never fails.
-pub fn report(input: &str, url: &Url, warnings: Vec<Diagnostic>) -> UrlReport {
+/// The report of a URL already parsed from `input`, with the warnings found while parsing.
+/// Never fails.
+pub fn report_parsed(input: &str, url: &Url, warnings: Vec<Diagnostic>) -> UrlReport {
     let special = is_special(url.scheme());
     let (host_type, host_unicode) = match url.host() {
         Some(Host::Domain(d)) if special => ("domain", Some(idn::to_unicode_lossy(d))),
@@ -228,7 +233,7 @@ pub fn report(input: &str, url: &Url, warnings: Vec<Diagnostic>) -> UrlReport {
         host_type,
         host_unicode,
         default_port: if special {
-            well_known_port(url.scheme())
+            default_port(url.scheme())
         } else {
             None
         },
@@ -239,28 +244,6 @@ pub fn report(input: &str, url: &Url, warnings: Vec<Diagnostic>) -> UrlReport {
         fragment: url.fragment().map(|f| percent_decode_lossy(f, false)),
         warnings,
     }
-}
-
-/// Splits a query at `&` and `;` into decoded `(name, value)` pairs: `+` is a space, escapes
-/// are decoded as UTF-8 (invalid bytes become U+FFFD, a `%` without two hex digits stays).
-/// Nothing is dropped: duplicates are kept, and so are blanks — an empty segment
-/// (`a=1&&b=2`, a trailing `&`) is the pair `("", "")`. Only an empty query has no pairs.
-pub fn query_pairs(query: &str) -> Vec<(String, String)> {
-    if query.is_empty() {
-        return Vec::new();
-    }
-    query
-        .split(['&', ';'])
-        .map(|p| {
-            let (k, v) = p.split_once('=').unwrap_or((p, ""));
-            (percent_decode_lossy(k, true), percent_decode_lossy(v, true))
-        })
-        .collect()
-}
-
-/// Whether the URL Standard treats `scheme` as special (§4.1).
-pub fn is_special(scheme: &str) -> bool {
-    matches!(scheme, "http" | "https" | "ws" | "wss" | "ftp" | "file")
 }
 
 /// Where the host, port and password sit in the input, by the generic syntax, as byte
@@ -370,78 +353,5 @@ pub fn diagram(url: &Url) -> String {
     add(path_start, path_end, "path");
     add(path_end + 1, path_end + query_len, "query");
     add(href.len() - frag_len + 1, href.len(), "fragment");
-    draw(href, &spans)
-}
-
-/// Draws `text` (ASCII) with each `(start, end, name)` byte span bracketed beneath it and
-/// its name hung below the bracket, names placed right to left on the first free row.
-pub(crate) fn draw(text: &str, spans: &[(usize, usize, &str)]) -> String {
-    let href = text;
-    let width = href.len();
-    let mut brackets = vec![' '; width];
-    let mut ticks = Vec::new();
-    for &(s, e, name) in spans {
-        let w = e - s;
-        let tick = match w {
-            1 => {
-                brackets[s] = '│';
-                s
-            }
-            2 => {
-                brackets[s] = '├';
-                brackets[s + 1] = '┘';
-                s
-            }
-            _ => {
-                let mid = s + (w - 1) / 2;
-                brackets[s] = '└';
-                brackets[e - 1] = '┘';
-                for b in &mut brackets[s + 1..e - 1] {
-                    *b = '─';
-                }
-                brackets[mid] = '┬';
-                mid
-            }
-        };
-        ticks.push((tick, name));
-    }
-    // Right to left: each label goes on the first row with room, with a line down to it.
-    let mut rows: Vec<Vec<char>> = Vec::new();
-    let mut leftmost: Vec<usize> = Vec::new();
-    for &(tick, name) in ticks.iter().rev() {
-        let end = tick + name.len();
-        let r = (0..)
-            .find(|&r| leftmost.get(r).is_none_or(|&left| left > end))
-            .unwrap_or(0);
-        while rows.len() <= r {
-            rows.push(Vec::new());
-            leftmost.push(usize::MAX);
-        }
-        for (row, left) in rows.iter_mut().zip(leftmost.iter_mut()).take(r) {
-            put(row, tick, "│");
-            *left = (*left).min(tick);
-        }
-        put(&mut rows[r], tick, name);
-        leftmost[r] = tick;
-    }
-    let mut out = String::new();
-    out.push_str(href);
-    out.push('\n');
-    out.push_str(brackets.iter().collect::<String>().trim_end());
-    for row in rows {
-        out.push('\n');
-        out.push_str(row.iter().collect::<String>().trim_end());
-    }
-    out.push('\n');
-    out
-}
-
-fn put(row: &mut Vec<char>, col: usize, text: &str) {
-    let need = col + text.chars().count();
-    if row.len() < need {
-        row.resize(need, ' ');
-    }
-    for (i, c) in text.chars().enumerate() {
-        row[col + i] = c;
-    }
+    parts::draw(href, &spans)
 }
