@@ -164,7 +164,8 @@ section_wasm_node() {
   fi
   # The tests compare the module with the native binary: both come from this build.
   cargo build --workspace --locked
-  run_section wasm-node node --test --test-reporter=tap crates/urlkit-wasm/js/test/*.test.mjs
+  run_section wasm-node node --test --test-timeout=120000 --test-reporter=tap \
+    crates/urlkit-wasm/js/test/*.test.mjs
 }
 
 section_browser() {

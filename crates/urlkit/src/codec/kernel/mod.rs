@@ -3,7 +3,7 @@
 //!
 //! Each function takes a slice in and appends to the caller's buffer, so no call allocates
 //! per byte. The plain loops in this module are the reference; the per-architecture modules
-//! (`x86_64::sse2`, `x86_64::avx2`, `aarch64::neon`) do the same work with vector
+//! (`x86_64::ssse3`, `x86_64::avx2`, `x86_64::avx512`, `aarch64::neon`) do the same work with vector
 //! instructions and are chosen once, at run time, by what the processor supports. Tests
 //! compare every available fast path with the reference.
 //!

@@ -6,7 +6,7 @@
 
 use super::super::raw::{commit, store_expanded};
 use super::super::{portable, ByteClass, EscapeTable, Kernels, HIGH_NIBBLE_BITS};
-use super::sse2::{attention, escapes, load, load_at, store, store_escaped};
+use super::ssse3::{attention, escapes, load, load_at, store, store_escaped};
 use core::arch::x86_64::*;
 
 pub(super) static KERNELS: Kernels = Kernels {

@@ -5,13 +5,13 @@ use super::Kernels;
 
 mod avx2;
 mod avx512;
-mod sse2;
+mod ssse3;
 
 /// The kernels this processor runs, slowest first.
 pub(crate) fn available() -> Vec<&'static Kernels> {
     let mut all = Vec::new();
     if std::is_x86_feature_detected!("ssse3") {
-        all.push(&sse2::KERNELS);
+        all.push(&ssse3::KERNELS);
     }
     if std::is_x86_feature_detected!("avx2") {
         all.push(&avx2::KERNELS);

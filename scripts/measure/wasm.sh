@@ -3,7 +3,7 @@
 # to decode 1 MB of percent-encoded text in Node and in headless Chromium (installed with
 # apt-get when missing), plus how long building the module takes from scratch with --cold.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 if [ "${1:-}" = "--cold" ]; then
   scratch=$(mktemp -d)
@@ -23,4 +23,4 @@ if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
   echo "installing chromium for the browser timing"
   apt-get update -qq && apt-get install -y -qq chromium >/dev/null
 fi
-node scripts/wasm-measure.mjs "$wasm"
+node scripts/measure/wasm.mjs "$wasm"

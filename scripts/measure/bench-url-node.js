@@ -1,5 +1,5 @@
 // Parses every line of the given files (or stdin) with WHATWG `new URL` and prints the rate.
-// Usage: node scripts/bench-node-url.js [--repeat N] FILE...
+// Usage: node scripts/measure/bench-url-node.js [--repeat N] FILE...
 'use strict';
 const fs = require('fs');
 

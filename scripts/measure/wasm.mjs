@@ -1,16 +1,16 @@
 // Prints the live-mode figures: the module's size (raw, gzip) and the time to decode 1 MB
-// in Node and in headless Chromium. Usage: node scripts/wasm-measure.mjs WASM_FILE
-// (scripts/wasm-measure.sh builds the module and calls this).
+// in Node and in headless Chromium. Usage: node scripts/measure/wasm.mjs WASM_FILE
+// (scripts/measure/wasm.sh builds the module and calls this).
 
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { bench } from "./wasm-bench.mjs";
-import * as urlkit from "../crates/urlkit-wasm/js/urlkit.mjs";
-import { chromiumPath, page, runInChromium } from "../crates/urlkit-wasm/js/test/chromium.mjs";
+import * as urlkit from "../../crates/urlkit-wasm/js/urlkit.mjs";
+import { chromiumPath, page, runInChromium } from "../../crates/urlkit-wasm/js/test/chromium.mjs";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const wasmFile = process.argv[2];
 const wasm = readFileSync(wasmFile);
 
@@ -28,7 +28,7 @@ if (!chromiumPath) {
       return { agent: navigator.userAgent, ...(await bench(urlkit, wasm)) };
     `)],
     "/urlkit.mjs": ["text/javascript", readFileSync(path.join(root, "crates/urlkit-wasm/js/urlkit.mjs"))],
-    "/wasm-bench.mjs": ["text/javascript", readFileSync(path.join(root, "scripts/wasm-bench.mjs"))],
+    "/wasm-bench.mjs": ["text/javascript", readFileSync(path.join(root, "scripts/measure/wasm-bench.mjs"))],
     "/urlkit.wasm": ["application/wasm", wasm],
   };
   const { agent, ...figures } = await runInChromium(files);

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Load test of the web tool on loopback: POST /api/decode with a 1 KB body under wrk.
-#   scripts/load.sh [SECONDS] [CONNECTIONS]      (defaults: 15 s, 64 connections)
+#   scripts/measure/load.sh [SECONDS] [CONNECTIONS]      (defaults: 15 s, 64 connections)
 # Builds the release binary, starts `urlkit serve` on a free port of 127.0.0.1 and stops it
 # afterwards. Installs wrk (Debian package) when it is missing.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 duration="${1:-15}"
 connections="${2:-64}"
@@ -22,5 +22,5 @@ done
 url="$(grep -o 'http://127\.0\.0\.1:[0-9]*' "$log" | head -n1)"
 [ -n "$url" ] || { cat "$log"; exit 1; }
 
-echo "wrk -t2 -c$connections -d${duration}s --latency -s scripts/load-decode.lua $url/api/decode"
-wrk -t2 -c"$connections" -d"${duration}s" --latency -s scripts/load-decode.lua "$url/api/decode"
+echo "wrk -t2 -c$connections -d${duration}s --latency -s scripts/measure/load-decode.lua $url/api/decode"
+wrk -t2 -c"$connections" -d"${duration}s" --latency -s scripts/measure/load-decode.lua "$url/api/decode"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Hardening figures for the web tool (not run by CI: it takes a few minutes).
-#   scripts/harden.sh [LOAD_SECONDS] [CONNECTIONS] [FUZZ_SECONDS]
+#   scripts/measure/harden.sh [LOAD_SECONDS] [CONNECTIONS] [FUZZ_SECONDS]
 #                                    (defaults: 60 s, 256 connections, no new fuzz run)
 # 1. Load: wrk on loopback against POST /api/encode and /api/decode, sampling the server's
 #    resident memory every 5 s; errors and non-2xx answers are counted.
@@ -13,7 +13,7 @@
 #    scripts/fuzz.sh first).
 # Exits 1 when any figure is not what it must be.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 duration="${1:-60}"
 connections="${2:-256}"
@@ -47,7 +47,7 @@ rss_start="$(rss)"
 sampler=$!
 load_line=()
 for op in encode decode; do
-  wrk -t2 -c"$connections" -d"${duration}s" --timeout 10s -s "scripts/load-$op.lua" \
+  wrk -t2 -c"$connections" -d"${duration}s" --timeout 10s -s "scripts/measure/load-$op.lua" \
     "$url/api/$op" >"$work/wrk-$op" 2>&1 || fail "wrk $op"
   cat "$work/wrk-$op"
   rps="$(grep -Eo 'requests/s [0-9]+' "$work/wrk-$op" | awk '{print $2}')"

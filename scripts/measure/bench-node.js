@@ -1,5 +1,5 @@
 // Node's encodeURIComponent / decodeURIComponent on the benchmark workloads written by
-// bench_inputs.py into the directory given as the first argument: best of N runs, in
+// `bench-python.py write` into the directory given as the first argument: best of N runs, in
 // process. Prints `workload<TAB>node<TAB>GB/s` lines.
 "use strict";
 const fs = require("fs");

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Measures urlkit against its peers on ../shared/bench-data/ and prints one table (GB/s).
 #
-#   scripts/bench.sh            full run (about 5 minutes)
-#   CLI_MB=256 scripts/bench.sh smaller end-to-end file
+#   scripts/measure/bench.sh            full run (about 5 minutes)
+#   CLI_MB=256 scripts/measure/bench.sh smaller end-to-end file
 #
 # Rows: decode/encode workloads (criterion for the Rust crates and memcpy; best-of-N
 # in-process timing for Python's urllib.parse and Node's encodeURIComponent /
@@ -11,9 +11,9 @@
 # peer (memcpy excluded).
 set -euo pipefail
 
-root="$(cd "$(dirname "$0")/.." && pwd)"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
-scripts="$root/scripts"
+scripts="$root/scripts/measure"
 target="${CARGO_TARGET_DIR:-$root/target}"
 cli_mb="${CLI_MB:-1024}"
 work="$(mktemp -d)"
@@ -26,12 +26,12 @@ rm -rf "$target/criterion"
 cargo bench -p urlkit --bench codec -- --measurement-time 2 --warm-up-time 1 >&2
 
 echo "== Python urllib.parse" >&2
-(cd "$scripts" && python3 bench_python.py 5) >>"$lines"
+python3 "$scripts/bench-python.py" time 5 >>"$lines"
 
 echo "== Node encodeURIComponent / decodeURIComponent" >&2
 mkdir "$work/inputs"
-python3 "$scripts/bench_inputs.py" "$work/inputs"
-node "$scripts/bench_node.js" "$work/inputs" 10 >>"$lines"
+python3 "$scripts/bench-python.py" write "$work/inputs"
+node "$scripts/bench-node.js" "$work/inputs" 10 >>"$lines"
 
 echo "== urlkit end to end on ${cli_mb} MB" >&2
 cargo build --release -p urlkit-cli >&2
@@ -62,4 +62,4 @@ cli "cli encode/urls" "$work/urls.txt" encode
 rm -f "$work/urls.txt" "$work/urls-escaped.txt"
 
 echo >&2
-python3 "$scripts/bench_table.py" "$target/criterion" "$lines"
+python3 "$scripts/bench-table.py" "$target/criterion" "$lines"
