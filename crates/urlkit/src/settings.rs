@@ -385,42 +385,20 @@ mod tests {
 
     #[test]
     fn every_value_that_names_nothing_is_an_error_naming_its_setting() {
+        let with = |change: fn(&mut EncodeSettings)| {
+            let mut settings = EncodeSettings::default();
+            change(&mut settings);
+            settings
+        };
         let cases = [
             (
-                EncodeSettings {
-                    charset: Some("klingon".into()),
-                    ..EncodeSettings::default()
-                },
+                with(|s| s.charset = Some("klingon".into())),
                 Setting::Charset,
             ),
-            (
-                EncodeSettings {
-                    set: Some("nope".into()),
-                    ..EncodeSettings::default()
-                },
-                Setting::Set,
-            ),
-            (
-                EncodeSettings {
-                    safe: Some("é".into()),
-                    ..EncodeSettings::default()
-                },
-                Setting::Safe,
-            ),
-            (
-                EncodeSettings {
-                    unsafe_chars: Some("€".into()),
-                    ..EncodeSettings::default()
-                },
-                Setting::Unsafe,
-            ),
-            (
-                EncodeSettings {
-                    newline: Some("cr".into()),
-                    ..EncodeSettings::default()
-                },
-                Setting::Newline,
-            ),
+            (with(|s| s.set = Some("nope".into())), Setting::Set),
+            (with(|s| s.safe = Some("é".into())), Setting::Safe),
+            (with(|s| s.unsafe_chars = Some("€".into())), Setting::Unsafe),
+            (with(|s| s.newline = Some("cr".into())), Setting::Newline),
         ];
         for (settings, setting) in cases {
             let error = settings.options().unwrap_err();
