@@ -206,6 +206,8 @@ fn decode_settings(fields: &mut Fields) -> Result<DecodeSettings, RequestError> 
         strict: fields.flag(Setting::Strict.name())?,
         binary: false,
         until_stable: fields.flag(Setting::UntilStable.name())?,
+        // A JSON string or a form field holds characters: literal ones stay as they are.
+        text: true,
     })
 }
 
@@ -499,6 +501,15 @@ mod tests {
         assert_eq!(error.field, "plus_space");
         let error = EncodeRequest::from_form([("sett", "x")]).unwrap_err();
         assert_eq!(error.field, "sett");
+    }
+
+    #[test]
+    fn json_input_is_text_whose_characters_stay_in_a_legacy_charset() {
+        let request =
+            DecodeRequest::from_json(r#"{"input": "漢%FC", "charset": "latin1"}"#).unwrap();
+        let response = request.run().unwrap();
+        assert_eq!(response.output, "漢ü");
+        assert!(response.diagnostics.is_empty());
     }
 
     #[test]

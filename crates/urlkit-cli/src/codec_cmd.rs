@@ -7,7 +7,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use urlkit::settings::{Run, SettingError};
-use urlkit::{Charset, Codec, DecodeSettings, EncodeSet, EncodeSettings, Newline};
+use urlkit::{Charset, Codec, DecodeOptions, DecodeSettings, EncodeSet, EncodeSettings, Newline};
 use urlkit_api::CodecResponse;
 
 /// Options shared by `encode` and `decode`.
@@ -183,7 +183,7 @@ pub fn encode(args: EncodeArgs) -> ExitCode {
         Ok(options) => options,
         Err(error) => return bad_setting(error),
     };
-    run(&args.text, &args.common, true, || {
+    run(&args.text, &args.common, true, |_| {
         Codec::encoder(&options).strict(settings.strict)
     })
 }
@@ -198,6 +198,8 @@ pub fn decode(args: DecodeArgs) -> ExitCode {
         strict: args.common.strict,
         binary: args.common.binary,
         until_stable: false,
+        // Set per entry: arguments are text, stdin and files are bytes.
+        text: false,
     };
     let options = match settings.options() {
         Ok(options) => options,
@@ -209,17 +211,22 @@ pub fn decode(args: DecodeArgs) -> ExitCode {
     if args.iri {
         return iri_display(&args.text, &args.common);
     }
-    run(&args.text, &args.common, false, || {
+    run(&args.text, &args.common, false, |text| {
+        let options = DecodeOptions {
+            text,
+            ..options.clone()
+        };
         Codec::decoder(&options).strict(settings.strict)
     })
 }
 
-/// Runs a codec over the TEXT entries, or streams stdin/--input through it.
+/// Runs a codec over the TEXT entries, or streams stdin/--input through it. `make(text)`
+/// makes the codec for text (an argument) or for bytes (stdin, a file).
 fn run(
     text: &[OsString],
     common: &CommonArgs,
     newline_after_stream: bool,
-    make: impl Fn() -> Codec,
+    make: impl Fn(bool) -> Codec,
 ) -> ExitCode {
     let mut sink = match open_sink(common.output.as_ref()) {
         Ok(s) => s,
@@ -229,7 +236,8 @@ fn run(
     let mut out = Vec::new();
     if !text.is_empty() {
         for entry in text {
-            let mut codec = make();
+            // An argument is text when it is UTF-8; other bytes are taken as bytes.
+            let mut codec = make(std::str::from_utf8(entry.as_bytes()).is_ok());
             out.clear();
             let ran = codec
                 .feed(entry.as_bytes(), &mut out)
@@ -260,7 +268,7 @@ fn run(
         Ok(s) => s,
         Err(e) => return fail(&e),
     };
-    let mut codec = make();
+    let mut codec = make(false);
     let mut chunk = Vec::new();
     let mut collected = Vec::new();
     loop {
@@ -354,6 +362,7 @@ fn until_stable(text: &[OsString], common: &CommonArgs, settings: DecodeSettings
     let single = DecodeSettings {
         per_line: false,
         until_stable: true,
+        text: !text.is_empty(),
         ..settings
     };
     for entry in entries {

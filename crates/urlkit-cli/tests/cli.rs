@@ -108,6 +108,26 @@ fn sets_safe_unsafe_and_lowercase() {
     );
 }
 
+/// An argument is text: its characters stay whatever the charset. Stdin is bytes: read whole
+/// in the charset, with a warning about the literal non-ASCII byte.
+#[test]
+fn arguments_are_text_and_stdin_is_bytes() {
+    let output = urlkit(&["decode", "-c", "latin1", "漢%FC"], b"");
+    assert_eq!(stdout(&output), "漢ü\n");
+    assert!(
+        !stderr(&output).contains("literal-non-ascii"),
+        "{}",
+        stderr(&output)
+    );
+    let output = urlkit(&["decode", "-c", "latin1"], "漢%FC".as_bytes());
+    assert_eq!(stdout(&output), "æ¼¢ü");
+    assert!(
+        stderr(&output).contains("byte 0: literal non-ASCII byte 0xE6"),
+        "{}",
+        stderr(&output)
+    );
+}
+
 /// PHP's `urlencode` and .NET's `HttpUtility.UrlEncode` are the form set with adjustments:
 /// space stays `+` whatever else is added or removed, unless the space itself is named.
 #[test]

@@ -152,6 +152,7 @@ impl PageState {
                 strict: self.on("strict"),
                 binary: false,
                 until_stable: self.on("until_stable"),
+                text: true,
             },
         }
     }

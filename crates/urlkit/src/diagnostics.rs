@@ -57,6 +57,10 @@ pub enum Code {
     ConfusableHost,
     /// `validation-error`: another URL Standard validation error the parser recovered from.
     ValidationError,
+    /// `literal-non-ascii`: byte input holds a literal (unescaped) non-ASCII byte, read in a
+    /// legacy charset like the escapes are; text input would have kept it as the character
+    /// it is.
+    LiteralNonAscii,
 }
 
 impl Code {
@@ -81,6 +85,7 @@ impl Code {
             Code::MixedScript => "mixed-script",
             Code::ConfusableHost => "confusable-host",
             Code::ValidationError => "validation-error",
+            Code::LiteralNonAscii => "literal-non-ascii",
         }
     }
 

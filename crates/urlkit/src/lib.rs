@@ -39,6 +39,22 @@
 //! functions return an error naming the problem and its position. No function panics on
 //! any input.
 //!
+//! # Text and bytes
+//!
+//! Decoding reads the escapes' bytes in the chosen charset. What happens to a literal
+//! (unescaped) non-ASCII character depends on where the input comes from:
+//!
+//! * **Text** (a command-line argument, a JSON string in the API, the page's text box):
+//!   it holds characters, so a literal character stays the character it is whatever the
+//!   charset, and only the escapes are read in it — `漢%FC` in `latin1` is `漢ü`, as
+//!   Python's `unquote('漢%FC', encoding='latin-1')` gives. Set
+//!   [`DecodeOptions::text`].
+//! * **Bytes** (stdin, files, uploads): the input may really be in the legacy charset, so
+//!   it is decoded whole, literal bytes included, and a literal non-ASCII byte met in a
+//!   legacy charset is reported once per entry (`literal-non-ascii`).
+//!
+//! In UTF-8 both readings agree.
+//!
 //! # Streams
 //!
 //! [`Codec`] takes input in chunks of any size, splits included (a `%` apart from its

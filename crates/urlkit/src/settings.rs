@@ -193,6 +193,11 @@ pub struct DecodeSettings {
     pub binary: bool,
     /// Peel every layer of encoding, listing each (whole input only; not with `per_line`).
     pub until_stable: bool,
+    /// The input is text (typed, or a JSON string), not bytes: literal non-ASCII
+    /// characters are kept as they are whatever the charset (see
+    /// [`DecodeOptions::text`]).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub text: bool,
 }
 
 fn newline(value: Option<&str>) -> Result<Newline, SettingError> {
@@ -280,6 +285,7 @@ impl DecodeSettings {
             binary: self.binary,
             per_line: self.per_line,
             newline: newline(self.newline.as_deref())?,
+            text: self.text,
         })
     }
 

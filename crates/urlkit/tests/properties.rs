@@ -170,14 +170,14 @@ proptest! {
             .collect();
         choices.push(CharsetChoice::Auto);
         for charset in choices {
-            for binary in [false, true] {
+            for (binary, text) in [(false, false), (false, true), (true, false)] {
                 let options = DecodeOptions {
-                    charset, plus_space, keep_whitespace, binary, per_line,
+                    charset, plus_space, keep_whitespace, binary, per_line, text,
                     newline: Newline::CrLf,
                 };
                 let whole = run_decoder(&options, &input, &[0, input.len()]);
                 let chunked = run_decoder(&options, &input, &points);
-                prop_assert_eq!(&chunked, &whole, "{:?} binary {} cuts {:?}", charset, binary, points);
+                prop_assert_eq!(&chunked, &whole, "{:?} binary {} text {} cuts {:?}", charset, binary, text, points);
             }
         }
     }

@@ -30,6 +30,8 @@ pub(crate) struct EntryDecoder {
     skip: usize,
     charset: Option<Charset>,
     detection: Option<Detection>,
+    /// A `literal-non-ascii` finding was made for this entry.
+    reported_literal: bool,
     buffer: Vec<u8>,
     map: Vec<u64>,
     scratch: Vec<u8>,
@@ -46,6 +48,7 @@ impl EntryDecoder {
             skip: 0,
             charset: None,
             detection: None,
+            reported_literal: false,
             buffer: Vec::new(),
             map: Vec::new(),
             scratch: Vec::new(),
@@ -98,7 +101,13 @@ impl EntryDecoder {
         let mut probe = self.percent.clone();
         let mut decoded = Vec::with_capacity(raw.len());
         let mut ignored = Diagnostics::with_limit(0);
-        probe.decode(&raw, &mut decoded, &mut ignored);
+        if self.options.text {
+            // Literal characters of text say nothing about the charset of the escapes.
+            let escapes: Vec<u8> = raw.iter().copied().filter(u8::is_ascii).collect();
+            probe.decode(&escapes, &mut decoded, &mut ignored);
+        } else {
+            probe.decode(&raw, &mut decoded, &mut ignored);
+        }
         if complete {
             // Only at the true end is an unfinished escape literal text.
             probe.finish(&mut decoded, &mut ignored);
@@ -128,7 +137,65 @@ impl EntryDecoder {
         self.stage = self.stage_for(charset);
         self.skip = detection.bom_length;
         self.detection = Some(detection);
-        self.process(&raw, false, out, diagnostics);
+        self.convert(&raw, out, diagnostics);
+    }
+
+    /// Whether literal non-ASCII input goes around the charset: text input read in a
+    /// charset other than UTF-8.
+    fn keeps_literal_characters(&self) -> bool {
+        self.options.text && matches!(self.stage, Stage::Text(_))
+    }
+
+    /// Decodes a chunk in the chosen charset. Text input in a legacy charset is cut at its
+    /// literal non-ASCII characters: the escapes around them are decoded in the charset, each
+    /// run to its end, and the characters are written as they are. Byte input with literal
+    /// non-ASCII bytes in a legacy charset is decoded whole and reported once per entry.
+    fn convert(&mut self, input: &[u8], out: &mut Vec<u8>, diagnostics: &mut Diagnostics) {
+        if !self.keeps_literal_characters() {
+            if !self.reported_literal && matches!(self.stage, Stage::Text(_)) {
+                self.report_literal(input, diagnostics);
+            }
+            self.process(input, false, out, diagnostics);
+            return;
+        }
+        let mut rest = input;
+        while !rest.is_empty() {
+            let ascii = rest
+                .iter()
+                .position(|b| !b.is_ascii())
+                .unwrap_or(rest.len());
+            self.process(&rest[..ascii], false, out, diagnostics);
+            rest = &rest[ascii..];
+            let literal = rest.iter().position(u8::is_ascii).unwrap_or(rest.len());
+            if literal > 0 {
+                // What the charset holds back cannot continue past a character of text.
+                self.process(&[], true, out, diagnostics);
+                if let Some(charset) = self.charset {
+                    self.stage = self.stage_for(charset);
+                }
+                out.extend_from_slice(&rest[..literal]);
+                self.percent.pass_over(literal as u64);
+                rest = &rest[literal..];
+            }
+        }
+    }
+
+    /// Reports the first literal non-ASCII byte of `input`, if any, as read in the charset.
+    fn report_literal(&mut self, input: &[u8], diagnostics: &mut Diagnostics) {
+        let Some(at) = input.iter().position(|b| !b.is_ascii()) else {
+            return;
+        };
+        self.reported_literal = true;
+        let charset = self.charset.map(|c| c.name()).unwrap_or("the charset");
+        diagnostics.push(Diagnostic::new(
+            Code::LiteralNonAscii,
+            self.percent.offset() + at as u64,
+            format!(
+                "literal non-ASCII byte 0x{:02X} read in {charset} like the escapes; \
+                 text input (an argument, a JSON string) would keep its characters as they are",
+                input[at]
+            ),
+        ));
     }
 
     /// Percent-decodes `input` (or, with `finish`, ends the entry) and converts the bytes.
@@ -328,7 +395,7 @@ impl Entry for EntryDecoder {
                 self.process(piece, false, out, diagnostics);
             }
         } else {
-            self.process(input, false, out, diagnostics);
+            self.convert(input, out, diagnostics);
         }
     }
 
@@ -341,6 +408,7 @@ impl Entry for EntryDecoder {
 
     fn reset(&mut self, offset: u64) {
         self.percent.reset(offset);
+        self.reported_literal = false;
         if self.options.charset == CharsetChoice::Auto {
             self.charset = None;
             self.detection = None;
@@ -470,21 +538,85 @@ mod tests {
         }
     }
 
+    fn legacy(label: &str, text: bool) -> DecodeOptions {
+        DecodeOptions {
+            charset: CharsetChoice::for_label(label).unwrap(),
+            text,
+            ..DecodeOptions::default()
+        }
+    }
+
+    #[test]
+    fn text_keeps_its_characters_and_reads_only_escapes_in_a_legacy_charset() {
+        let outcome = crate::decode("漢%FC".as_bytes(), &legacy("latin1", true));
+        assert_eq!(outcome.text(), "漢ü");
+        assert!(outcome.diagnostics.is_empty(), "{:?}", outcome.diagnostics);
+        let outcome = crate::decode("東京 %83%89%81%5B".as_bytes(), &legacy("sjis", true));
+        assert_eq!(outcome.text(), "東京ラー");
+        // An escaped character cut by a literal one is invalid on both sides of it.
+        let outcome = crate::decode("%83漢%89".as_bytes(), &legacy("sjis", true));
+        assert!(outcome.text().contains('漢'), "{}", outcome.text());
+        let codes: Vec<Code> = outcome.diagnostics.iter().map(|d| d.code).collect();
+        assert!(codes.contains(&Code::InvalidSequence), "{codes:?}");
+        // `auto` judges the escapes alone.
+        let auto = DecodeOptions {
+            charset: CharsetChoice::Auto,
+            text: true,
+            ..DecodeOptions::default()
+        };
+        assert_eq!(
+            crate::decode("ラーメン=%83%89%81%5B%83%81%83%93".as_bytes(), &auto).text(),
+            "ラーメン=ラーメン"
+        );
+    }
+
+    #[test]
+    fn bytes_are_read_whole_in_the_charset_and_a_literal_non_ascii_byte_is_reported() {
+        let outcome = crate::decode("ab漢%FC".as_bytes(), &legacy("latin1", false));
+        assert_eq!(outcome.text(), "abæ¼¢ü");
+        let literal: Vec<u64> = outcome
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == Code::LiteralNonAscii)
+            .map(|d| d.offset)
+            .collect();
+        assert_eq!(literal, [2], "reported once, at the first such byte");
+        // UTF-8 reads literal bytes as text either way, and says nothing.
+        for text in [false, true] {
+            let outcome = crate::decode("漢%E5%AD%97".as_bytes(), &legacy("utf-8", text));
+            assert_eq!(outcome.text(), "漢字");
+            assert!(outcome.diagnostics.is_empty());
+        }
+    }
+
+    #[test]
+    fn per_line_text_keeps_characters_on_every_line() {
+        let options = DecodeOptions {
+            per_line: true,
+            ..legacy("latin1", true)
+        };
+        let outcome = crate::decode("é%E9\r\n漢%FC\n".as_bytes(), &options);
+        assert_eq!(outcome.text(), "éé\n漢ü\n");
+    }
+
     proptest! {
         #[test]
         fn any_chunking_gives_the_whole_result_with_the_same_findings(
             pieces in proptest::collection::vec(0..PIECES.len(), 0..120),
             mut cuts in proptest::collection::vec(0usize..600, 0..6),
-            latin1 in any::<bool>(),
+            charset in 0..4usize,
+            text in any::<bool>(),
         ) {
             let input: String = pieces.iter().map(|&p| PIECES[p]).collect();
             cuts.sort_unstable();
             let options = DecodeOptions {
-                charset: if latin1 {
-                    CharsetChoice::Fixed(Charset::for_label("latin1").unwrap())
-                } else {
-                    CharsetChoice::default()
+                charset: match charset {
+                    0 => CharsetChoice::default(),
+                    1 => CharsetChoice::Auto,
+                    2 => CharsetChoice::for_label("shift_jis").unwrap(),
+                    _ => CharsetChoice::Fixed(Charset::for_label("latin1").unwrap()),
                 },
+                text,
                 ..DecodeOptions::default()
             };
             let whole = run(input.as_bytes(), &[], &options);

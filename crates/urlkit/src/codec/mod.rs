@@ -129,6 +129,14 @@ pub struct DecodeOptions {
     pub per_line: bool,
     /// The separator written after each entry in per-line mode.
     pub newline: Newline,
+    /// The input is text (UTF-8 of the characters a user typed or a JSON string held)
+    /// rather than bytes: a literal non-ASCII character then stays the character it is,
+    /// and only the escapes are read in the charset, as Python's
+    /// `unquote(s, encoding=…)` does. Without it (bytes from a file or stdin) literal
+    /// non-ASCII bytes are read in the charset like the escapes, which a legacy charset
+    /// reports as `literal-non-ascii`. Text is expected to be UTF-8; a literal byte that is
+    /// not is copied as it is. See the crate's documentation, *Text and bytes*.
+    pub text: bool,
 }
 
 /// One entry's codec, fed in chunks.

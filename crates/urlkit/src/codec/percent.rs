@@ -132,6 +132,14 @@ impl PercentDecoder {
         self.lookahead = None;
     }
 
+    /// Moves past `len` input bytes that were written out elsewhere (literal characters of
+    /// text input), after the entry's pending escape was ended with `finish`.
+    pub(crate) fn pass_over(&mut self, len: u64) {
+        self.pending = Pending::None;
+        self.lookahead = None;
+        self.offset += len;
+    }
+
     /// The checkpoints of the last [`decode`](Self::decode) call.
     pub(crate) fn checkpoints(&self) -> &[(usize, usize)] {
         &self.checkpoints
