@@ -232,7 +232,7 @@ fn run(
                 let object = json_result(
                     &out,
                     codec.charset().map(|c| c.name()),
-                    codec.detection().map(Detected::from),
+                    codec.detection().cloned(),
                     &diagnostics,
                     None,
                 );
@@ -304,7 +304,7 @@ fn run(
         let object = json_result(
             &collected,
             codec.charset().map(|c| c.name()),
-            codec.detection().map(Detected::from),
+            codec.detection().cloned(),
             &kept,
             None,
         );

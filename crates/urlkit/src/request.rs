@@ -159,26 +159,9 @@ impl CodecResponse {
     }
 }
 
-/// The charset `auto` chose for a [`CodecResponse`]: `{charset, confidence, reason}`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Detected {
-    /// WHATWG name of the charset chosen.
-    pub charset: &'static str,
-    /// How sure, `0.0..=1.0`.
-    pub confidence: f32,
-    /// Why (`"byte order mark"`, `"ASCII only"`, `"valid UTF-8"`, `"statistical guess"`, …).
-    pub reason: &'static str,
-}
-
-impl From<&Detection> for Detected {
-    fn from(found: &Detection) -> Self {
-        Detected {
-            charset: found.charset,
-            confidence: found.confidence,
-            reason: found.reason,
-        }
-    }
-}
+/// The charset `auto` chose for a [`CodecResponse`]: the library's [`Detection`],
+/// `{charset, confidence, reason, bom_length, runners_up}`.
+pub type Detected = Detection;
 
 /// `POST /api/encode`: `{input, charset?, set?, safe?, unsafe?, space_plus?, lowercase?,
 /// per_line?, newline?, strict?}`.
@@ -652,7 +635,7 @@ impl Stream {
     /// What `auto` detected for the current or last entry (`None` for encoding and fixed
     /// charsets).
     pub fn detected(&self) -> Option<Detected> {
-        self.codec.detection().map(Detected::from)
+        self.codec.detection().cloned()
     }
 
     /// A response for `output` with this stream's charset, findings and detection.
@@ -671,55 +654,17 @@ impl Stream {
     }
 }
 
-/// The result of detecting the charset of percent-encoded text, as `urlkit detect --json`
-/// prints it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct DetectResponse {
-    /// WHATWG name of the charset.
-    pub charset: &'static str,
-    /// How sure, `0.0..=1.0`.
-    pub confidence: f32,
-    /// Why this charset.
-    pub reason: &'static str,
-    /// Bytes of byte order mark.
-    pub bom_length: usize,
-    /// Other candidates, best first.
-    pub runners_up: Vec<DetectCandidate>,
-}
-
-/// One runner-up of a [`DetectResponse`].
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct DetectCandidate {
-    /// WHATWG name.
-    pub charset: &'static str,
-    /// How likely, `0.0..=1.0`.
-    pub confidence: f32,
-}
-
 /// Percent-decodes `input` to bytes (malformed escapes kept, whitespace removed) and
 /// detects their charset, with the top-level domain of a URL in the text as a hint.
-/// Never fails: empty input is reported as UTF-8 with low confidence.
-pub fn detect(input: &[u8]) -> DetectResponse {
+/// Never fails: empty input is reported as UTF-8 with low confidence. The result
+/// serialises as `urlkit detect --json` prints it.
+pub fn detect(input: &[u8]) -> Detection {
     let binary = DecodeOptions {
         binary: true,
         ..DecodeOptions::default()
     };
     let bytes = crate::codec::decode(input, &binary).output;
-    let found = crate::detect::detect(&bytes, crate::detect::tld_of_url(&bytes));
-    DetectResponse {
-        charset: found.charset,
-        confidence: found.confidence,
-        reason: found.reason,
-        bom_length: found.bom_length,
-        runners_up: found
-            .runners_up
-            .iter()
-            .map(|c| DetectCandidate {
-                charset: c.charset,
-                confidence: c.confidence,
-            })
-            .collect(),
-    }
+    crate::detect::detect(&bytes, crate::detect::tld_of_url(&bytes))
 }
 
 #[cfg(test)]

@@ -11,10 +11,11 @@ word lists, job titles, colour names, month and day names. Faker's person names,
 addresses and company names are *not* used: the evaluation samples (make_samples.py)
 come from those, so training and evaluation text do not overlap.
 
-Text is normalised before counting exactly as src/detect.rs normalises decoded text:
+Text is normalised before counting exactly as crates/urlkit/src/detect/model.rs normalises decoded text:
 lower-cased; ASCII that is not a letter becomes a space (a word boundary).
 
-Output (src/detect_model.txt, packed into a compact binary form by ../build.rs), one
+Output (crates/urlkit/src/detect/model.txt, packed into a compact binary form by the
+crate's build.rs), one
 record a line, tab separated:
   L <lang> <charsets, comma separated>   starts a language
   U <char> <count>                        unigram
@@ -142,7 +143,7 @@ def wordfreq_text(lang):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "../src/detect_model.txt"))
+    ap.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "../../crates/urlkit/src/detect/model.txt"))
     args = ap.parse_args()
     lines = []
     for lang, (charsets, locales) in LANGS.items():

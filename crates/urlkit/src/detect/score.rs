@@ -1,0 +1,129 @@
+//! Evidence about one candidate decoding beyond the language model: how common its
+//! double-byte characters are by the charset's own layout, and the oddities that a wrong
+//! charset tends to produce.
+
+use encoding_rs::Encoding;
+
+/// Penalty for a lower-case letter followed by an upper-case one next to non-ASCII.
+const CASE_PENALTY: f64 = 5.0;
+/// Penalty for a change of script inside a word.
+const SCRIPT_PENALTY: f64 = 6.0;
+
+/// How common the double-byte characters are by the charset's own layout: each
+/// standard puts its everyday characters in a known block (JIS level-1 kanji, GB2312
+/// level-1 hanzi, Big5 frequent hanzi, KS X 1001 Hangul) and the rest elsewhere.
+/// Returns a log weight summed over characters; 0 for single-byte charsets and for
+/// ASCII. Malformed sequences are scored as rare characters, never a panic.
+pub(super) fn layout_score(encoding: &'static Encoding, bytes: &[u8]) -> f64 {
+    const COMMON: f64 = 0.0;
+    const LESS: f64 = -1.5;
+    const RARE: f64 = -4.0;
+    if encoding.is_single_byte() {
+        return 0.0;
+    }
+    let mut score = 0.0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let lead = bytes[i];
+        if lead < 0x80 {
+            i += 1;
+            continue;
+        }
+        let trail = bytes.get(i + 1).copied().unwrap_or(0);
+        let (weight, len) = if encoding == encoding_rs::SHIFT_JIS {
+            match lead {
+                0x81..=0x83 => (COMMON, 2),
+                0x88..=0x98 => (COMMON, 2),
+                0x99..=0x9F | 0xE0..=0xEA => (LESS, 2),
+                0xA1..=0xDF => (LESS, 1),
+                _ => (RARE, 2),
+            }
+        } else if encoding == encoding_rs::EUC_JP {
+            match lead {
+                0xA1 | 0xA4 | 0xA5 | 0xB0..=0xCF => (COMMON, 2),
+                0xA3 | 0xD0..=0xF4 => (LESS, 2),
+                0x8F => (RARE, 3),
+                _ => (RARE, 2),
+            }
+        } else if encoding == encoding_rs::GBK {
+            match (lead, trail) {
+                (0xA1 | 0xA3 | 0xB0..=0xD7, 0xA1..=0xFE) => (COMMON, 2),
+                (0xD8..=0xF7, 0xA1..=0xFE) => (LESS, 2),
+                (_, 0x30..=0x39) => (RARE, 4),
+                _ => (RARE, 2),
+            }
+        } else if encoding == encoding_rs::BIG5 {
+            match (lead, trail) {
+                (0xA1..=0xA3, _) | (0xA4..=0xC5, _) => (COMMON, 2),
+                (0xC6, 0x40..=0x7E) => (COMMON, 2),
+                (0xC9..=0xF9, _) => (LESS, 2),
+                _ => (RARE, 2),
+            }
+        } else if encoding == encoding_rs::EUC_KR {
+            match (lead, trail) {
+                (0xA1 | 0xA3 | 0xB0..=0xC8, 0xA1..=0xFE) => (COMMON, 2),
+                (0xCA..=0xFD, 0xA1..=0xFE) => (LESS, 2),
+                _ => (RARE, 2),
+            }
+        } else {
+            return 0.0;
+        };
+        score += weight;
+        i += len;
+    }
+    score
+}
+
+/// Penalty for oddities that any charset decoded wrongly tends to produce and real text
+/// rarely has, where at least one of the two neighbours is non-ASCII: an upper-case
+/// letter right after a lower-case one, and a change of script inside a word. 0 for
+/// empty or ASCII text.
+pub(super) fn oddities(text: &str) -> f64 {
+    let mut penalty = 0.0;
+    let mut prev = ' ';
+    for c in text.chars() {
+        if !(prev.is_ascii() && c.is_ascii()) {
+            if prev.is_lowercase() && c.is_uppercase() {
+                penalty += CASE_PENALTY;
+            }
+            match (script(prev), script(c)) {
+                (Some(a), Some(b)) if a != b => {
+                    penalty += if a == Script::Cjk || b == Script::Cjk {
+                        SCRIPT_PENALTY / 3.0
+                    } else {
+                        SCRIPT_PENALTY
+                    };
+                }
+                _ => {}
+            }
+        }
+        prev = c;
+    }
+    penalty
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Script {
+    Latin,
+    Greek,
+    Cyrillic,
+    Hebrew,
+    Arabic,
+    Thai,
+    Cjk,
+}
+
+/// Script of a letter (combining marks count with the script of their block).
+fn script(c: char) -> Option<Script> {
+    let script = match c as u32 {
+        0x41..=0x5A | 0x61..=0x7A | 0xC0..=0x24F | 0x1E00..=0x1EFF => Script::Latin,
+        0x370..=0x3FF | 0x1F00..=0x1FFF => Script::Greek,
+        0x400..=0x52F => Script::Cyrillic,
+        0x591..=0x5FF => Script::Hebrew,
+        0x600..=0x6FF | 0x750..=0x77F | 0xFB50..=0xFEFF => Script::Arabic,
+        0xE01..=0xE5B => Script::Thai,
+        0x3040..=0x30FF | 0x3400..=0x9FFF | 0xAC00..=0xD7A3 | 0xF900..=0xFAFF => Script::Cjk,
+        _ => return None,
+    };
+    (c.is_alphabetic() || !c.is_ascii()).then_some(script)
+}
