@@ -61,7 +61,18 @@ LANGS = {
     "sv": ("windows-1252", []),
     "fi": ("windows-1252", []),
     "vi": ("windows-1258", ["vi_VN"]),
+    "lt": ("windows-1257", []),
+    "lv": ("windows-1257", []),
+    "et": ("windows-1257", ["et_EE"]),
+    "ca": ("windows-1252", []),
+    "nb": ("windows-1252", []),
+    "sk": ("windows-1250,ISO-8859-2", []),
+    "sh": ("windows-1250,ISO-8859-2", []),
+    "mk": ("windows-1251,ISO-8859-5", []),
 }
+# Languages that wordfreq lacks take faker's person names too (make_samples.py has no
+# samples in them).
+EXTRA_PROVIDERS = {"et": ["person"]}
 PROVIDERS = ["lorem", "job", "color", "date_time", "currency"]
 MIN_PAIR = 2
 WORDFREQ_WORDS = 25000
@@ -81,10 +92,10 @@ def strings(value):
             yield from strings(v)
 
 
-def training_text(locales):
+def training_text(lang, locales):
     out = []
     for locale in locales:
-        for provider in PROVIDERS:
+        for provider in PROVIDERS + EXTRA_PROVIDERS.get(lang, []):
             try:
                 mod = importlib.import_module(f"faker.providers.{provider}.{locale}")
             except ImportError:
@@ -131,7 +142,7 @@ def wordfreq_text(lang):
     key = lang.split("-")[0]
     if key == "th":
         return thai_text()
-    if key in ("nordic", "vi"):
+    if key in ("nordic", "et"):
         return []
     try:
         freqs = wordfreq.get_frequency_dict(key)
@@ -149,7 +160,7 @@ def main():
     for lang, (charsets, locales) in LANGS.items():
         uni = collections.Counter()
         bi = collections.Counter()
-        weighted = [(s, 1.0) for s in training_text(locales)] + wordfreq_text(lang)
+        weighted = [(s, 1.0) for s in training_text(lang, locales)] + wordfreq_text(lang)
         for s, w in weighted:
             t = " " + normalise(s) + " "
             for c in t[1:-1]:

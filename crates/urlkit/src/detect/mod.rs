@@ -19,9 +19,11 @@
 //! | `sniff` | byte order marks, ISO-2022-JP escapes, UTF-16 without a mark |
 //! | `hint` | the top-level domain of a URL and the charsets native to it |
 //! | `model` | the packed character model and its reader |
+//! | `compose` | Vietnamese tone marks composed, as the model counts letters |
 //! | `score` | evidence beyond the model: double-byte layout, oddities of wrong decodings |
 //! | `rank` | the candidates, their scores and posterior confidences |
 
+mod compose;
 mod hint;
 mod model;
 mod rank;

