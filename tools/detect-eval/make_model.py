@@ -22,7 +22,7 @@ record a line, tab separated:
   B <char><char> <count>                  bigram (pairs seen at least MIN_PAIR times)
 Usage: make_model.py [--out FILE]
 Needs: pip install faker wordfreq && pip install --no-deps pythainlp (only its data
-file is read). The output is committed; building urlkit needs none of these.
+file is read) && apt-get install myspell-et (Estonian words). The output is committed; building urlkit needs none of these.
 """
 import argparse
 import collections
@@ -73,6 +73,11 @@ LANGS = {
 # Languages that wordfreq lacks take faker's person names too (make_samples.py has no
 # samples in them).
 EXTRA_PROVIDERS = {"et": ["person"]}
+# Estonian, which wordfreq lacks, also takes the words of the Estonian hunspell
+# dictionary (Debian package myspell-et: the Institute of the Estonian Language's word
+# list, under its licence that allows use, copying and distribution with the licence
+# kept, and LGPL-2.1), each word counted once.
+HUNSPELL = {"et": "/usr/share/hunspell/et_EE.dic"}
 PROVIDERS = ["lorem", "job", "color", "date_time", "currency"]
 MIN_PAIR = 2
 WORDFREQ_WORDS = 25000
@@ -135,6 +140,27 @@ def thai_text():
     return pairs[:WORDFREQ_WORDS]
 
 
+def hunspell_text(lang):
+    """(word, weight) pairs from a hunspell dictionary: every word once, affix flags
+    dropped; [] when the dictionary is not installed."""
+    path = HUNSPELL.get(lang)
+    if not path or not os.path.exists(path):
+        return []
+    aff = path[: -len(".dic")] + ".aff"
+    encoding = "iso-8859-15"
+    for line in open(aff, encoding="latin-1"):
+        if line.startswith("SET "):
+            encoding = line.split()[1].strip()
+    words = []
+    with open(path, encoding=encoding, errors="replace") as f:
+        next(f, None)  # the word count
+        for line in f:
+            word = line.split("/")[0].strip()
+            if word:
+                words.append((word, 1.0))
+    return words
+
+
 def wordfreq_text(lang):
     """(word, weight) pairs: the language's frequent words, weight in uses per million."""
     import wordfreq
@@ -161,6 +187,7 @@ def main():
         uni = collections.Counter()
         bi = collections.Counter()
         weighted = [(s, 1.0) for s in training_text(lang, locales)] + wordfreq_text(lang)
+        weighted += hunspell_text(lang)
         for s, w in weighted:
             t = " " + normalise(s) + " "
             for c in t[1:-1]:

@@ -159,8 +159,9 @@ const PUNCTUATION: &[char] = &[
 
 /// `text` as the model counts it: lower case; ASCII that is not a letter is a word
 /// boundary (a space), and so is [`PUNCTUATION`] next to a space, an ASCII sign, the
-/// ends of the text or other such punctuation (inside a word it is more likely a letter
-/// of another charset). Returns the characters and the counts that every language
+/// ends of the text or other such punctuation and not next to a non-ASCII letter
+/// (inside a word, or against an accented letter, it is more likely a letter of
+/// another charset). Returns the characters and the counts that every language
 /// scores alike: punctuation marks that became boundaries, and upper-case non-ASCII
 /// letters (lower-cased for the model, but rarer than lower case in any text).
 pub(super) fn prepare(text: impl Iterator<Item = char>) -> (Vec<char>, Counts) {
@@ -169,12 +170,21 @@ pub(super) fn prepare(text: impl Iterator<Item = char>) -> (Vec<char>, Counts) {
         None => true,
         Some(&c) => (c.is_ascii() && !c.is_ascii_alphanumeric()) || PUNCTUATION.contains(&c),
     };
+    let non_ascii_letter = |i: Option<usize>| {
+        i.and_then(|i| raw.get(i))
+            .is_some_and(|&c| !c.is_ascii() && c.is_alphabetic())
+    };
     let mut counts = Counts::default();
     let chars = raw
         .iter()
         .enumerate()
         .map(|(i, &c)| {
-            if PUNCTUATION.contains(&c) && (edge(i.checked_sub(1)) || edge(Some(i + 1))) {
+            let (before, after) = (i.checked_sub(1), Some(i + 1));
+            if PUNCTUATION.contains(&c)
+                && (edge(before) || edge(after))
+                && !non_ascii_letter(before)
+                && !non_ascii_letter(after)
+            {
                 counts.punctuation += 1;
                 ' '
             } else {
@@ -414,6 +424,9 @@ mod tests {
         let (chars, n) = prepare("« GRÖẞE »".chars());
         assert_eq!(chars.iter().collect::<String>(), "  größe  ");
         assert_eq!((n.punctuation, n.upper_case), (2, 2));
+        let (chars, n) = prepare("ě» a«b".chars());
+        assert_eq!(chars.iter().collect::<String>(), "ě» a«b");
+        assert_eq!(n, Counts::default());
         let (chars, n) = prepare("a«b".chars());
         assert_eq!(chars.iter().collect::<String>(), "a«b");
         assert_eq!(n, Counts::default());

@@ -7,7 +7,7 @@ use encoding_rs::Encoding;
 use super::hint::native_to_tld;
 use super::compose::compose_tone_marks;
 use super::model::{model, prepare};
-use super::score::{layout_score, oddities};
+use super::score::{is_latin, latin_words_in_other_script, layout_score, oddities};
 use super::{Candidate, SAMPLE_LIMIT};
 use crate::charset::Charset;
 
@@ -30,7 +30,7 @@ const LEGACY: [(&Encoding, f64); 22] = {
         (WINDOWS_1255, 0.0),
         (WINDOWS_1256, 0.0),
         (WINDOWS_874, 0.0),
-        (WINDOWS_1257, -1.0),
+        (WINDOWS_1257, -0.5),
         (WINDOWS_1258, -1.0),
         (SHIFT_JIS, 0.0),
         (EUC_JP, -0.5),
@@ -171,6 +171,9 @@ fn score_all(bytes: &[u8], tld: Option<&str>, complete: bool, non_ascii: usize) 
         score += UPPER_CASE_LOG_P * counts.upper_case as f64;
         score -= MALFORMED_PENALTY * malformed as f64;
         score -= oddities(&text);
+        if !is_latin(encoding) {
+            score -= latin_words_in_other_script(&text);
+        }
         if tld.is_some_and(|t| native_to_tld(t, encoding)) {
             score += TLD_BONUS;
         }

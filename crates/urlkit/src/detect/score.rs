@@ -114,6 +114,48 @@ pub(super) fn oddities(text: &str) -> f64 {
     penalty
 }
 
+/// Penalty per word of ASCII letters when the candidate's language is not written in
+/// Latin letters (see [`latin_words_in_other_script`]).
+const LATIN_WORD_PENALTY: f64 = 1.0;
+
+/// Whether `encoding` is for a language written in Latin letters.
+pub(super) fn is_latin(encoding: &'static Encoding) -> bool {
+    use encoding_rs::*;
+    [
+        WINDOWS_1252,
+        WINDOWS_1250,
+        ISO_8859_2,
+        WINDOWS_1254,
+        WINDOWS_1257,
+        WINDOWS_1258,
+    ]
+    .contains(&encoding)
+}
+
+/// Penalty for a reading in a non-Latin script of text that is mostly words in ASCII
+/// letters: such text is far likelier a Latin-script language with a few accented
+/// letters (Italian `è` read as Cyrillic `и`). Counts words of two or more ASCII
+/// letters, at most two for every word with non-ASCII letters, so that the ASCII
+/// names around a query value in a URL weigh little. 0 for text without ASCII words.
+pub(super) fn latin_words_in_other_script(text: &str) -> f64 {
+    let (mut ascii_words, mut other_words) = (0usize, 0usize);
+    let (mut letters, mut non_ascii) = (0usize, false);
+    for c in text.chars().chain([' ']) {
+        if c.is_alphabetic() || (!c.is_ascii() && !c.is_whitespace() && !c.is_ascii_punctuation() && c > '\u{2FF}' && c < '\u{370}') {
+            letters += 1;
+            non_ascii |= !c.is_ascii();
+        } else {
+            if non_ascii {
+                other_words += 1;
+            } else if letters >= 2 {
+                ascii_words += 1;
+            }
+            (letters, non_ascii) = (0, false);
+        }
+    }
+    LATIN_WORD_PENALTY * ascii_words.min(2 * other_words) as f64
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Script {
     Latin,
