@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo run --release -p detect-eval -- --samples FILE [--python GUESSES]
-//!     [--split report|tune|all] [--classes] [--misses]
+//!     [--split report|tune|all] [--classes] [--misses] [--points FILE]
 //! ```
 //! `GUESSES` is JSON lines `{"detector": NAME, "index": N, "guess": NAME-or-null,
 //! "same_text": BOOL}` as written by `python_detectors.py` (`index` is the sample's line
@@ -13,6 +13,8 @@
 //! Prints accuracy per length and per charset family, every class (language × charset ×
 //! length) where urlkit is behind chardetng (all classes with `--classes`), urlkit's
 //! confusion pairs, and the reliability table with the expected calibration error.
+//! `--points FILE` writes, for every statistical guess, `confidence non_ascii_bytes right`
+//! (one line each), what `fit_calibration.py` fits urlkit's confidence curve on.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -26,6 +28,7 @@ struct Args {
     split: String,
     classes: bool,
     misses: bool,
+    points: Option<PathBuf>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -35,6 +38,7 @@ fn parse_args() -> Result<Args, String> {
         split: "report".into(),
         classes: false,
         misses: false,
+        points: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -45,6 +49,7 @@ fn parse_args() -> Result<Args, String> {
             "--split" => args.split = value()?,
             "--classes" => args.classes = true,
             "--misses" => args.misses = true,
+            "--points" => args.points = Some(value()?.into()),
             other => return Err(format!("unknown argument {other}")),
         }
     }
@@ -132,6 +137,23 @@ fn main() -> ExitCode {
     confusions(&samples, &urlkit);
     calibration(&samples, &detections);
 
+    if let Some(path) = &args.points {
+        let mut lines = String::new();
+        for (i, s) in samples.iter().enumerate() {
+            if detections[i].reason == "statistical guess" {
+                let non_ascii = s.bytes.iter().filter(|&&b| b >= 0x80).count();
+                let right = u8::from(is_correct(s, urlkit[i]));
+                lines.push_str(&format!(
+                    "{} {non_ascii} {right}\n",
+                    detections[i].confidence
+                ));
+            }
+        }
+        if let Err(e) = std::fs::write(path, lines) {
+            eprintln!("detect-eval: {}: {e}", path.display());
+            return ExitCode::FAILURE;
+        }
+    }
     if args.misses {
         println!("\nurlkit's misses:");
         for (i, s) in samples.iter().enumerate() {

@@ -149,16 +149,17 @@ impl Language {
 }
 
 /// Punctuation that text in any Latin, Greek or Cyrillic language uses around words:
-/// quotation marks, dashes, ellipsis, bullets, no-break space, inverted marks. Word
+/// quotation marks, dashes, ellipsis, bullets, no-break space, inverted marks, signs
+/// between numbers. Word
 /// lists, the model's training text, have none of it, so the model would take it for
 /// a rare letter.
 const PUNCTUATION: &[char] = &[
     '\u{A0}', '«', '»', '„', '“', '”', '‘', '’', '‚', '‹', '›', '–', '—', '…', '•', '·', '°',
-    '§', '¡', '¿', '€',
+    '§', '¡', '¿', '€', '×',
 ];
 
 /// `text` as the model counts it: lower case; ASCII that is not a letter is a word
-/// boundary (a space), and so is [`PUNCTUATION`] next to a space, an ASCII sign, the
+/// boundary (a space), and so is [`PUNCTUATION`] next to a space, an ASCII digit or sign, the
 /// ends of the text or other such punctuation and not next to a non-ASCII letter
 /// (inside a word, or against an accented letter, it is more likely a letter of
 /// another charset). Returns the characters and the counts that every language
@@ -168,7 +169,7 @@ pub(super) fn prepare(text: impl Iterator<Item = char>) -> (Vec<char>, Counts) {
     let raw: Vec<char> = text.collect();
     let edge = |i: Option<usize>| match i.and_then(|i| raw.get(i)) {
         None => true,
-        Some(&c) => (c.is_ascii() && !c.is_ascii_alphanumeric()) || PUNCTUATION.contains(&c),
+        Some(&c) => (c.is_ascii() && !c.is_ascii_alphabetic()) || PUNCTUATION.contains(&c),
     };
     let non_ascii_letter = |i: Option<usize>| {
         i.and_then(|i| raw.get(i))

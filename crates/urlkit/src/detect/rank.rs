@@ -60,10 +60,14 @@ const UPPER_CASE_LOG_P: f64 = -1.5;
 /// logistic curve in the margin (natural-log odds the scores give) and in the amount of
 /// evidence (non-ASCII bytes), fitted on the tune half of the catalog evaluation
 /// (`tools/detect-eval`) so that a confidence of 0.9 is right about nine times in ten.
+/// Longer inputs have larger margins for the same odds of being right (the model's
+/// errors add up over characters that are not independent), hence the negative weight
+/// of the evidence. Refit with `tools/detect-eval/fit_calibration.py` whenever the
+/// scoring changes.
 const CALIBRATION: Calibration = Calibration {
-    margin: 1.0,
-    evidence: 0.0,
-    bias: 0.0,
+    margin: 0.623,
+    evidence: -0.938,
+    bias: 1.354,
 };
 /// A statistical guess is never certain.
 const MAX_GUESS_CONFIDENCE: f64 = 0.995;
@@ -83,10 +87,22 @@ impl Calibration {
     }
 }
 
+/// Inputs with fewer letters than this (ASCII letters and non-ASCII bytes) are too
+/// short for the model to tell languages apart: `%E4%F6%FC` is `äöü` in windows-1252
+/// and `дць` in windows-1251, and neither is a word.
+const MIN_LETTERS: usize = 4;
+
 /// One candidate's decoding and score.
 struct Scored {
     encoding: &'static Encoding,
     score: f64,
+    /// The candidate's prior (with the TLD bonus), its score when the text is too short.
+    prior: f64,
+    /// Orders candidates of equal score.
+    tie_break: f64,
+    /// Whether the decoding is all letters where it is not ASCII, without malformed
+    /// sequences or oddities: a reading a person could have meant.
+    clean: bool,
     text: String,
 }
 
@@ -100,17 +116,35 @@ pub(super) fn rank_legacy(bytes: &[u8], tld: Option<&str>, complete: bool) -> Ve
     let bytes = &bytes[..bytes.len().min(SAMPLE_LIMIT)];
     let non_ascii = bytes.iter().filter(|&&b| b >= 0x80).count();
     let mut scored = score_all(bytes, tld, complete, non_ascii);
-    scored.sort_by(|a, b| b.score.total_cmp(&a.score));
-    // Group candidates by the text they give, each group under its best member, with
-    // the group's log-sum of probabilities.
-    let mut groups: Vec<(&'static Encoding, f64, &str)> = Vec::new();
-    for s in &scored {
-        match groups.iter_mut().find(|g| g.2 == s.text) {
-            Some(group) => group.1 = log_add(group.1, s.score),
-            None => groups.push((s.encoding, s.score, &s.text)),
+    let letters = non_ascii + bytes.iter().filter(|b| b.is_ascii_alphabetic()).count();
+    if letters < MIN_LETTERS {
+        // Too little text to tell one language from another: every clean reading is
+        // as good as its charset is common, and the model only breaks ties.
+        for s in scored.iter_mut().filter(|s| s.clean) {
+            s.tie_break = s.score;
+            s.score = s.prior;
         }
     }
-    let Some(&(winner, top, _)) = groups.first() else {
+    scored.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then(b.tie_break.total_cmp(&a.tie_break))
+    });
+    // Group candidates by the text they give, under the best member's score (summing
+    // would favour texts that many charsets happen to give), each group named by its
+    // most common member (the text is the same).
+    let mut groups: Vec<(&'static Encoding, f64, &str, f64)> = Vec::new();
+    for s in &scored {
+        match groups.iter_mut().find(|g| g.2 == s.text) {
+            Some(group) => {
+                if s.prior > group.3 {
+                    (group.0, group.3) = (s.encoding, s.prior);
+                }
+            }
+            None => groups.push((s.encoding, s.score, &s.text, s.prior)),
+        }
+    }
+    let Some(&(winner, top, _, _)) = groups.first() else {
         return Vec::new();
     };
     let rest = groups[1..]
@@ -126,7 +160,7 @@ pub(super) fn rank_legacy(bytes: &[u8], tld: Option<&str>, complete: bool) -> Ve
         charset: Charset::Whatwg(winner),
         confidence: confidence as f32,
     }];
-    ranked.extend(groups[1..].iter().map(|&(encoding, score, _)| Candidate {
+    ranked.extend(groups[1..].iter().map(|&(encoding, score, _, _)| Candidate {
         charset: Charset::Whatwg(encoding),
         confidence: ((1.0 - confidence) * (score - rest).exp()) as f32,
     }));
@@ -183,9 +217,21 @@ fn score_all(bytes: &[u8], tld: Option<&str>, complete: bool, non_ascii: usize) 
         if std::env::var_os("DEBUG_DETECT").is_some() {
             eprintln!("{:<14} fit {fit:8.2} prior {prior} layout {:.2} punct {} upper {} malformed {malformed} odd {:.2} chardetng {} total {score:.2} {text:?}", encoding.name(), layout_score(encoding, bytes), counts.punctuation, counts.upper_case, oddities(&text), encoding == chardetng_guess);
         }
+        let odd = oddities(&text);
+        let clean = malformed == 0
+            && odd == 0.0
+            && text.chars().all(|c| c.is_ascii() || c.is_alphabetic());
+        let tld_bonus = if tld.is_some_and(|t| native_to_tld(t, encoding)) {
+            TLD_BONUS
+        } else {
+            0.0
+        };
         scored.push(Scored {
             encoding,
             score,
+            prior: prior + tld_bonus,
+            tie_break: 0.0,
+            clean,
             text,
         });
     }
