@@ -22,7 +22,8 @@ record a line, tab separated:
   B <char><char> <count>                  bigram (pairs seen at least MIN_PAIR times)
 Usage: make_model.py [--out FILE]
 Needs: pip install faker wordfreq && pip install --no-deps pythainlp (only its data
-file is read) && apt-get install myspell-et (Estonian words). The output is committed; building urlkit needs none of these.
+file is read) opencc-purepy (simplified to traditional Chinese) && apt-get install
+myspell-et (Estonian words). The output is committed; building urlkit needs none of these.
 """
 import argparse
 import collections
@@ -175,6 +176,13 @@ def wordfreq_text(lang):
     except LookupError:
         return []
     top = sorted(freqs.items(), key=lambda kv: -kv[1])[:WORDFREQ_WORDS]
+    if lang == "zh-Hant":
+        # wordfreq's Chinese list is in simplified characters; Big5 text is written in
+        # traditional ones (Taiwan's standard forms, converted by OpenCC's s2tw).
+        from opencc_purepy import OpenCC
+
+        s2tw = OpenCC("s2tw")
+        top = [(s2tw.convert(w), f) for w, f in top]
     return [(w, f * 1e6) for w, f in top]
 
 
