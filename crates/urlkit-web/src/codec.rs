@@ -118,6 +118,19 @@ pub struct DetectedBody {
     pub confidence: f32,
     /// Why (byte order mark, ASCII, valid UTF-8, statistics).
     pub reason: String,
+    /// Bytes of byte order mark skipped.
+    pub bom_length: u64,
+    /// The other readings, best first, each `{charset, confidence}`.
+    pub runners_up: Vec<CandidateBody>,
+}
+
+/// Another charset `auto` weighed, and how likely its reading is right.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct CandidateBody {
+    /// The charset.
+    pub charset: String,
+    /// How likely, from 0 to 1.
+    pub confidence: f32,
 }
 
 /// The answer of `/api/encode` and `/api/decode` (the schema of

@@ -349,6 +349,15 @@ fn codec_status(response: &CodecResponse) -> String {
             d.confidence * 100.0,
             d.reason
         ));
+        let others: Vec<String> = d
+            .runners_up
+            .iter()
+            .filter(|c| c.confidence >= 0.01)
+            .map(|c| format!("{} ({:.0}%)", c.charset, c.confidence * 100.0))
+            .collect();
+        if !others.is_empty() {
+            parts.push(format!("Other readings: {}", others.join(", ")));
+        }
     } else if let Some(c) = &response.charset {
         parts.push(format!("Character set: {c}"));
     }

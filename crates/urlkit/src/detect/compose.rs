@@ -54,9 +54,15 @@ mod tests {
     fn decomposed_vietnamese_is_composed() {
         let decomposed = "Vie\u{302}\u{323}t Nam"; // ê is precomposed in windows-1258
         let text = "Vi\u{ea}\u{323}t Nam tie\u{301}ng";
-        assert_eq!(compose_tone_marks(text).collect::<String>(), "Việt Nam tiéng");
+        assert_eq!(
+            compose_tone_marks(text).collect::<String>(),
+            "Việt Nam tiéng"
+        );
         // A mark after a letter it does not compose with is kept.
-        assert_eq!(compose_tone_marks("b\u{301}").collect::<String>(), "b\u{301}");
+        assert_eq!(
+            compose_tone_marks("b\u{301}").collect::<String>(),
+            "b\u{301}"
+        );
         assert_eq!(compose_tone_marks("").count(), 0);
         assert_eq!(
             compose_tone_marks(decomposed).collect::<String>(),

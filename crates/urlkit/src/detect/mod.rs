@@ -91,7 +91,7 @@ pub fn detect(bytes: &[u8], tld_hint: Option<&str>) -> Detection {
 }
 
 /// Bytes of valid UTF-8 the runners-up are ranked on.
-const RUNNERS_UP_SAMPLE: usize = 4 * 1024;
+const RUNNERS_UP_SAMPLE: usize = 1024;
 
 /// [`detect`] on the start of an input: with `complete` false more bytes follow, so a
 /// character cut at the end of `bytes` is no evidence against a charset (UTF-8 included).

@@ -129,9 +129,9 @@ impl Language {
     /// Probability of `c` after `prev`: pair counts interpolated with the unigram.
     fn conditional(&self, prev: char, c: char) -> f64 {
         let p_uni = self.unigram(c);
-        let ctx = self
-            .count(prev)
-            .max(f64::from(self.contexts.get(&u32::from(prev)).copied().unwrap_or(0)));
+        let ctx = self.count(prev).max(f64::from(
+            self.contexts.get(&u32::from(prev)).copied().unwrap_or(0),
+        ));
         let pair = self.bigrams.get(&pair(prev, c)).copied().unwrap_or(0) as f64;
         let k = ctx * self.backoff + 1.0;
         (pair + k * p_uni) / (ctx + k)
@@ -154,8 +154,8 @@ impl Language {
 /// lists, the model's training text, have none of it, so the model would take it for
 /// a rare letter.
 const PUNCTUATION: &[char] = &[
-    '\u{A0}', '«', '»', '„', '“', '”', '‘', '’', '‚', '‹', '›', '–', '—', '…', '•', '·', '°',
-    '§', '¡', '¿', '€', '×',
+    '\u{A0}', '«', '»', '„', '“', '”', '‘', '’', '‚', '‹', '›', '–', '—', '…', '•', '·', '°', '§',
+    '¡', '¿', '€', '×',
 ];
 
 /// `text` as the model counts it: lower case; ASCII that is not a letter is a word

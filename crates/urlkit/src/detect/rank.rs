@@ -4,10 +4,10 @@
 use chardetng::{EncodingDetector, Iso2022JpDetection, Utf8Detection};
 use encoding_rs::Encoding;
 
-use super::hint::native_to_tld;
 use super::compose::compose_tone_marks;
-use super::model::{model, prepare};
-use super::score::{is_latin, latin_words_in_other_script, layout_score, oddities};
+use super::hint::native_to_tld;
+use super::model::{model, prepare, Language};
+use super::score::{is_latin, is_letter, latin_words_in_other_script, layout_score, oddities};
 use super::{Candidate, SAMPLE_LIMIT};
 use crate::charset::Charset;
 
@@ -109,11 +109,14 @@ struct Scored {
 /// Ranks the legacy candidates for `bytes`, best first, with calibrated confidences:
 /// the winner's is the probability that its text is right; candidates that decode the
 /// bytes to the same text as a better one are left out, and the others share the rest.
-/// Reads at most [`SAMPLE_LIMIT`] bytes; with `complete` false a character cut at the
-/// end is no evidence against a charset. Empty input ranks every candidate alike.
+/// Reads at most [`SAMPLE_LIMIT`] bytes, and no further than [`SAMPLE_NON_ASCII`]
+/// non-ASCII bytes; with `complete` false (or a sample that stops short of the end) a
+/// character cut at the end is no evidence against a charset. Empty input ranks every
+/// candidate alike.
 pub(super) fn rank_legacy(bytes: &[u8], tld: Option<&str>, complete: bool) -> Vec<Candidate> {
-    let complete = complete && bytes.len() <= SAMPLE_LIMIT;
-    let bytes = &bytes[..bytes.len().min(SAMPLE_LIMIT)];
+    let end = sample_end(bytes);
+    let complete = complete && end == bytes.len();
+    let bytes = &bytes[..end];
     let non_ascii = bytes.iter().filter(|&&b| b >= 0x80).count();
     let mut scored = score_all(bytes, tld, complete, non_ascii);
     let letters = non_ascii + bytes.iter().filter(|b| b.is_ascii_alphabetic()).count();
@@ -160,11 +163,31 @@ pub(super) fn rank_legacy(bytes: &[u8], tld: Option<&str>, complete: bool) -> Ve
         charset: Charset::Whatwg(winner),
         confidence: confidence as f32,
     }];
-    ranked.extend(groups[1..].iter().map(|&(encoding, score, _, _)| Candidate {
-        charset: Charset::Whatwg(encoding),
-        confidence: ((1.0 - confidence) * (score - rest).exp()) as f32,
-    }));
+    ranked.extend(
+        groups[1..]
+            .iter()
+            .map(|&(encoding, score, _, _)| Candidate {
+                charset: Charset::Whatwg(encoding),
+                confidence: ((1.0 - confidence) * (score - rest).exp()) as f32,
+            }),
+    );
     ranked
+}
+
+/// Non-ASCII bytes the statistical guess reads: its cost grows with them (ASCII costs
+/// next to nothing), and past a few hundred its answer hardly changes.
+const SAMPLE_NON_ASCII: usize = 1024;
+
+/// Where the sample of `bytes` ends: after [`SAMPLE_NON_ASCII`] non-ASCII bytes or
+/// [`SAMPLE_LIMIT`] bytes, whichever comes first.
+fn sample_end(bytes: &[u8]) -> usize {
+    let limit = bytes.len().min(SAMPLE_LIMIT);
+    bytes[..limit]
+        .iter()
+        .enumerate()
+        .filter(|(_, &b)| b >= 0x80)
+        .nth(SAMPLE_NON_ASCII)
+        .map_or(limit, |(i, _)| i)
 }
 
 /// `ln(e^a + e^b)` without overflow.
@@ -193,10 +216,7 @@ fn score_all(bytes: &[u8], tld: Option<&str>, complete: bool, non_ascii: usize) 
         } else {
             prepare(text.chars())
         };
-        let fit = model
-            .languages_for(encoding)
-            .map(|lang| lang.log_likelihood(&chars))
-            .fold(f64::NEG_INFINITY, f64::max);
+        let fit = best_fit(model.languages_for(encoding), &chars);
         if !fit.is_finite() {
             continue;
         }
@@ -204,7 +224,8 @@ fn score_all(bytes: &[u8], tld: Option<&str>, complete: bool, non_ascii: usize) 
         score += PUNCTUATION_LOG_P * counts.punctuation as f64;
         score += UPPER_CASE_LOG_P * counts.upper_case as f64;
         score -= MALFORMED_PENALTY * malformed as f64;
-        score -= oddities(&text);
+        let odd = oddities(&text);
+        score -= odd;
         if !is_latin(encoding) {
             score -= latin_words_in_other_script(&text);
         }
@@ -214,13 +235,8 @@ fn score_all(bytes: &[u8], tld: Option<&str>, complete: bool, non_ascii: usize) 
         if encoding == chardetng_guess {
             score += chardetng_bonus(non_ascii);
         }
-        if std::env::var_os("DEBUG_DETECT").is_some() {
-            eprintln!("{:<14} fit {fit:8.2} prior {prior} layout {:.2} punct {} upper {} malformed {malformed} odd {:.2} chardetng {} total {score:.2} {text:?}", encoding.name(), layout_score(encoding, bytes), counts.punctuation, counts.upper_case, oddities(&text), encoding == chardetng_guess);
-        }
-        let odd = oddities(&text);
-        let clean = malformed == 0
-            && odd == 0.0
-            && text.chars().all(|c| c.is_ascii() || c.is_alphabetic());
+        let clean =
+            malformed == 0 && odd == 0.0 && text.chars().all(|c| c.is_ascii() || is_letter(c));
         let tld_bonus = if tld.is_some_and(|t| native_to_tld(t, encoding)) {
             TLD_BONUS
         } else {
@@ -236,6 +252,28 @@ fn score_all(bytes: &[u8], tld: Option<&str>, complete: bool, non_ascii: usize) 
         });
     }
     scored
+}
+
+/// Characters every language of a charset is scored on before the best two go on to
+/// the whole text: far cheaper for charsets written in many languages (windows-1252),
+/// and the language is clear long before.
+const LANGUAGE_TRIAL: usize = 256;
+
+/// The best log-likelihood of `chars` among `languages` (−∞ when there are none).
+fn best_fit<'a>(languages: impl Iterator<Item = &'a Language>, chars: &[char]) -> f64 {
+    let mut languages: Vec<&Language> = languages.collect();
+    if chars.len() > 2 * LANGUAGE_TRIAL && languages.len() > 2 {
+        let mut trial: Vec<(f64, &Language)> = languages
+            .iter()
+            .map(|l| (l.log_likelihood(&chars[..LANGUAGE_TRIAL]), *l))
+            .collect();
+        trial.sort_by(|a, b| b.0.total_cmp(&a.0));
+        languages = trial.into_iter().take(2).map(|(_, l)| l).collect();
+    }
+    languages
+        .iter()
+        .map(|lang| lang.log_likelihood(chars))
+        .fold(f64::NEG_INFINITY, f64::max)
 }
 
 /// Decodes `bytes` with U+FFFD for malformed sequences; when the input goes on past
