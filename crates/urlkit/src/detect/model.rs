@@ -148,14 +148,13 @@ impl Language {
     }
 }
 
-/// Punctuation that text in any Latin, Greek or Cyrillic language uses around words:
-/// quotation marks, dashes, ellipsis, bullets, no-break space, inverted marks, signs
-/// between numbers. Word
-/// lists, the model's training text, have none of it, so the model would take it for
-/// a rare letter.
+/// Punctuation that text in any language uses around words: quotation marks, dashes,
+/// ellipsis, bullets, no-break space, inverted marks, signs between numbers, and the
+/// direction marks of Hebrew and Arabic text. Word lists, the model's training text,
+/// have none of it, so the model would take it for a rare letter.
 const PUNCTUATION: &[char] = &[
     '\u{A0}', '«', '»', '„', '“', '”', '‘', '’', '‚', '‹', '›', '–', '—', '…', '•', '·', '°', '§',
-    '¡', '¿', '€', '×',
+    '¡', '¿', '€', '×', '\u{200E}', '\u{200F}',
 ];
 
 /// `text` as the model counts it: lower case; ASCII that is not a letter is a word

@@ -18,7 +18,7 @@ const LEGACY: [(&Encoding, f64); 22] = {
     [
         (WINDOWS_1252, 0.0),
         (WINDOWS_1250, -0.5),
-        (ISO_8859_2, -1.5),
+        (ISO_8859_2, -1.0),
         (WINDOWS_1254, -0.5),
         (WINDOWS_1251, 0.0),
         (KOI8_R, -1.0),
