@@ -8,8 +8,13 @@ under CC BY-SA 4.0), each weighted by its frequency (for Thai, which wordfreq la
 Thai National Corpus word frequencies shipped in the `pythainlp` package), plus, from
 the `faker` package, lorem
 word lists, job titles, colour names, month and day names. Faker's person names,
-addresses and company names are *not* used: the evaluation samples (make_samples.py)
-come from those, so training and evaluation text do not overlap.
+addresses and company names are *not* used (except for Estonian, which has few other
+sources): the faker sample set (make_samples.py) comes from those. Big5 (traditional
+Chinese) is trained on wordfreq's Chinese words converted with OpenCC's s2tw tables
+(opencc-purepy, MIT; OpenCC data, Apache 2.0); Estonian also on the words of the
+Estonian hunspell dictionary (Debian's myspell-et: the Institute of the Estonian
+Language's licence, which allows distribution with the licence kept, and LGPL-2.1).
+The gettext catalogs that catalog_samples.py cuts the evaluation from are never read.
 
 Text is normalised before counting exactly as crates/urlkit/src/detect/model.rs normalises decoded text:
 lower-cased; ASCII that is not a letter becomes a space (a word boundary).
@@ -32,7 +37,8 @@ import os
 import unicodedata
 
 # language -> (charsets it is written in, faker locales to train on); the wordfreq
-# language is the key before any "-" (none for Thai and the Nordic group: faker only).
+# language is the key before any "-" (none for the Nordic group and Estonian; Thai
+# takes the Thai National Corpus counts instead).
 LANGS = {
     "ja": ("Shift_JIS,EUC-JP,ISO-2022-JP", ["ja_JP"]),
     "zh-Hans": ("GBK", ["zh_CN"]),

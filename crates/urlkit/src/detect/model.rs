@@ -2,7 +2,14 @@
 //! characters occurs in its text, trained by `tools/detect-eval/make_model.py` into
 //! `model.txt` and packed by the crate's `build.rs` (the packed format is described
 //! there).
-
+//!
+//! Training text, all licensed for redistribution: the word frequency lists of the
+//! `wordfreq` package (CC BY-SA 4.0; Chinese converted to traditional characters for
+//! Big5 with OpenCC, Apache 2.0 data), the Thai National Corpus frequencies shipped
+//! with `pythainlp` (Apache 2.0), word lists of the `faker` package (MIT), and for
+//! Estonian the words of the Estonian hunspell dictionary (Institute of the Estonian
+//! Language's licence, which allows distribution with the licence kept; LGPL-2.1). No
+//! evaluation text (the gettext catalogs) is trained on.
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
