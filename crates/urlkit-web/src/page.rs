@@ -349,6 +349,14 @@ fn codec_status(response: &CodecResponse) -> String {
             d.confidence * 100.0,
             d.reason
         ));
+    } else if let Some(c) = &response.charset {
+        parts.push(format!("Character set: {c}"));
+    }
+    if let Some(layers) = &response.layers {
+        parts.push(format!("{} layer(s) peeled", layers.len()));
+    }
+    // Last, as the page's script shows them (there, each is a button).
+    if let Some(d) = &response.detected {
         let others: Vec<String> = d
             .runners_up
             .iter()
@@ -358,11 +366,6 @@ fn codec_status(response: &CodecResponse) -> String {
         if !others.is_empty() {
             parts.push(format!("Other readings: {}", others.join(", ")));
         }
-    } else if let Some(c) = &response.charset {
-        parts.push(format!("Character set: {c}"));
-    }
-    if let Some(layers) = &response.layers {
-        parts.push(format!("{} layer(s) peeled", layers.len()));
     }
     escape(&parts.join(" · "))
 }
