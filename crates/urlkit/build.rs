@@ -1,6 +1,6 @@
-//! Packs the charset-detection model, `src/detect_model.txt` (one tab-separated record a
+//! Packs the charset-detection model, `src/detect/model.txt` (one tab-separated record a
 //! line: `L code charsets`, then that language's `U char count` and `B pair count`), into
-//! the compact form `src/detect.rs` reads, less than half the size: every language as its
+//! the compact form `src/detect/model.rs` reads, less than half the size: every language as its
 //! code and charsets, then its character counts and its pair counts, each list sorted and
 //! written as LEB128 deltas. A malformed line stops the build with its line number.
 
@@ -8,9 +8,9 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 fn main() {
-    println!("cargo:rerun-if-changed=src/detect_model.txt");
-    let text = std::fs::read_to_string("src/detect_model.txt")
-        .unwrap_or_else(|e| panic!("src/detect_model.txt: {e}"));
+    println!("cargo:rerun-if-changed=src/detect/model.txt");
+    let text = std::fs::read_to_string("src/detect/model.txt")
+        .unwrap_or_else(|e| panic!("src/detect/model.txt: {e}"));
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR is set by cargo"));
     std::fs::write(out.join("detect_model.bin"), pack(&text))
         .unwrap_or_else(|e| panic!("writing the packed model: {e}"));
@@ -28,7 +28,7 @@ fn pack(text: &str) -> Vec<u8> {
     let mut languages: Vec<Language> = Vec::new();
     for (number, line) in text.lines().enumerate() {
         let bad =
-            |why: &str| -> ! { panic!("src/detect_model.txt:{}: {why}: {line:?}", number + 1) };
+            |why: &str| -> ! { panic!("src/detect/model.txt:{}: {why}: {line:?}", number + 1) };
         let fields: Vec<&str> = line.split('\t').collect();
         let [kind, key, value] = fields[..] else {
             bad("expected three tab-separated fields")

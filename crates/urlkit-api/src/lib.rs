@@ -314,9 +314,10 @@ pub struct CodecResponse {
     pub diagnostics: Vec<Diagnostic>,
     /// How many findings were found beyond the listed ones and only counted.
     pub diagnostics_not_listed: u64,
-    /// For decoding with `auto`: what was detected (for the last entry in per-line mode).
+    /// For decoding with `auto`: what was detected (for the last entry in per-line mode),
+    /// the library's [`Detection`]: `{charset, confidence, reason, bom_length, runners_up}`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub detected: Option<Detected>,
+    pub detected: Option<Detection>,
     /// With `until_stable`: how many layers of encoding were removed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub depth: Option<usize>,
@@ -338,7 +339,7 @@ impl CodecResponse {
             charset: finished.charset.map(|c| c.name().to_string()),
             diagnostics: finished.diagnostics.items().to_vec(),
             diagnostics_not_listed: finished.diagnostics.dropped(),
-            detected: finished.detection.as_ref().map(Detected::from),
+            detected: finished.detection.clone(),
             depth: run.layers.as_ref().map(|l| l.depth),
             layers: run
                 .layers
@@ -355,84 +356,18 @@ impl CodecResponse {
             charset: codec.charset().map(|c| c.name().to_string()),
             diagnostics: codec.diagnostics().items().to_vec(),
             diagnostics_not_listed: codec.diagnostics().dropped(),
-            detected: codec.detection().map(Detected::from),
+            detected: codec.detection().cloned(),
             depth: None,
             layers: None,
         }
     }
 }
 
-/// The charset `auto` chose: `{charset, confidence, reason}`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct Detected {
-    /// WHATWG name of the charset chosen.
-    pub charset: String,
-    /// How sure, `0.0..=1.0`.
-    pub confidence: f32,
-    /// Why (`"byte order mark"`, `"ASCII only"`, `"valid UTF-8"`, `"statistical guess"`, …).
-    pub reason: String,
-}
-
-impl From<&Detection> for Detected {
-    fn from(found: &Detection) -> Self {
-        Detected {
-            charset: found.charset.to_string(),
-            confidence: found.confidence,
-            reason: found.reason.to_string(),
-        }
-    }
-}
-
-/// The charset of percent-encoded text, as `urlkit detect --json` prints it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct DetectResponse {
-    /// WHATWG name of the charset.
-    pub charset: String,
-    /// How sure, `0.0..=1.0`.
-    pub confidence: f32,
-    /// Why this charset.
-    pub reason: String,
-    /// Bytes of byte order mark.
-    pub bom_length: usize,
-    /// Other candidates, best first.
-    pub runners_up: Vec<DetectCandidate>,
-}
-
-/// One runner-up of a [`DetectResponse`].
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct DetectCandidate {
-    /// WHATWG name.
-    pub charset: String,
-    /// How likely, `0.0..=1.0`.
-    pub confidence: f32,
-}
-
-impl From<&Detection> for DetectResponse {
-    fn from(found: &Detection) -> Self {
-        DetectResponse {
-            charset: found.charset.to_string(),
-            confidence: found.confidence,
-            reason: found.reason.to_string(),
-            bom_length: found.bom_length,
-            runners_up: found
-                .runners_up
-                .iter()
-                .map(|c| DetectCandidate {
-                    charset: c.charset.to_string(),
-                    confidence: c.confidence,
-                })
-                .collect(),
-        }
-    }
-}
-
-/// Detects the charset of percent-encoded text ([`urlkit::codec::detect_charset`]). Never
-/// fails: empty input is reported as UTF-8 with low confidence.
-pub fn detect(input: &[u8]) -> DetectResponse {
-    DetectResponse::from(&urlkit::codec::detect_charset(input))
+/// Detects the charset of percent-encoded text ([`urlkit::codec::detect_charset`]), as
+/// `urlkit detect --json` prints it. Never fails: empty input is reported as UTF-8 with low
+/// confidence.
+pub fn detect(input: &[u8]) -> Detection {
+    urlkit::codec::detect_charset(input)
 }
 
 #[cfg(test)]
@@ -551,8 +486,8 @@ mod tests {
     #[test]
     fn detect_names_the_charset() {
         let response = detect(b"%83%89%81%5B%83%81%83%93");
-        assert_eq!(response.charset, "Shift_JIS");
         let written = serde_json::to_value(&response).unwrap();
+        assert_eq!(written["charset"], "Shift_JIS");
         assert!(written["runners_up"].is_array());
     }
 }

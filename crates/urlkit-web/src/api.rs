@@ -15,9 +15,7 @@ use tokio::io::AsyncWriteExt;
 use urlkit::inspect::rfc3986::{self, Components};
 use urlkit::inspect::whatwg;
 use urlkit::Diagnostic;
-use urlkit_api::{
-    CodecResponse, DecodeRequest, Detected, EncodeRequest, RequestBody, RequestError,
-};
+use urlkit_api::{CodecResponse, DecodeRequest, EncodeRequest, RequestBody, RequestError};
 use utoipa::{OpenApi, ToSchema};
 
 /// A JSON body whose rejection (bad JSON, wrong field, wrong content type) is an
@@ -503,7 +501,8 @@ pub async fn healthz() -> Json<Health> {
         CodecResponse,
         Diagnostic,
         urlkit::Code,
-        Detected,
+        urlkit::Detection,
+        urlkit::detect::Candidate,
         InspectRequest,
         InspectResponse,
         ParseProblem,

@@ -366,6 +366,18 @@ fn codec_status(response: &CodecResponse) -> String {
     if let Some(layers) = &response.layers {
         parts.push(format!("{} layer(s) peeled", layers.len()));
     }
+    // Last, as the page's script shows them (there, each is a button).
+    if let Some(d) = &response.detected {
+        let others: Vec<String> = d
+            .runners_up
+            .iter()
+            .filter(|c| c.confidence >= 0.01)
+            .map(|c| format!("{} ({:.0}%)", c.charset, c.confidence * 100.0))
+            .collect();
+        if !others.is_empty() {
+            parts.push(format!("Other readings: {}", others.join(", ")));
+        }
+    }
     escape(&parts.join(" · "))
 }
 

@@ -157,6 +157,28 @@ let sequence = 0;
 // The exact output: a textarea turns CRLF into LF, so copy and download use this.
 let lastOutput = "";
 
+/**
+ * The other readings `auto` weighed, each a button that decodes in that charset: when
+ * the detector is unsure, the right reading is one click away.
+ */
+function showAlternatives(detected) {
+  const others = (detected && detected.runners_up) || [];
+  const select = $("charset");
+  const offered = others.filter((c) => c.confidence >= 0.01 && select && [...select.options].some((o) => o.value === c.charset));
+  if (offered.length === 0) return;
+  const status = $("status");
+  status.append(" · Other readings: ");
+  offered.forEach((c, i) => {
+    if (i > 0) status.append(", ");
+    const button = el("button", { type: "button", class: "link" }, `${c.charset} (${Math.round(c.confidence * 100)}%)`);
+    button.addEventListener("click", () => {
+      select.value = c.charset;
+      run("decode");
+    });
+    status.append(button);
+  });
+}
+
 async function run(op) {
   currentOp = op;
   $("codec-form").dataset.op = op;
@@ -179,6 +201,7 @@ async function run(op) {
     }
     if (result.layers) notes.push(`${result.layers.length} layer(s) peeled`);
     $("status").textContent = notes.join(" · ");
+    showAlternatives(result.detected);
     showFindings($("diagnostics"), result.diagnostics, result.diagnostics_not_listed, input);
   } catch (error) {
     if (mine !== sequence) return;

@@ -114,7 +114,7 @@ impl EntryDecoder {
         }
         let hint = detect::tld_of_url(&decoded);
         let detection = detect::detect_start(&decoded, hint, complete);
-        let charset = Charset::for_label(detection.charset).unwrap_or(Charset::UTF_8);
+        let charset = detection.charset;
         let mut message = format!(
             "charset detected: {} ({}, confidence {:.2})",
             charset.name(),

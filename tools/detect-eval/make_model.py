@@ -8,20 +8,27 @@ under CC BY-SA 4.0), each weighted by its frequency (for Thai, which wordfreq la
 Thai National Corpus word frequencies shipped in the `pythainlp` package), plus, from
 the `faker` package, lorem
 word lists, job titles, colour names, month and day names. Faker's person names,
-addresses and company names are *not* used: the evaluation samples (make_samples.py)
-come from those, so training and evaluation text do not overlap.
+addresses and company names are *not* used (except for Estonian, which has few other
+sources): the faker sample set (make_samples.py) comes from those. Big5 (traditional
+Chinese) is trained on wordfreq's Chinese words converted with OpenCC's s2tw tables
+(opencc-purepy, MIT; OpenCC data, Apache 2.0); Estonian also on the words of the
+Estonian hunspell dictionary (Debian's myspell-et: the Institute of the Estonian
+Language's licence, which allows distribution with the licence kept, and LGPL-2.1).
+The gettext catalogs that catalog_samples.py cuts the evaluation from are never read.
 
-Text is normalised before counting exactly as src/detect.rs normalises decoded text:
+Text is normalised before counting exactly as crates/urlkit/src/detect/model.rs normalises decoded text:
 lower-cased; ASCII that is not a letter becomes a space (a word boundary).
 
-Output (src/detect_model.txt, packed into a compact binary form by ../build.rs), one
+Output (crates/urlkit/src/detect/model.txt, packed into a compact binary form by the
+crate's build.rs), one
 record a line, tab separated:
   L <lang> <charsets, comma separated>   starts a language
   U <char> <count>                        unigram
   B <char><char> <count>                  bigram (pairs seen at least MIN_PAIR times)
 Usage: make_model.py [--out FILE]
 Needs: pip install faker wordfreq && pip install --no-deps pythainlp (only its data
-file is read). The output is committed; building urlkit needs none of these.
+file is read) opencc-purepy (simplified to traditional Chinese) && apt-get install
+myspell-et (Estonian words). The output is committed; building urlkit needs none of these.
 """
 import argparse
 import collections
@@ -30,7 +37,8 @@ import os
 import unicodedata
 
 # language -> (charsets it is written in, faker locales to train on); the wordfreq
-# language is the key before any "-" (none for Thai and the Nordic group: faker only).
+# language is the key before any "-" (none for the Nordic group and Estonian; Thai
+# takes the Thai National Corpus counts instead).
 LANGS = {
     "ja": ("Shift_JIS,EUC-JP,ISO-2022-JP", ["ja_JP"]),
     "zh-Hans": ("GBK", ["zh_CN"]),
@@ -60,7 +68,23 @@ LANGS = {
     "sv": ("windows-1252", []),
     "fi": ("windows-1252", []),
     "vi": ("windows-1258", ["vi_VN"]),
+    "lt": ("windows-1257", []),
+    "lv": ("windows-1257", []),
+    "et": ("windows-1257", ["et_EE"]),
+    "ca": ("windows-1252", []),
+    "nb": ("windows-1252", []),
+    "sk": ("windows-1250,ISO-8859-2", []),
+    "sh": ("windows-1250,ISO-8859-2", []),
+    "mk": ("windows-1251,ISO-8859-5", []),
 }
+# Languages that wordfreq lacks take faker's person names too (make_samples.py has no
+# samples in them).
+EXTRA_PROVIDERS = {"et": ["person"]}
+# Estonian, which wordfreq lacks, also takes the words of the Estonian hunspell
+# dictionary (Debian package myspell-et: the Institute of the Estonian Language's word
+# list, under its licence that allows use, copying and distribution with the licence
+# kept, and LGPL-2.1), each word counted once.
+HUNSPELL = {"et": "/usr/share/hunspell/et_EE.dic"}
 PROVIDERS = ["lorem", "job", "color", "date_time", "currency"]
 MIN_PAIR = 2
 WORDFREQ_WORDS = 25000
@@ -80,10 +104,10 @@ def strings(value):
             yield from strings(v)
 
 
-def training_text(locales):
+def training_text(lang, locales):
     out = []
     for locale in locales:
-        for provider in PROVIDERS:
+        for provider in PROVIDERS + EXTRA_PROVIDERS.get(lang, []):
             try:
                 mod = importlib.import_module(f"faker.providers.{provider}.{locale}")
             except ImportError:
@@ -123,6 +147,27 @@ def thai_text():
     return pairs[:WORDFREQ_WORDS]
 
 
+def hunspell_text(lang):
+    """(word, weight) pairs from a hunspell dictionary: every word once, affix flags
+    dropped; [] when the dictionary is not installed."""
+    path = HUNSPELL.get(lang)
+    if not path or not os.path.exists(path):
+        return []
+    aff = path[: -len(".dic")] + ".aff"
+    encoding = "iso-8859-15"
+    for line in open(aff, encoding="latin-1"):
+        if line.startswith("SET "):
+            encoding = line.split()[1].strip()
+    words = []
+    with open(path, encoding=encoding, errors="replace") as f:
+        next(f, None)  # the word count
+        for line in f:
+            word = line.split("/")[0].strip()
+            if word:
+                words.append((word, 1.0))
+    return words
+
+
 def wordfreq_text(lang):
     """(word, weight) pairs: the language's frequent words, weight in uses per million."""
     import wordfreq
@@ -130,25 +175,33 @@ def wordfreq_text(lang):
     key = lang.split("-")[0]
     if key == "th":
         return thai_text()
-    if key in ("nordic", "vi"):
+    if key in ("nordic", "et"):
         return []
     try:
         freqs = wordfreq.get_frequency_dict(key)
     except LookupError:
         return []
     top = sorted(freqs.items(), key=lambda kv: -kv[1])[:WORDFREQ_WORDS]
+    if lang == "zh-Hant":
+        # wordfreq's Chinese list is in simplified characters; Big5 text is written in
+        # traditional ones (Taiwan's standard forms, converted by OpenCC's s2tw).
+        from opencc_purepy import OpenCC
+
+        s2tw = OpenCC("s2tw")
+        top = [(s2tw.convert(w), f) for w, f in top]
     return [(w, f * 1e6) for w, f in top]
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "../src/detect_model.txt"))
+    ap.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "../../crates/urlkit/src/detect/model.txt"))
     args = ap.parse_args()
     lines = []
     for lang, (charsets, locales) in LANGS.items():
         uni = collections.Counter()
         bi = collections.Counter()
-        weighted = [(s, 1.0) for s in training_text(locales)] + wordfreq_text(lang)
+        weighted = [(s, 1.0) for s in training_text(lang, locales)] + wordfreq_text(lang)
+        weighted += hunspell_text(lang)
         for s, w in weighted:
             t = " " + normalise(s) + " "
             for c in t[1:-1]:

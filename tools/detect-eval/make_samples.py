@@ -13,8 +13,8 @@ bytes; short ones 4-10 characters. Legacy-charset samples that encode to pure AS
 skipped (every ASCII-compatible answer would be right), and so are pure-ASCII
 UTF-8 samples.
 
-Usage: make_samples.py [--seed N] [--out FILE]   (needs: pip install faker)
-The committed samples.jsonl is seed 2; other seeds make fresh held-out sets.
+Usage: make_samples.py [--seed N] --out FILE   (needs: pip install faker)
+The set is generated, not committed; SAMPLES=FILE scripts/measure/detect-accuracy.sh scores it.
 """
 import argparse
 import json
@@ -172,7 +172,7 @@ def extra_text(path):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seed", type=int, default=2)
-    ap.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "samples.jsonl"))
+    ap.add_argument("--out", required=True)
     ap.add_argument("--bench", default=os.path.join(os.path.dirname(__file__), "../../../../shared/bench-data/multilingual.txt"))
     args = ap.parse_args()
     rng = random.Random(args.seed)

@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Runs Python's `chardet` and `charset-normalizer` on the sample set.
 
-Writes JSON lines {"detector", "index", "guess", "same_text"} for examples/detect_eval.rs
-to score with the same rules as urlkit and chardetng. `guess` is the detector's charset
+Writes JSON lines {"detector", "index", "guess", "same_text"} for the detect-eval binary
+(src/main.rs) to score with the same rules as urlkit and chardetng. `guess` is the detector's charset
 name as it reports it (null when it gives none); `same_text` says whether Python's own
 codec of that name decodes the sample to exactly its text, so that a codec encoding_rs
 does not know (cp1125, mac_cyrillic, ...) still counts when it reads the text right.
 
-Usage: python_detectors.py SAMPLES OUT
+Usage: python_detectors.py SAMPLES OUT [SPLIT]
+With SPLIT (tune or report), only samples of that split are run; `index` is always the
+sample's line number in SAMPLES, from 0.
 """
 import json
 import sys
@@ -30,9 +32,12 @@ def same_text(sample, data, guess):
 
 def main():
     samples, out = sys.argv[1], sys.argv[2]
+    split = sys.argv[3] if len(sys.argv) > 3 else None
     with open(samples, encoding="utf-8") as f, open(out, "w", encoding="utf-8") as w:
         for index, line in enumerate(f):
             sample = json.loads(line)
+            if split and sample.get("split", "report") != split:
+                continue
             data = bytes.fromhex(sample["hex"])
             best = charset_normalizer.from_bytes(data).best()
             guesses = [

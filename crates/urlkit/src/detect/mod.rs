@@ -1,0 +1,306 @@
+//! Charset detection for percent-decoded bytes (PRODUCT §1, "Decoding", `auto`).
+//!
+//! The order is fixed: a byte order mark wins; then ISO-2022-JP escape sequences and
+//! BOM-less UTF-16 (NUL bytes in every other position); then pure ASCII and valid UTF-8
+//! (both reported as UTF-8); then a statistical guess among legacy charsets.
+//!
+//! The statistical guess decodes the bytes in every candidate charset with
+//! [`encoding_rs`] and asks, for each, how likely the resulting text is in a language
+//! written in that charset: a character model (letters and letter pairs, trained on text
+//! in each language; see `tools/detect-eval/make_model.py`) plus, for the East Asian
+//! double-byte charsets, how common the characters are by the charset's own layout
+//! (level-1 kanji and hanzi, common Hangul syllables). The [`chardetng`] crate's guess,
+//! with the top-level-domain hint, is one more vote. Scores are log-likelihoods, so the
+//! reported confidence is the posterior over the candidates, and the runners-up are the
+//! next candidates by the same measure.
+//!
+//! | module | concept |
+//! |---|---|
+//! | `sniff` | byte order marks, ISO-2022-JP escapes, UTF-16 without a mark |
+//! | `hint` | the top-level domain of a URL and the charsets native to it |
+//! | `model` | the packed character model and its reader |
+//! | `compose` | Vietnamese tone marks composed, as the model counts letters |
+//! | `score` | evidence beyond the model: double-byte layout, oddities of wrong decodings |
+//! | `rank` | the candidates, their scores and posterior confidences |
+
+mod compose;
+mod hint;
+mod model;
+mod rank;
+mod score;
+mod sniff;
+
+use crate::charset::Charset;
+
+pub use hint::tld_of_url;
+
+/// One candidate charset and how likely it is.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Candidate {
+    /// The charset; serialised as its WHATWG name ([`Charset::name`]).
+    #[cfg_attr(feature = "serde", serde(serialize_with = "charset_name"))]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, example = "windows-1252"))]
+    pub charset: Charset,
+    /// Probability that decoding in this charset gives the right text, `0.0..=1.0`.
+    pub confidence: f32,
+}
+
+/// The result of [`detect`]: the charset chosen, how sure, why, and the other
+/// candidates. Serialises as `{charset, confidence, reason, bom_length, runners_up}`
+/// with charsets as their WHATWG names, the shape of `urlkit detect --json` (with the
+/// `serde` feature).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Detection {
+    /// The charset chosen: UTF-8, UTF-16LE/BE, UTF-32LE/BE or a legacy WHATWG encoding
+    /// (never a DOS code page, never the replacement encoding).
+    #[cfg_attr(feature = "serde", serde(serialize_with = "charset_name"))]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, example = "Shift_JIS"))]
+    pub charset: Charset,
+    /// How sure the detector is, `0.0..=1.0`: for a statistical guess, the probability
+    /// that decoding in `charset` gives the right text (candidates that decode these
+    /// bytes to the same text count with it).
+    pub confidence: f32,
+    /// Why this charset: `"empty input"`, `"byte order mark"`, `"ISO-2022-JP escapes"`,
+    /// `"NUL bytes alternate"`, `"ASCII only"`, `"valid UTF-8"` or `"statistical guess"`.
+    pub reason: &'static str,
+    /// Bytes of byte order mark to skip when decoding (0 if none).
+    pub bom_length: usize,
+    /// Other candidates, best first, excluding `charset`; at most [`MAX_RUNNERS_UP`].
+    pub runners_up: Vec<Candidate>,
+}
+
+#[cfg(feature = "serde")]
+fn charset_name<S: serde::Serializer>(charset: &Charset, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(charset.name())
+}
+
+/// Bytes of input the statistical guess looks at; more rarely changes the answer.
+pub const SAMPLE_LIMIT: usize = 64 * 1024;
+
+/// Most runners-up a [`Detection`] lists.
+pub const MAX_RUNNERS_UP: usize = 4;
+
+/// Guesses the charset of `bytes` (already percent-decoded).
+///
+/// `tld_hint` is a top-level domain such as `"jp"` (any case; see [`tld_of_url`]); a
+/// hint that is not a plausible DNS label is ignored. Never panics: empty input is
+/// reported as UTF-8 with reason `"empty input"` and low confidence, and bytes that are
+/// malformed in every candidate charset still get the least damaged candidate. The
+/// statistical guess reads at most the first [`SAMPLE_LIMIT`] bytes; the BOM, ASCII and
+/// UTF-8 checks read everything.
+pub fn detect(bytes: &[u8], tld_hint: Option<&str>) -> Detection {
+    detect_start(bytes, tld_hint, true)
+}
+
+/// Bytes of valid UTF-8 the runners-up are ranked on.
+const RUNNERS_UP_SAMPLE: usize = 1024;
+
+/// [`detect`] on the start of an input: with `complete` false more bytes follow, so a
+/// character cut at the end of `bytes` is no evidence against a charset (UTF-8 included).
+/// Bad input is handled as by [`detect`].
+pub fn detect_start(bytes: &[u8], tld_hint: Option<&str>, complete: bool) -> Detection {
+    if bytes.is_empty() {
+        return fixed(Charset::UTF_8, 0.1, "empty input", 0);
+    }
+    if let Some((charset, bom_length)) = sniff::byte_order_mark(bytes) {
+        return fixed(charset, 1.0, "byte order mark", bom_length);
+    }
+    if sniff::is_iso_2022_jp(bytes) {
+        let charset = Charset::Whatwg(encoding_rs::ISO_2022_JP);
+        return fixed(charset, 0.95, "ISO-2022-JP escapes", 0);
+    }
+    if let Some(charset) = sniff::utf16_without_bom(bytes) {
+        return fixed(charset, 0.9, "NUL bytes alternate", 0);
+    }
+    if bytes.is_ascii() {
+        return fixed(Charset::UTF_8, 1.0, "ASCII only", 0);
+    }
+    let tld = hint::normalise_tld(tld_hint);
+    let utf8 = match std::str::from_utf8(bytes) {
+        Ok(text) => Some(text),
+        Err(e) if !complete && e.error_len().is_none() => {
+            std::str::from_utf8(&bytes[..e.valid_up_to()]).ok()
+        }
+        Err(_) => None,
+    };
+    if let Some(text) = utf8 {
+        // Legacy text that happens to be valid UTF-8 gets rarer with every multi-byte
+        // sequence; one two-byte sequence alone is weak evidence.
+        let multi = text.chars().filter(|c| !c.is_ascii()).count() as i32;
+        let long_seqs = text.chars().filter(|c| c.len_utf8() > 2).count() as i32;
+        let doubt = 0.25f32.powi(multi + long_seqs);
+        let sample = &bytes[..bytes.len().min(RUNNERS_UP_SAMPLE)];
+        let ranked = rank::rank_legacy(
+            sample,
+            tld.as_deref(),
+            complete && sample.len() == bytes.len(),
+        );
+        let runners_up = ranked
+            .into_iter()
+            .take(MAX_RUNNERS_UP)
+            .map(|c| Candidate {
+                charset: c.charset,
+                confidence: c.confidence * doubt,
+            })
+            .collect();
+        return Detection {
+            charset: Charset::UTF_8,
+            confidence: 1.0 - doubt,
+            reason: "valid UTF-8",
+            bom_length: 0,
+            runners_up,
+        };
+    }
+    let mut ranked = rank::rank_legacy(bytes, tld.as_deref(), complete).into_iter();
+    let best = ranked.next().unwrap_or(Candidate {
+        charset: Charset::Whatwg(encoding_rs::WINDOWS_1252),
+        confidence: 0.0,
+    });
+    Detection {
+        charset: best.charset,
+        confidence: best.confidence,
+        reason: "statistical guess",
+        bom_length: 0,
+        runners_up: ranked.take(MAX_RUNNERS_UP).collect(),
+    }
+}
+
+fn fixed(charset: Charset, confidence: f32, reason: &'static str, bom: usize) -> Detection {
+    Detection {
+        charset,
+        confidence,
+        reason,
+        bom_length: bom,
+        runners_up: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn name(d: &Detection) -> &'static str {
+        d.charset.name()
+    }
+
+    #[test]
+    fn empty_input_is_utf8_with_low_confidence() {
+        let d = detect(b"", None);
+        assert_eq!(name(&d), "UTF-8");
+        assert_eq!(d.reason, "empty input");
+        assert!(d.confidence < 0.5);
+    }
+
+    #[test]
+    fn every_bom_is_recognised() {
+        let cases: [(&[u8], &str, usize); 5] = [
+            (&[0xEF, 0xBB, 0xBF, b'a'], "UTF-8", 3),
+            (&[0xFF, 0xFE, b'a', 0], "UTF-16LE", 2),
+            (&[0xFE, 0xFF, 0, b'a'], "UTF-16BE", 2),
+            (&[0, 0, 0xFE, 0xFF], "UTF-32BE", 4),
+            (&[0xFF, 0xFE, 0, 0], "UTF-32LE", 4),
+        ];
+        for (bytes, charset, bom) in cases {
+            let d = detect(bytes, None);
+            assert_eq!(
+                (name(&d), d.bom_length, d.reason),
+                (charset, bom, "byte order mark")
+            );
+        }
+    }
+
+    #[test]
+    fn ascii_is_reported_as_utf8() {
+        let d = detect(b"hello world", None);
+        assert_eq!((name(&d), d.reason), ("UTF-8", "ASCII only"));
+    }
+
+    #[test]
+    fn valid_utf8_is_utf8() {
+        let d = detect("引き割り".as_bytes(), Some("jp"));
+        assert_eq!((name(&d), d.reason), ("UTF-8", "valid UTF-8"));
+        assert!(d.confidence > 0.9);
+    }
+
+    #[test]
+    fn utf16_without_bom_is_found_by_its_nul_bytes() {
+        let le: Vec<u8> = "hello".encode_utf16().flat_map(u16::to_le_bytes).collect();
+        let be: Vec<u8> = "hello".encode_utf16().flat_map(u16::to_be_bytes).collect();
+        assert_eq!(name(&detect(&le, None)), "UTF-16LE");
+        assert_eq!(name(&detect(&be, None)), "UTF-16BE");
+    }
+
+    #[test]
+    fn iso_2022_jp_escapes_are_recognised() {
+        let (bytes, _, _) = encoding_rs::ISO_2022_JP.encode("東京");
+        assert_eq!(name(&detect(&bytes, None)), "ISO-2022-JP");
+    }
+
+    #[test]
+    fn short_legacy_words_are_recognised() {
+        let cases = [
+            ("Москва", encoding_rs::WINDOWS_1251),
+            ("Москва", encoding_rs::KOI8_R),
+            ("東京都", encoding_rs::SHIFT_JIS),
+            ("Größe", encoding_rs::WINDOWS_1252),
+            ("서울", encoding_rs::EUC_KR),
+        ];
+        for (text, encoding) in cases {
+            let (bytes, _, _) = encoding.encode(text);
+            assert_eq!(name(&detect(&bytes, None)), encoding.name(), "{text}");
+        }
+    }
+
+    #[test]
+    fn confidences_are_probabilities_and_runners_up_exclude_the_winner() {
+        let (bytes, _, _) = encoding_rs::WINDOWS_1251.encode("Привет");
+        let d = detect(&bytes, None);
+        assert!((0.0..=1.0).contains(&d.confidence));
+        let shares: Vec<f32> = d.runners_up.iter().map(|c| c.confidence).collect();
+        assert!(shares.iter().all(|&c| (0.0..=d.confidence).contains(&c)));
+        assert!(shares.windows(2).all(|w| w[0] >= w[1]), "best first");
+        assert!(d.runners_up.len() <= MAX_RUNNERS_UP);
+        assert!(d.runners_up.iter().all(|c| c.charset != d.charset));
+    }
+
+    #[test]
+    fn long_input_is_judged_on_its_prefix_without_penalising_a_cut_character() {
+        let text = "東京都の天気。".repeat(SAMPLE_LIMIT / 10);
+        let (bytes, _, _) = encoding_rs::SHIFT_JIS.encode(&text);
+        let mut bytes = bytes.into_owned();
+        bytes.truncate(SAMPLE_LIMIT + 1);
+        assert_eq!(name(&detect(&bytes, None)), "Shift_JIS");
+    }
+
+    #[test]
+    fn the_start_of_utf8_text_cut_inside_a_character_is_utf8() {
+        let text = "東京都の天気。".repeat(20);
+        let bytes = &text.as_bytes()[..text.len() - 1];
+        assert_eq!(name(&detect_start(bytes, None, false)), "UTF-8");
+        assert_eq!(detect_start(bytes, None, false).reason, "valid UTF-8");
+        // The whole input, cut short: a malformed end.
+        assert_ne!(detect(bytes, None).reason, "valid UTF-8");
+    }
+
+    #[test]
+    fn odd_tld_hints_do_not_panic() {
+        for hint in ["JP", ".jp", "a.b", "日本", "", "x y"] {
+            detect(&[0x82, 0xA0, 0x82, 0xA2], Some(hint));
+        }
+    }
+
+    #[test]
+    fn a_detection_serialises_with_whatwg_names() {
+        let (bytes, _, _) = encoding_rs::SHIFT_JIS.encode("東京都の天気");
+        let json = serde_json::to_value(detect(&bytes, None)).unwrap();
+        assert_eq!(json["charset"], "Shift_JIS");
+        assert_eq!(json["reason"], "statistical guess");
+        assert_eq!(json["bom_length"], 0);
+        assert!(json["runners_up"][0]["charset"].is_string());
+        assert!(json["runners_up"][0]["confidence"].is_number());
+    }
+}

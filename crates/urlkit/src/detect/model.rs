@@ -1,0 +1,441 @@
+//! The character model: for each language, how often each character and each pair of
+//! characters occurs in its text, trained by `tools/detect-eval/make_model.py` into
+//! `model.txt` and packed by the crate's `build.rs` (the packed format is described
+//! there).
+//!
+//! Training text, all licensed for redistribution: the word frequency lists of the
+//! `wordfreq` package (CC BY-SA 4.0; Chinese converted to traditional characters for
+//! Big5 with OpenCC, Apache 2.0 data), the Thai National Corpus frequencies shipped
+//! with `pythainlp` (Apache 2.0), word lists of the `faker` package (MIT), and for
+//! Estonian the words of the Estonian hunspell dictionary (Institute of the Estonian
+//! Language's licence, which allows distribution with the licence kept; LGPL-2.1). No
+//! evaluation text (the gettext catalogs) is trained on.
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::OnceLock;
+
+use encoding_rs::Encoding;
+
+/// The model of `model.txt`, packed by `build.rs`.
+static MODEL_PACKED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/detect_model.bin"));
+
+/// Pseudo-count (models are scaled to a million characters) of the class-based
+/// fallback for characters the training text never showed.
+const UNIGRAM_PRIOR: f64 = 2000.0;
+/// Weight of the unigram fallback inside pair probabilities, relative to the context's
+/// count. Alphabetic languages list every pair seen twice, so an unseen pair is telling;
+/// the ideographic ones list only the most frequent, so it is not.
+const BIGRAM_BACKOFF: f64 = 0.01;
+const BIGRAM_BACKOFF_CUT: f64 = 0.3;
+/// A language whose pair list is this long had it cut (see `make_model.py`).
+const PAIRS_CUT: usize = 3000;
+
+/// All trained languages, in the order of `model.txt`.
+pub(super) struct Model {
+    languages: Vec<Language>,
+}
+
+/// The model, unpacked on first use.
+pub(super) fn model() -> &'static Model {
+    static MODEL: OnceLock<Model> = OnceLock::new();
+    MODEL.get_or_init(|| unpack(MODEL_PACKED))
+}
+
+impl Model {
+    /// The languages written in `encoding` (none for a charset the model does not know).
+    pub(super) fn languages_for(
+        &self,
+        encoding: &'static Encoding,
+    ) -> impl Iterator<Item = &Language> {
+        self.languages
+            .iter()
+            .filter(move |l| l.charsets.contains(&encoding))
+    }
+}
+
+/// A hasher for the model's small integer keys: one multiply and a fold, far cheaper
+/// than the default SipHash, which guards against hash flooding the model does not need
+/// (its keys are fixed at build time).
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        let mixed = (self.0 ^ n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = mixed ^ (mixed >> 29);
+    }
+}
+
+type KeyMap<K> = HashMap<K, u32, BuildHasherDefault<KeyHasher>>;
+
+/// Character model of one language.
+pub(super) struct Language {
+    /// The language's code in `model.txt` (`"de"`, `"zh-Hant"`, …).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub(super) code: &'static str,
+    /// The legacy charsets the language is written in.
+    pub(super) charsets: Vec<&'static Encoding>,
+    unigrams: KeyMap<u32>,
+    /// Keyed by the two characters' scalar values, first in the high half.
+    bigrams: KeyMap<u64>,
+    /// How often each character is the first of a listed pair: its count as a context,
+    /// which for the space exceeds its count as a character (the training text's words
+    /// are counted with a space on either side).
+    contexts: KeyMap<u32>,
+    total: f64,
+    /// Weight of the unigram inside pair probabilities.
+    backoff: f64,
+    /// Share of the training text in each class of [`block_of`], smoothed.
+    blocks: [f64; BLOCKS],
+}
+
+fn pair(a: char, b: char) -> u64 {
+    (u64::from(a) << 32) | u64::from(b)
+}
+
+impl Language {
+    /// Natural-log likelihood of the non-ASCII part of `text` (prepared by [`prepare`]):
+    /// every non-ASCII character given the one before it, and every ASCII character
+    /// that follows a non-ASCII one by how much that context lowers its odds. ASCII
+    /// after ASCII is the same in every candidate charset and not scored. Empty or
+    /// all-ASCII text scores 0; no text gives an infinite or NaN score.
+    pub(super) fn log_likelihood(&self, text: &[char]) -> f64 {
+        let mut sum = 0.0;
+        let mut prev = ' ';
+        for &c in text.iter().chain([&' ']) {
+            if c == ' ' && prev == ' ' {
+                continue;
+            }
+            if !c.is_ascii() {
+                sum += self.conditional(prev, c).ln();
+            } else if !prev.is_ascii() {
+                // Only as evidence against: the word lists the model learnt from end
+                // every word with a space, which real text in some scripts (Thai) does
+                // not do.
+                sum += (self.conditional(prev, c) / self.unigram(c)).ln().min(0.0);
+            }
+            prev = c;
+        }
+        sum
+    }
+
+    /// Probability of `c` after `prev`: pair counts interpolated with the unigram.
+    fn conditional(&self, prev: char, c: char) -> f64 {
+        let p_uni = self.unigram(c);
+        let ctx = self.count(prev).max(f64::from(
+            self.contexts.get(&u32::from(prev)).copied().unwrap_or(0),
+        ));
+        let pair = self.bigrams.get(&pair(prev, c)).copied().unwrap_or(0) as f64;
+        let k = ctx * self.backoff + 1.0;
+        (pair + k * p_uni) / (ctx + k)
+    }
+
+    fn count(&self, c: char) -> f64 {
+        f64::from(self.unigrams.get(&u32::from(c)).copied().unwrap_or(0))
+    }
+
+    fn unigram(&self, c: char) -> f64 {
+        let (block, size) = block_of(c);
+        let base = self.blocks[block] / size;
+        (self.count(c) + UNIGRAM_PRIOR * base) / (self.total + UNIGRAM_PRIOR)
+    }
+}
+
+/// Punctuation that text in any language uses around words: quotation marks, dashes,
+/// ellipsis, bullets, no-break space, inverted marks, signs between numbers, and the
+/// direction marks of Hebrew and Arabic text. Word lists, the model's training text,
+/// have none of it, so the model would take it for a rare letter.
+const PUNCTUATION: &[char] = &[
+    '\u{A0}', '«', '»', '„', '“', '”', '‘', '’', '‚', '‹', '›', '–', '—', '…', '•', '·', '°', '§',
+    '¡', '¿', '€', '×', '\u{200E}', '\u{200F}',
+];
+
+/// `text` as the model counts it: lower case; ASCII that is not a letter is a word
+/// boundary (a space), and so is [`PUNCTUATION`] next to a space, an ASCII digit or sign, the
+/// ends of the text or other such punctuation and not next to a non-ASCII letter
+/// (inside a word, or against an accented letter, it is more likely a letter of
+/// another charset). Returns the characters and the counts that every language
+/// scores alike: punctuation marks that became boundaries, and upper-case non-ASCII
+/// letters (lower-cased for the model, but rarer than lower case in any text).
+pub(super) fn prepare(text: impl Iterator<Item = char>) -> (Vec<char>, Counts) {
+    let raw: Vec<char> = text.collect();
+    let edge = |i: Option<usize>| match i.and_then(|i| raw.get(i)) {
+        None => true,
+        Some(&c) => (c.is_ascii() && !c.is_ascii_alphabetic()) || PUNCTUATION.contains(&c),
+    };
+    let non_ascii_letter = |i: Option<usize>| {
+        i.and_then(|i| raw.get(i))
+            .is_some_and(|&c| !c.is_ascii() && c.is_alphabetic())
+    };
+    let mut counts = Counts::default();
+    let chars = raw
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| {
+            let (before, after) = (i.checked_sub(1), Some(i + 1));
+            if PUNCTUATION.contains(&c)
+                && (edge(before) || edge(after))
+                && !non_ascii_letter(before)
+                && !non_ascii_letter(after)
+            {
+                counts.punctuation += 1;
+                ' '
+            } else {
+                counts.upper_case += usize::from(!c.is_ascii() && c.is_uppercase());
+                normalise_char(c)
+            }
+        })
+        .collect();
+    (chars, counts)
+}
+
+/// What [`prepare`] counted beside the characters.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Counts {
+    /// Punctuation marks between words, made boundaries.
+    pub(super) punctuation: usize,
+    /// Upper-case non-ASCII letters.
+    pub(super) upper_case: usize,
+}
+
+/// A character as the model counts it: lower case; ASCII that is not a letter is a
+/// word boundary (a space).
+fn normalise_char(c: char) -> char {
+    if c.is_ascii() && !c.is_ascii_alphabetic() {
+        ' '
+    } else {
+        c.to_lowercase().next().unwrap_or(c)
+    }
+}
+
+const BLOCKS: usize = 22;
+
+/// Coarse character classes and their sizes, the fallback for characters the training
+/// text never showed.
+fn block_of(c: char) -> (usize, f64) {
+    match c as u32 {
+        0x20 => (0, 1.0),
+        0x41..=0x5A | 0x61..=0x7A => (1, 52.0),
+        0x00..=0x7F => (0, 1.0),
+        0x80..=0x9F => (2, 32.0),
+        0xA0..=0xBF | 0xD7 | 0xF7 => (3, 34.0),
+        0xC0..=0xFF => (4, 62.0),
+        0x100..=0x24F => (5, 336.0),
+        0x300..=0x36F => (6, 112.0),
+        0x370..=0x3FF => (7, 144.0),
+        0x400..=0x4FF => (8, 256.0),
+        0x590..=0x5FF => (9, 112.0),
+        0x600..=0x6FF => (10, 256.0),
+        0xE00..=0xE7F => (11, 128.0),
+        0x2000..=0x206F | 0x20A0..=0x20CF | 0x2100..=0x214F => (12, 240.0),
+        0x2500..=0x259F => (13, 160.0),
+        0x3000..=0x303F | 0xFF00..=0xFF5F => (14, 160.0),
+        0x3040..=0x309F => (15, 96.0),
+        0x30A0..=0x30FF | 0xFF60..=0xFF9F => (16, 160.0),
+        0x4E00..=0x9FFF => (17, 20992.0),
+        0xAC00..=0xD7A3 => (18, 11172.0),
+        0x1100..=0x11FF | 0x3130..=0x318F => (19, 352.0),
+        0xE000..=0xF8FF => (20, 6400.0),
+        _ => (21, 60000.0),
+    }
+}
+
+/// Reads the packed model. The build wrote it, so a malformed record is a build fault:
+/// it is skipped (an unknown charset name, a code point that is no character) rather
+/// than a panic.
+fn unpack(packed: &'static [u8]) -> Model {
+    let mut reader = Packed { bytes: packed };
+    let mut languages: Vec<Language> = Vec::new();
+    while !reader.bytes.is_empty() {
+        let code = reader.text();
+        let charsets = reader
+            .text()
+            .split(',')
+            .filter_map(|label| Encoding::for_label(label.as_bytes()))
+            .collect();
+        let mut lang = Language {
+            code,
+            charsets,
+            unigrams: KeyMap::default(),
+            bigrams: KeyMap::default(),
+            contexts: KeyMap::default(),
+            total: 0.0,
+            backoff: BIGRAM_BACKOFF,
+            blocks: [0.0; BLOCKS],
+        };
+        let mut c = 0u32;
+        for _ in 0..reader.number() {
+            c = c.wrapping_add(reader.number());
+            let count = reader.number();
+            let Some(c) = char::from_u32(c) else { continue };
+            lang.unigrams.insert(u32::from(c), count);
+            lang.total += f64::from(count);
+            lang.blocks[block_of(c).0] += f64::from(count);
+        }
+        let (mut a, mut b) = (0u32, 0u32);
+        for k in 0..reader.number() {
+            let step = reader.number();
+            if k == 0 {
+                (a, b) = (step.wrapping_sub(1), reader.number());
+            } else if step == 0 {
+                b = b.wrapping_add(reader.number());
+            } else {
+                (a, b) = (a.wrapping_add(step), reader.number());
+            }
+            let count = reader.number();
+            if let (Some(first), Some(second)) = (char::from_u32(a), char::from_u32(b)) {
+                lang.bigrams.insert(pair(first, second), count);
+                let context = lang.contexts.entry(u32::from(first)).or_default();
+                *context = context.saturating_add(count);
+            }
+        }
+        languages.push(lang);
+    }
+    for lang in &mut languages {
+        // Every class keeps a little mass, so no decoding is impossible.
+        let smoothing = 0.5;
+        let total = lang.total + smoothing * BLOCKS as f64;
+        for share in &mut lang.blocks {
+            *share = (*share + smoothing) / total;
+        }
+        // C1 controls are what a wrong single-byte charset decodes to, never text.
+        lang.blocks[2] *= 0.01;
+        if lang.bigrams.len() >= PAIRS_CUT {
+            lang.backoff = BIGRAM_BACKOFF_CUT;
+        }
+    }
+    Model { languages }
+}
+
+/// A cursor over the packed model, which the build wrote: reading past its end is a build
+/// fault, and gives zeros rather than a panic.
+struct Packed {
+    bytes: &'static [u8],
+}
+
+impl Packed {
+    /// One LEB128 number.
+    fn number(&mut self) -> u32 {
+        let mut value = 0u32;
+        let mut shift = 0;
+        while let Some((&byte, rest)) = self.bytes.split_first() {
+            self.bytes = rest;
+            value |= u32::from(byte & 0x7F).checked_shl(shift).unwrap_or(0);
+            shift += 7;
+            if byte & 0x80 == 0 {
+                break;
+            }
+        }
+        value
+    }
+
+    /// A length-prefixed UTF-8 string.
+    fn text(&mut self) -> &'static str {
+        let length = (self.number() as usize).min(self.bytes.len());
+        let (text, rest) = self.bytes.split_at(length);
+        self.bytes = rest;
+        std::str::from_utf8(text).unwrap_or("")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The packed model holds every record of the text it was packed from, and no other.
+    #[test]
+    fn the_packed_model_is_the_text_model() {
+        let text = include_str!("model.txt");
+        let model = unpack(MODEL_PACKED);
+        let mut index = None;
+        let (mut unigrams, mut bigrams) = (0, 0);
+        for line in text.lines() {
+            let fields: Vec<&str> = line.split('\t').collect();
+            let [kind, key, value] = fields[..] else {
+                panic!("{line:?}")
+            };
+            if kind == "L" {
+                index = Some(index.map_or(0, |i| i + 1));
+                let lang = &model.languages[index.unwrap()];
+                assert_eq!(lang.code, key);
+                let names: Vec<&str> = lang.charsets.iter().map(|e| e.name()).collect();
+                assert_eq!(names.join(","), value);
+                continue;
+            }
+            let lang = &model.languages[index.unwrap()];
+            let count: u32 = value.parse().unwrap();
+            let chars: Vec<char> = key.chars().collect();
+            match kind {
+                "U" => {
+                    unigrams += 1;
+                    assert_eq!(
+                        lang.unigrams.get(&u32::from(chars[0])),
+                        Some(&count),
+                        "{line:?}"
+                    );
+                }
+                _ => {
+                    bigrams += 1;
+                    assert_eq!(
+                        lang.bigrams.get(&pair(chars[0], chars[1])),
+                        Some(&count),
+                        "{line:?}"
+                    );
+                }
+            }
+        }
+        assert_eq!(model.languages.len(), index.unwrap() + 1);
+        let held = |f: fn(&Language) -> usize| model.languages.iter().map(f).sum::<usize>();
+        assert_eq!(held(|l| l.unigrams.len()), unigrams);
+        assert_eq!(held(|l| l.bigrams.len()), bigrams);
+    }
+
+    #[test]
+    fn a_truncated_model_reads_without_panicking() {
+        for cut in [0, 1, 7, 100, 1000] {
+            let end = MODEL_PACKED.len().min(cut);
+            let _ = unpack(&MODEL_PACKED[..end]);
+        }
+    }
+
+    #[test]
+    fn text_in_a_language_is_likelier_in_its_own_model() {
+        let model = model();
+        let find = |code: &str| model.languages.iter().find(|l| l.code == code).unwrap();
+        let (de, ru) = (find("de"), find("ru"));
+        let german = "Größe der Straße";
+        let russian = "Привет мир";
+        let (german, _) = prepare(german.chars());
+        let (russian, _) = prepare(russian.chars());
+        assert!(de.log_likelihood(&german) > ru.log_likelihood(&german));
+        assert!(ru.log_likelihood(&russian) > de.log_likelihood(&russian));
+        assert_eq!(de.log_likelihood(&[]), 0.0);
+    }
+
+    #[test]
+    fn punctuation_between_words_is_a_boundary_and_inside_a_word_a_letter() {
+        let (chars, n) = prepare("« GRÖẞE »".chars());
+        assert_eq!(chars.iter().collect::<String>(), "  größe  ");
+        assert_eq!((n.punctuation, n.upper_case), (2, 2));
+        let (chars, n) = prepare("ě» a«b".chars());
+        assert_eq!(chars.iter().collect::<String>(), "ě» a«b");
+        assert_eq!(n, Counts::default());
+        let (chars, n) = prepare("a«b".chars());
+        assert_eq!(chars.iter().collect::<String>(), "a«b");
+        assert_eq!(n, Counts::default());
+    }
+}

@@ -1,0 +1,289 @@
+//! The statistical guess: every legacy candidate decodes the bytes, and is scored by how
+//! likely the resulting text is in a language written in that charset.
+
+use chardetng::{EncodingDetector, Iso2022JpDetection, Utf8Detection};
+use encoding_rs::Encoding;
+
+use super::compose::compose_tone_marks;
+use super::hint::native_to_tld;
+use super::model::{model, prepare, Language};
+use super::score::{is_latin, is_letter, latin_words_in_other_script, layout_score, oddities};
+use super::{Candidate, SAMPLE_LIMIT};
+use crate::charset::Charset;
+
+/// Legacy charsets the statistical guess chooses among, with a prior (natural log) that
+/// reflects how often each is met in the wild relative to the others of its script.
+const LEGACY: [(&Encoding, f64); 22] = {
+    use encoding_rs::*;
+    [
+        (WINDOWS_1252, 0.0),
+        (WINDOWS_1250, -0.5),
+        (ISO_8859_2, -1.0),
+        (WINDOWS_1254, -0.5),
+        (WINDOWS_1251, 0.0),
+        (KOI8_R, -1.0),
+        (KOI8_U, -3.0),
+        (ISO_8859_5, -2.0),
+        (IBM866, -2.0),
+        (WINDOWS_1253, 0.0),
+        (ISO_8859_7, -1.0),
+        (WINDOWS_1255, 0.0),
+        (WINDOWS_1256, 0.0),
+        (WINDOWS_874, 0.0),
+        (WINDOWS_1257, -0.5),
+        (WINDOWS_1258, -1.0),
+        (SHIFT_JIS, 0.0),
+        (EUC_JP, -0.5),
+        (ISO_2022_JP, -0.5),
+        (GBK, 0.0),
+        (BIG5, 0.0),
+        (EUC_KR, 0.0),
+    ]
+};
+
+/// Log-score bonus for chardetng's choice: strong on long inputs, where its byte-pair
+/// statistics are reliable, modest on short ones.
+fn chardetng_bonus(non_ascii: usize) -> f64 {
+    1.0 + (non_ascii as f64 * 0.15).min(6.0)
+}
+
+const TLD_BONUS: f64 = 2.5;
+const MALFORMED_PENALTY: f64 = 25.0;
+/// Log-probability of a punctuation mark between words (see `model::prepare`), alike
+/// in every language.
+const PUNCTUATION_LOG_P: f64 = -3.0;
+/// Log-odds of an upper-case non-ASCII letter against its lower case: capitals are a
+/// few in a hundred letters in real text, and what wrong charsets decode to often.
+const UPPER_CASE_LOG_P: f64 = -1.5;
+
+/// How the margin between the winning text and the others becomes a confidence: a
+/// logistic curve in the margin (natural-log odds the scores give) and in the amount of
+/// evidence (non-ASCII bytes), fitted on the tune half of the catalog evaluation
+/// (`tools/detect-eval`) so that a confidence of 0.9 is right about nine times in ten.
+/// Longer inputs have larger margins for the same odds of being right (the model's
+/// errors add up over characters that are not independent), hence the negative weight
+/// of the evidence. Refit with `tools/detect-eval/fit_calibration.py` whenever the
+/// scoring changes.
+const CALIBRATION: Calibration = Calibration {
+    margin: 0.623,
+    evidence: -0.938,
+    bias: 1.354,
+};
+/// A statistical guess is never certain.
+const MAX_GUESS_CONFIDENCE: f64 = 0.995;
+
+struct Calibration {
+    margin: f64,
+    evidence: f64,
+    bias: f64,
+}
+
+impl Calibration {
+    fn confidence(&self, margin: f64, non_ascii: usize) -> f64 {
+        let z = self.margin * margin.min(30.0)
+            + self.evidence * (1.0 + non_ascii as f64).ln()
+            + self.bias;
+        (1.0 / (1.0 + (-z).exp())).min(MAX_GUESS_CONFIDENCE)
+    }
+}
+
+/// Inputs with fewer letters than this (ASCII letters and non-ASCII bytes) are too
+/// short for the model to tell languages apart: `%E4%F6%FC` is `äöü` in windows-1252
+/// and `дць` in windows-1251, and neither is a word.
+const MIN_LETTERS: usize = 4;
+
+/// One candidate's decoding and score.
+struct Scored {
+    encoding: &'static Encoding,
+    score: f64,
+    /// The candidate's prior (with the TLD bonus), its score when the text is too short.
+    prior: f64,
+    /// Orders candidates of equal score.
+    tie_break: f64,
+    /// Whether the decoding is all letters where it is not ASCII, without malformed
+    /// sequences or oddities: a reading a person could have meant.
+    clean: bool,
+    text: String,
+}
+
+/// Ranks the legacy candidates for `bytes`, best first, with calibrated confidences:
+/// the winner's is the probability that its text is right; candidates that decode the
+/// bytes to the same text as a better one are left out, and the others share the rest.
+/// Reads at most [`SAMPLE_LIMIT`] bytes, and no further than [`SAMPLE_NON_ASCII`]
+/// non-ASCII bytes; with `complete` false (or a sample that stops short of the end) a
+/// character cut at the end is no evidence against a charset. Empty input ranks every
+/// candidate alike.
+pub(super) fn rank_legacy(bytes: &[u8], tld: Option<&str>, complete: bool) -> Vec<Candidate> {
+    let end = sample_end(bytes);
+    let complete = complete && end == bytes.len();
+    let bytes = &bytes[..end];
+    let non_ascii = bytes.iter().filter(|&&b| b >= 0x80).count();
+    let mut scored = score_all(bytes, tld, complete, non_ascii);
+    let letters = non_ascii + bytes.iter().filter(|b| b.is_ascii_alphabetic()).count();
+    if letters < MIN_LETTERS {
+        // Too little text to tell one language from another: every clean reading is
+        // as good as its charset is common, and the model only breaks ties.
+        for s in scored.iter_mut().filter(|s| s.clean) {
+            s.tie_break = s.score;
+            s.score = s.prior;
+        }
+    }
+    scored.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then(b.tie_break.total_cmp(&a.tie_break))
+    });
+    // Group candidates by the text they give, under the best member's score (summing
+    // would favour texts that many charsets happen to give), each group named by its
+    // most common member (the text is the same).
+    let mut groups: Vec<(&'static Encoding, f64, &str, f64)> = Vec::new();
+    for s in &scored {
+        match groups.iter_mut().find(|g| g.2 == s.text) {
+            Some(group) => {
+                if s.prior > group.3 {
+                    (group.0, group.3) = (s.encoding, s.prior);
+                }
+            }
+            None => groups.push((s.encoding, s.score, &s.text, s.prior)),
+        }
+    }
+    let Some(&(winner, top, _, _)) = groups.first() else {
+        return Vec::new();
+    };
+    let rest = groups[1..]
+        .iter()
+        .fold(f64::NEG_INFINITY, |sum, g| log_add(sum, g.1));
+    let margin = top - rest;
+    let confidence = if rest.is_finite() {
+        CALIBRATION.confidence(margin, non_ascii)
+    } else {
+        MAX_GUESS_CONFIDENCE
+    };
+    let mut ranked = vec![Candidate {
+        charset: Charset::Whatwg(winner),
+        confidence: confidence as f32,
+    }];
+    ranked.extend(
+        groups[1..]
+            .iter()
+            .map(|&(encoding, score, _, _)| Candidate {
+                charset: Charset::Whatwg(encoding),
+                confidence: ((1.0 - confidence) * (score - rest).exp()) as f32,
+            }),
+    );
+    ranked
+}
+
+/// Non-ASCII bytes the statistical guess reads: its cost grows with them (ASCII costs
+/// next to nothing), and past a few hundred its answer hardly changes.
+const SAMPLE_NON_ASCII: usize = 1024;
+
+/// Where the sample of `bytes` ends: after [`SAMPLE_NON_ASCII`] non-ASCII bytes or
+/// [`SAMPLE_LIMIT`] bytes, whichever comes first.
+fn sample_end(bytes: &[u8]) -> usize {
+    let limit = bytes.len().min(SAMPLE_LIMIT);
+    bytes[..limit]
+        .iter()
+        .enumerate()
+        .filter(|(_, &b)| b >= 0x80)
+        .nth(SAMPLE_NON_ASCII)
+        .map_or(limit, |(i, _)| i)
+}
+
+/// `ln(e^a + e^b)` without overflow.
+fn log_add(a: f64, b: f64) -> f64 {
+    let (high, low) = if a > b { (a, b) } else { (b, a) };
+    if low == f64::NEG_INFINITY {
+        high
+    } else {
+        high + (low - high).exp().ln_1p()
+    }
+}
+
+/// Every candidate's decoding of `bytes` and its score (a log-probability up to a
+/// constant shared by all).
+fn score_all(bytes: &[u8], tld: Option<&str>, complete: bool, non_ascii: usize) -> Vec<Scored> {
+    let mut detector = EncodingDetector::new(Iso2022JpDetection::Allow);
+    detector.feed(bytes, complete);
+    let chardetng_guess = detector.guess(tld.map(str::as_bytes), Utf8Detection::Deny);
+    let model = model();
+    let mut scored = Vec::with_capacity(LEGACY.len());
+    for &(encoding, prior) in &LEGACY {
+        let text = decode_prefix(encoding, bytes, complete);
+        let malformed = text.chars().filter(|&c| c == '\u{FFFD}').count();
+        let (chars, counts) = if encoding == encoding_rs::WINDOWS_1258 {
+            prepare(compose_tone_marks(&text))
+        } else {
+            prepare(text.chars())
+        };
+        let fit = best_fit(model.languages_for(encoding), &chars);
+        if !fit.is_finite() {
+            continue;
+        }
+        let mut score = fit + prior + layout_score(encoding, bytes);
+        score += PUNCTUATION_LOG_P * counts.punctuation as f64;
+        score += UPPER_CASE_LOG_P * counts.upper_case as f64;
+        score -= MALFORMED_PENALTY * malformed as f64;
+        let odd = oddities(&text);
+        score -= odd;
+        if !is_latin(encoding) {
+            score -= latin_words_in_other_script(&text);
+        }
+        if tld.is_some_and(|t| native_to_tld(t, encoding)) {
+            score += TLD_BONUS;
+        }
+        if encoding == chardetng_guess {
+            score += chardetng_bonus(non_ascii);
+        }
+        let clean =
+            malformed == 0 && odd == 0.0 && text.chars().all(|c| c.is_ascii() || is_letter(c));
+        let tld_bonus = if tld.is_some_and(|t| native_to_tld(t, encoding)) {
+            TLD_BONUS
+        } else {
+            0.0
+        };
+        scored.push(Scored {
+            encoding,
+            score,
+            prior: prior + tld_bonus,
+            tie_break: 0.0,
+            clean,
+            text,
+        });
+    }
+    scored
+}
+
+/// Characters every language of a charset is scored on before the best two go on to
+/// the whole text: far cheaper for charsets written in many languages (windows-1252),
+/// and the language is clear long before.
+const LANGUAGE_TRIAL: usize = 256;
+
+/// The best log-likelihood of `chars` among `languages` (−∞ when there are none).
+fn best_fit<'a>(languages: impl Iterator<Item = &'a Language>, chars: &[char]) -> f64 {
+    let mut languages: Vec<&Language> = languages.collect();
+    if chars.len() > 2 * LANGUAGE_TRIAL && languages.len() > 2 {
+        let mut trial: Vec<(f64, &Language)> = languages
+            .iter()
+            .map(|l| (l.log_likelihood(&chars[..LANGUAGE_TRIAL]), *l))
+            .collect();
+        trial.sort_by(|a, b| b.0.total_cmp(&a.0));
+        languages = trial.into_iter().take(2).map(|(_, l)| l).collect();
+    }
+    languages
+        .iter()
+        .map(|lang| lang.log_likelihood(chars))
+        .fold(f64::NEG_INFINITY, f64::max)
+}
+
+/// Decodes `bytes` with U+FFFD for malformed sequences; when the input goes on past
+/// `bytes` (`complete` false), a character cut at the end is left out, not reported.
+fn decode_prefix(encoding: &'static Encoding, bytes: &[u8], complete: bool) -> String {
+    let mut decoder = encoding.new_decoder_without_bom_handling();
+    let capacity = decoder
+        .max_utf8_buffer_length(bytes.len())
+        .unwrap_or(bytes.len().saturating_mul(3).saturating_add(16));
+    let mut text = String::with_capacity(capacity);
+    let _ = decoder.decode_to_string(bytes, &mut text, complete);
+    text
+}
