@@ -274,8 +274,10 @@ pub struct FileUpload {
     responses(
         (status = 201, description = "Stored; download it once", body = FileCreated),
         (status = 400, description = "Bad form", body = ErrorBody),
+        (status = 408, description = "The body sent nothing for the idle timeout; nothing kept", body = ErrorBody),
         (status = 413, description = "Larger than the upload limit; nothing kept", body = ErrorBody),
         (status = 422, description = "Rejected in strict mode; nothing kept", body = ErrorBody),
+        (status = 503, description = "As many uploads in progress as the server takes; `Retry-After`", body = ErrorBody),
         (status = 507, description = "The result store is full; nothing kept", body = ErrorBody),
     )
 )]
@@ -294,6 +296,15 @@ pub async fn process_upload(
     state: &AppState,
     mut multipart: Multipart,
 ) -> Result<FileCreated, ApiError> {
+    // Held until the result is stored or refused.
+    let _slot = state.upload_slot().ok_or_else(|| {
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "busy",
+            "the server is processing as many uploads as it takes; try again in a few seconds",
+        )
+        .retry_after(5)
+    })?;
     let mut op = None;
     let mut options = FileOptions::default();
     while let Some(mut field) = multipart.next_field().await? {
@@ -423,6 +434,7 @@ async fn small_field(
     responses(
         (status = 200, description = "The result, as an attachment", content_type = "application/octet-stream"),
         (status = 404, description = "No such result, already downloaded, or expired", body = ErrorBody),
+        (status = 405, description = "HEAD, which would use up the download; `Allow: GET`", body = ErrorBody),
     )
 )]
 pub async fn download_file(
@@ -432,7 +444,7 @@ pub async fn download_file(
 ) -> Result<Response, ApiError> {
     // A HEAD (link preview, prefetch) must not use up the one download.
     if method == axum::http::Method::HEAD {
-        return Err(method_not_allowed().await);
+        return Err(method_not_allowed().await.allow("GET"));
     }
     let gone = || {
         ApiError::not_found(

@@ -1,14 +1,19 @@
 //! Every route in one place, with the layers that guard them.
 
-use crate::{api, page, AppState};
+use crate::error::ApiError;
+use crate::{api, compress, page, ratelimit, AppState};
+use axum::body::Body;
 use axum::extract::{DefaultBodyLimit, Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::{self, Next};
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
+use http_body_util::BodyExt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
-use tower_http::timeout::TimeoutLayer;
+use tower_http::timeout::{TimeoutBody, TimeoutError, TimeoutLayer};
 
 /// Largest JSON or form body for text operations.
 pub const TEXT_LIMIT: usize = 16 * 1024 * 1024;
@@ -23,6 +28,11 @@ style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; \
 form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 /// The application: page, assets, API, files; security headers on every answer.
+///
+/// Bounds on every request: a body announced larger than its route takes is a 413 before
+/// any of it is read; a body that sends nothing for the body idle timeout is cut off with a
+/// 408; text routes answer within 30 s (408), uploads within 30 minutes; the rate limit per
+/// client, when set, applies to everything but the health check.
 pub fn router(state: AppState) -> Router {
     let text = Router::new()
         .route("/", get(page::index).post(page::submit))
@@ -32,24 +42,41 @@ pub fn router(state: AppState) -> Router {
         .route("/api/inspect", post(api::inspect))
         .route("/api/resolve", post(api::resolve))
         .route("/api/openapi.json", get(api::openapi))
-        .route("/healthz", get(api::healthz))
         .layer(DefaultBodyLimit::max(TEXT_LIMIT))
+        .layer(middleware::from_fn(|request, next| {
+            refuse_announced_oversize(TEXT_LIMIT as u64, request, next)
+        }))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
             Duration::from_secs(30),
         ));
-    let upload_limit = usize::try_from(state.max_upload().saturating_add(MULTIPART_OVERHEAD))
-        .unwrap_or(usize::MAX);
+    let upload_limit = state.max_upload().saturating_add(MULTIPART_OVERHEAD);
     let files = Router::new()
         .route("/api/files", post(api::upload_file))
         .route("/api/files/{id}", get(api::download_file))
         .route("/files", post(page::submit_file))
-        .layer(DefaultBodyLimit::max(upload_limit))
+        .layer(DefaultBodyLimit::max(
+            usize::try_from(upload_limit).unwrap_or(usize::MAX),
+        ))
+        .layer(middleware::from_fn(move |request, next| {
+            refuse_announced_oversize(upload_limit, request, next)
+        }))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
             Duration::from_secs(30 * 60),
         ));
-    text.merge(files)
+    let mut limited = text
+        .merge(files)
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            body_idle_timeout,
+        ))
+        .layer(middleware::from_fn(compress::gzip_assets));
+    if let Some(limit) = state.rate_limit() {
+        limited = ratelimit::limit(limited, limit, state.trusted_proxies());
+    }
+    limited
+        .route("/healthz", get(api::healthz))
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
         .layer(middleware::from_fn_with_state(
@@ -57,6 +84,56 @@ pub fn router(state: AppState) -> Router {
             security_headers,
         ))
         .with_state(state)
+}
+
+/// A 413 for a body whose `Content-Length` is over `limit`, before any of it is read.
+async fn refuse_announced_oversize(limit: u64, request: Request, next: Next) -> Response {
+    let announced = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    match announced {
+        Some(length) if length > limit => ApiError::too_large(format!(
+            "the body announces {length} bytes; this route takes at most {limit} bytes ({})",
+            crate::human_size(limit)
+        ))
+        .into_response(),
+        _ => next.run(request).await,
+    }
+}
+
+/// Cuts off a request body that sends nothing for the body idle timeout: the handler sees
+/// the body fail, and the answer is a 408 whatever the handler made of it.
+async fn body_idle_timeout(
+    State(state): State<AppState>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let idle = state.body_idle_timeout();
+    let timed_out = Arc::new(AtomicBool::new(false));
+    let noted = Arc::clone(&timed_out);
+    let request = request.map(|body| {
+        Body::new(TimeoutBody::new(idle, body).map_err(move |error| {
+            if error.is::<TimeoutError>() {
+                noted.store(true, Ordering::Relaxed);
+            }
+            error
+        }))
+    });
+    let response = next.run(request).await;
+    if timed_out.load(Ordering::Relaxed) {
+        return ApiError::new(
+            StatusCode::REQUEST_TIMEOUT,
+            "body-timeout",
+            format!(
+                "the request body sent nothing for {} s; nothing was kept",
+                idle.as_secs()
+            ),
+        )
+        .into_response();
+    }
+    response
 }
 
 /// Adds the security headers unless a handler set its own.
