@@ -17,6 +17,9 @@ use tower_http::timeout::{TimeoutBody, TimeoutError, TimeoutLayer};
 
 /// Largest JSON or form body for text operations.
 pub const TEXT_LIMIT: usize = 16 * 1024 * 1024;
+/// Largest body of `/api/inspect` and `/api/resolve`: URLs up to the 2 MB Chromium takes,
+/// with room for JSON escapes and a base.
+pub const INSPECT_LIMIT: usize = 4 * 1024 * 1024;
 /// Room for multipart headers and option fields beyond the file itself.
 pub const MULTIPART_OVERHEAD: u64 = 1024 * 1024;
 
@@ -35,21 +38,33 @@ form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 /// client, when set, applies to everything but the health check.
 pub fn router(state: AppState) -> Router {
     let text = Router::new()
-        .route("/", get(page::index).post(page::submit))
+        .route(
+            "/",
+            get(page::index)
+                .post(page::submit)
+                .layer(middleware::from_fn(|request, next| {
+                    bound_page_inspection(INSPECT_LIMIT, request, next)
+                })),
+        )
         .route("/assets/{name}", get(page::asset))
         .route("/api/encode", post(api::encode))
         .route("/api/decode", post(api::decode))
-        .route("/api/inspect", post(api::inspect))
-        .route("/api/resolve", post(api::resolve))
         .route("/api/openapi.json", get(api::openapi))
         .layer(DefaultBodyLimit::max(TEXT_LIMIT))
         .layer(middleware::from_fn(|request, next| {
             refuse_announced_oversize(TEXT_LIMIT as u64, request, next)
-        }))
-        .layer(TimeoutLayer::with_status_code(
-            StatusCode::REQUEST_TIMEOUT,
-            Duration::from_secs(30),
-        ));
+        }));
+    let urls = Router::new()
+        .route("/api/inspect", post(api::inspect))
+        .route("/api/resolve", post(api::resolve))
+        .layer(DefaultBodyLimit::max(INSPECT_LIMIT))
+        .layer(middleware::from_fn(|request, next| {
+            refuse_announced_oversize(INSPECT_LIMIT as u64, request, next)
+        }));
+    let text = text.merge(urls).layer(TimeoutLayer::with_status_code(
+        StatusCode::REQUEST_TIMEOUT,
+        Duration::from_secs(30),
+    ));
     let upload_limit = state.max_upload().saturating_add(MULTIPART_OVERHEAD);
     let files = Router::new()
         .route("/api/files", post(api::upload_file))
@@ -101,6 +116,41 @@ async fn refuse_announced_oversize(limit: u64, request: Request, next: Next) -> 
         .into_response(),
         _ => next.run(request).await,
     }
+}
+
+/// The page's form post (`POST /`) runs the codec or the inspector: a form larger than
+/// `limit` that asks for the inspector is a 413, as `/api/inspect` would answer. Only such
+/// forms are read here; the others go on as they came.
+async fn bound_page_inspection(limit: usize, request: Request, next: Next) -> Response {
+    let announced = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<usize>().ok());
+    if announced.is_some_and(|length| length <= limit) {
+        return next.run(request).await;
+    }
+    let (parts, body) = request.into_parts();
+    let bytes = match axum::body::to_bytes(body, TEXT_LIMIT).await {
+        Ok(bytes) => bytes,
+        Err(_) => {
+            return ApiError::too_large(format!(
+                "the form is larger than {TEXT_LIMIT} bytes or was cut short"
+            ))
+            .into_response()
+        }
+    };
+    let inspecting = bytes.len() > limit
+        && form_urlencoded::parse(&bytes).any(|(name, value)| name == "op" && value == "inspect");
+    if inspecting {
+        return ApiError::too_large(format!(
+            "a URL to inspect takes at most {limit} bytes ({}) with its form",
+            crate::human_size(limit as u64)
+        ))
+        .into_response();
+    }
+    next.run(Request::from_parts(parts, Body::from(bytes)))
+        .await
 }
 
 /// Cuts off a request body that sends nothing for the body idle timeout: the handler sees

@@ -636,3 +636,65 @@ async fn the_rate_limit_is_per_client_with_429_and_retry_after() {
     }
     assert_eq!(statuses, [200, 200, 200, 429]);
 }
+
+#[tokio::test]
+async fn the_inspector_takes_urls_up_to_its_limit_from_the_api_and_the_page() {
+    let server = Server::start(Options::default()).await;
+    let client = reqwest::Client::new();
+    let limit = urlkit_web::routes::INSPECT_LIMIT;
+    let url = format!("http://a/?{}", "a=b&".repeat(limit / 4));
+    let response = client
+        .post(server.url("/api/inspect"))
+        .json(&serde_json::json!({ "url": url }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::PAYLOAD_TOO_LARGE);
+    // The page's form: the inspector is bounded alike, the codec is not.
+    for (op, field, expected) in [
+        ("inspect", "url", StatusCode::PAYLOAD_TOO_LARGE),
+        ("encode", "input", StatusCode::OK),
+    ] {
+        let response = client
+            .post(server.url("/"))
+            .form(&[("op", op), (field, &url)])
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), expected, "{op}");
+    }
+    let small = client
+        .post(server.url("/"))
+        .form(&[("op", "inspect"), ("url", "http://a/?a=b")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(small.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn a_codec_request_of_millions_of_values_is_refused_unparsed() {
+    let server = Server::start(Options::default()).await;
+    let client = reqwest::Client::new();
+    let many = format!("{{\"input\": \"a\", \"x\": [{}0]}}", "0,".repeat(2_000_000));
+    let response = client
+        .post(server.url("/api/encode"))
+        .header("content-type", "application/json")
+        .body(many)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "too-many-values", "{body}");
+    // A few wrong values are still named by the request's own reader.
+    let response = client
+        .post(server.url("/api/decode"))
+        .json(&serde_json::json!({"input": [1, 2]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["error"]["field"], "input", "{body}");
+}
