@@ -33,10 +33,12 @@ cargo build --release --locked -p urlkit-cli
 work="$(mktemp -d)"
 store="$work/store"
 limit=$((8 << 20))
+# Room for the 40 uploads at once of section 2 (the cap itself is measured in section 8).
 target/release/urlkit serve --addr 127.0.0.1:0 --store "$store" --max-upload "$limit" \
-  2>"$work/server.log" &
+  --max-uploads 64 2>"$work/server.log" &
 server=$!
-trap 'kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
+pid=""
+trap 'kill "$server" $pid 2>/dev/null || true; rm -rf "$work"' EXIT
 for _ in $(seq 100); do
   grep -q 'serving on' "$work/server.log" && break
   sleep 0.1

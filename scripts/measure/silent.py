@@ -9,7 +9,6 @@ of the silent connections the server has closed (end of file or reset on read). 
 line of figures as `key=value` pairs.
 """
 
-import select
 import socket
 import sys
 import time
@@ -33,13 +32,15 @@ def health(host, port):
 
 
 def closed(sock):
-    readable, _, _ = select.select([sock], [], [], 0)
-    if not readable:
-        return False
-    try:
-        return sock.recv(4096) == b""
-    except OSError:
-        return True
+    """Whether the server has closed `sock` (reading what it sent before, such as a 503)."""
+    while True:
+        try:
+            if sock.recv(65536, socket.MSG_DONTWAIT) == b"":
+                return True
+        except BlockingIOError:
+            return False
+        except OSError:
+            return True
 
 
 def main():
