@@ -71,10 +71,18 @@ struct ServeArgs {
     /// Serve TLS with a certificate made at start-up (browsers will warn).
     #[arg(long, conflicts_with_all = ["tls_cert", "tls_key"])]
     tls_self_signed: bool,
-    /// Directory for results waiting for their download (default: a private temporary
-    /// directory, removed at exit). Leftover results in it are deleted at start-up.
-    #[arg(long, value_name = "DIR")]
-    store: Option<std::path::PathBuf>,
+    /// Where results wait for their download: a directory (leftover results in it are
+    /// deleted at start-up), or s3://BUCKET/PREFIX for S3 or a compatible service shared
+    /// by several instances (credentials, region and endpoint from the AWS_* variables).
+    /// Default: a private temporary directory, removed at exit.
+    #[arg(long, value_name = "DIR|URL")]
+    store: Option<String>,
+    /// The S3 endpoint, for a service other than AWS (or AWS_ENDPOINT_URL).
+    #[arg(long, value_name = "URL")]
+    s3_endpoint: Option<String>,
+    /// The S3 region (or AWS_REGION).
+    #[arg(long, value_name = "REGION")]
+    s3_region: Option<String>,
     /// Largest file accepted: bytes, or with a unit (100MiB, 10M, 512K).
     #[arg(long, value_name = "SIZE", default_value = "100MiB", value_parser = urlkit_web::parse_size)]
     max_upload: u64,
@@ -114,6 +122,15 @@ struct ServeArgs {
     /// Log every request: method, route, status and time (never bodies or result ids).
     #[arg(short, long)]
     verbose: bool,
+    /// Logs as text lines or as JSON lines.
+    #[arg(long, value_enum, default_value = "text")]
+    log_format: LogFormat,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum LogFormat {
+    Text,
+    Json,
 }
 
 /// An address (a network of one) or a network in CIDR notation.
@@ -129,10 +146,25 @@ fn serve(args: ServeArgs) -> ExitCode {
         (_, _, true) => urlkit_web::TlsMode::SelfSigned,
         _ => urlkit_web::TlsMode::Off,
     };
+    let store = match args.store {
+        None => urlkit_web::StoreConfig::Temporary,
+        Some(url) if url.starts_with("s3://") => urlkit_web::StoreConfig::S3 {
+            url,
+            endpoint: args.s3_endpoint,
+            region: args.s3_region,
+        },
+        Some(dir) => {
+            if args.s3_endpoint.is_some() || args.s3_region.is_some() {
+                return serve_usage("--s3-endpoint and --s3-region need --store s3://…");
+            }
+            urlkit_web::StoreConfig::Dir(dir.into())
+        }
+    };
+    let json_logs = args.log_format == LogFormat::Json;
     let config = urlkit_web::ServeConfig {
         addr: args.addr,
         tls,
-        store: args.store,
+        store,
         max_upload: args.max_upload,
         ttl: args.ttl,
         max_store: args.max_store,
@@ -143,6 +175,7 @@ fn serve(args: ServeArgs) -> ExitCode {
         rate_limit: args.rate_limit,
         trusted_proxies: args.trusted_proxy,
         shutdown_grace: args.shutdown_timeout,
+        json_logs,
     };
     use tracing_subscriber::filter::{LevelFilter, Targets};
     use tracing_subscriber::prelude::*;
@@ -151,18 +184,29 @@ fn serve(args: ServeArgs) -> ExitCode {
     } else {
         LevelFilter::INFO
     };
-    tracing_subscriber::registry()
-        .with(
-            tracing_subscriber::fmt::layer()
-                .with_writer(std::io::stderr)
-                .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr())),
-        )
-        .with(
-            Targets::new()
-                .with_default(LevelFilter::WARN)
-                .with_target("urlkit_web", ours),
-        )
-        .init();
+    let targets = Targets::new()
+        .with_default(LevelFilter::WARN)
+        .with_target("urlkit_web", ours);
+    if json_logs {
+        tracing_subscriber::registry()
+            .with(
+                tracing_subscriber::fmt::layer()
+                    .json()
+                    .flatten_event(true)
+                    .with_writer(std::io::stderr),
+            )
+            .with(targets)
+            .init();
+    } else {
+        tracing_subscriber::registry()
+            .with(
+                tracing_subscriber::fmt::layer()
+                    .with_writer(std::io::stderr)
+                    .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr())),
+            )
+            .with(targets)
+            .init();
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -180,6 +224,12 @@ fn serve(args: ServeArgs) -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// A usage error of `serve`: status 2.
+fn serve_usage(message: &str) -> ExitCode {
+    eprintln!("urlkit: {message}");
+    ExitCode::from(2)
 }
 
 fn main() -> ExitCode {

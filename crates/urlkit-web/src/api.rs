@@ -406,6 +406,7 @@ pub async fn process_upload(
 ) -> Result<FileCreated, ApiError> {
     // Held until the result is stored or refused.
     let _slot = state.upload_slot().ok_or_else(|| {
+        state.metrics().uploads_refused.inc();
         ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
             "busy",
@@ -435,7 +436,13 @@ pub async fn process_upload(
         let mut codec = options.codec(op)?;
         let id = ResultId::random().map_err(|e| ApiError::internal("cannot make an id", e))?;
         let store = state.store();
-        let mut writer = store.create(&id).await.map_err(ApiError::storage)?;
+        let stored = |e: std::io::Error| {
+            if e.kind() != std::io::ErrorKind::StorageFull {
+                state.metrics().store_error("write");
+            }
+            ApiError::storage(e)
+        };
+        let mut writer = store.create(&id).await.map_err(stored)?;
         let processed: Result<u64, ApiError> = async {
             let mut received: u64 = 0;
             let mut written: u64 = 0;
@@ -454,13 +461,13 @@ pub async fn process_upload(
                     None => codec.finish(&mut out),
                 }
                 .map_err(|rejection| ApiError::rejected(&rejection.0))?;
-                writer.write_all(&out).await.map_err(ApiError::storage)?;
+                writer.write_all(&out).await.map_err(stored)?;
                 written += out.len() as u64;
                 if chunk.is_none() {
                     break;
                 }
             }
-            writer.shutdown().await.map_err(ApiError::storage)?;
+            writer.shutdown().await.map_err(stored)?;
             Ok(written)
         }
         .await;
@@ -489,7 +496,8 @@ pub async fn process_upload(
             let _ = store.discard(&id).await;
             return Err(error);
         }
-        store.commit(&id).await.map_err(ApiError::storage)?;
+        store.commit(&id).await.map_err(stored)?;
+        state.metrics().results_stored.inc();
         let mut diagnostics = codec.diagnostics().items().to_vec();
         diagnostics.sort_by_key(|d| d.offset);
         return Ok(FileCreated {
@@ -542,6 +550,7 @@ async fn small_field(
     responses(
         (status = 200, description = "The result, as an attachment", content_type = "application/octet-stream"),
         (status = 404, description = "No such result, already downloaded, or expired", body = ErrorBody),
+        (status = 503, description = "The result store cannot be reached; `Retry-After`", body = ErrorBody),
         (status = 405, description = "HEAD, which would use up the download; `Allow: GET`", body = ErrorBody),
     )
 )]
@@ -564,8 +573,12 @@ pub async fn download_file(
         .store()
         .claim(&id, state.ttl())
         .await
-        .map_err(|e| ApiError::internal("cannot read the result", e))?
+        .map_err(|e| {
+            state.metrics().store_error("claim");
+            ApiError::storage(e)
+        })?
         .ok_or_else(gone)?;
+    state.metrics().results_claimed.inc();
     let body = Body::from_stream(tokio_util::io::ReaderStream::with_capacity(
         reader,
         64 * 1024,
@@ -588,14 +601,61 @@ pub async fn download_file(
 /// Health.
 #[derive(Serialize, ToSchema)]
 pub struct Health {
-    /// Always `ok`.
+    /// `ok` (liveness) or `ready` (readiness).
     pub status: &'static str,
 }
 
-/// Liveness check.
+/// Liveness check: the process answers.
 #[utoipa::path(get, path = "/healthz", tag = "meta", responses((status = 200, body = Health)))]
 pub async fn healthz() -> Json<Health> {
     Json(Health { status: "ok" })
+}
+
+/// Readiness check: 200 while the server takes requests; 503 while the result store cannot
+/// be reached (checked within 2 s) or once shutdown has begun.
+#[utoipa::path(
+    get, path = "/readyz", tag = "meta",
+    responses(
+        (status = 200, description = "Ready", body = Health),
+        (status = 503, description = "The store cannot be reached, or shutting down", body = ErrorBody),
+    )
+)]
+pub async fn readyz(State(state): State<AppState>) -> Result<Json<Health>, ApiError> {
+    let not_ready = |message: String| {
+        ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "not-ready", message).retry_after(5)
+    };
+    if state.draining() {
+        return Err(not_ready("shutting down".into()));
+    }
+    let checked =
+        tokio::time::timeout(std::time::Duration::from_secs(2), state.store().check()).await;
+    match checked {
+        Ok(Ok(())) => Ok(Json(Health { status: "ready" })),
+        Ok(Err(e)) => {
+            state.metrics().store_error("check");
+            tracing::warn!("the result store cannot be used: {e}");
+            Err(not_ready("the result store cannot be reached".into()))
+        }
+        Err(_) => {
+            state.metrics().store_error("check");
+            Err(not_ready("the result store does not answer".into()))
+        }
+    }
+}
+
+/// The server's metrics in the Prometheus (OpenMetrics) text format: requests by route,
+/// method and status, latency, body bytes, results stored, claimed and expired, store
+/// errors, connections.
+#[utoipa::path(get, path = "/metrics", tag = "meta", responses((status = 200, description = "OpenMetrics text", content_type = "application/openmetrics-text")))]
+pub async fn metrics(State(state): State<AppState>) -> Response {
+    (
+        [(
+            header::CONTENT_TYPE,
+            "application/openmetrics-text; version=1.0.0; charset=utf-8",
+        )],
+        state.metrics().render(),
+    )
+        .into_response()
 }
 
 /// The OpenAPI document of this API, generated from the handlers above.
@@ -613,6 +673,8 @@ pub async fn healthz() -> Json<Health> {
         upload_file,
         download_file,
         healthz,
+        readyz,
+        metrics,
         openapi
     ),
     components(schemas(

@@ -14,6 +14,7 @@
 //! as running out of descriptors) are logged once a second at most, and accepting resumes
 //! after a short pause.
 
+use crate::metrics::Metrics;
 use axum::extract::connect_info::ConnectInfo;
 use axum::http::Request;
 use axum::response::Response;
@@ -216,6 +217,7 @@ pub async fn serve_connections(
     router: Router,
     tls: Option<Arc<rustls::ServerConfig>>,
     limits: ConnectionLimits,
+    metrics: Arc<Metrics>,
     shutdown: impl Future<Output = ()>,
 ) {
     let mut builder = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new());
@@ -263,6 +265,7 @@ pub async fn serve_connections(
         };
         let _ = stream.set_nodelay(true);
         let Ok(permit) = Arc::clone(&open).try_acquire_owned() else {
+            metrics.connections_refused.inc();
             if let Ok(slot) = Arc::clone(&refusing).try_acquire_owned() {
                 let refusal = Arc::clone(&refusal);
                 let acceptor = tls.as_ref().map(|(_, refuse)| refuse.clone());
@@ -288,8 +291,13 @@ pub async fn serve_connections(
         let limits = Arc::clone(&limits);
         let acceptor = tls.as_ref().map(|(accept, _)| accept.clone());
         let watcher = graceful.watcher();
+        let metrics = Arc::clone(&metrics);
         tokio::spawn(async move {
-            let _open = permit;
+            metrics.connections_open.inc();
+            let _open = OpenConnection {
+                _permit: permit,
+                metrics: Arc::clone(&metrics),
+            };
             let served = async {
                 match acceptor {
                     None => {
@@ -317,6 +325,7 @@ pub async fn serve_connections(
                 }
                 () = silence(&activity, &limits) => {
                     tracing::debug!("closed a silent connection");
+                    metrics.connections_silent.inc();
                 }
             }
         });
@@ -327,6 +336,18 @@ pub async fn serve_connections(
         () = tokio::time::sleep(limits.shutdown_grace) => {
             tracing::warn!("requests still in flight after {:?}; stopping anyway", limits.shutdown_grace);
         },
+    }
+}
+
+/// A connection's place under the cap, and in the count of open connections.
+struct OpenConnection {
+    _permit: tokio::sync::OwnedSemaphorePermit,
+    metrics: Arc<Metrics>,
+}
+
+impl Drop for OpenConnection {
+    fn drop(&mut self) {
+        self.metrics.connections_open.dec();
     }
 }
 

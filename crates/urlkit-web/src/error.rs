@@ -90,8 +90,10 @@ impl ApiError {
         )
     }
 
-    /// A failure to write the result store: 507 when it is full (the `--max-store` quota
-    /// or the disk), else a 500. Either way the caller has kept nothing.
+    /// A failure of the result store: 507 when it is full (the `--max-store` quota or the
+    /// disk), else a 503 (`store-unavailable`, `Retry-After: 5`): the store cannot be
+    /// reached or used now. Either way the caller has kept nothing. The detail is logged,
+    /// not sent.
     pub fn storage(error: std::io::Error) -> Self {
         if error.kind() == std::io::ErrorKind::StorageFull {
             tracing::warn!("the result store is full: {error}");
@@ -102,7 +104,14 @@ impl ApiError {
                  results have been downloaded or have expired",
             )
         } else {
-            Self::internal("cannot store the result", error)
+            tracing::error!("the result store failed: {error}");
+            Self::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "store-unavailable",
+                "the result store cannot be reached; nothing was kept. Try again in a \
+                 few seconds",
+            )
+            .retry_after(5)
         }
     }
 

@@ -6,10 +6,12 @@
 #![deny(missing_docs)]
 
 pub mod api;
+pub mod bucket;
 pub mod codec;
 pub mod compress;
 pub mod conn;
 pub mod error;
+pub mod metrics;
 pub mod page;
 pub mod ratelimit;
 pub mod routes;
@@ -47,8 +49,8 @@ pub struct ServeConfig {
     pub addr: SocketAddr,
     /// Plain HTTP, PEM files, or self-signed.
     pub tls: TlsMode,
-    /// The result directory; `None`: a private temporary directory, removed at exit.
-    pub store: Option<PathBuf>,
+    /// Where results wait for their download.
+    pub store: StoreConfig,
     /// Largest file accepted, in bytes.
     pub max_upload: u64,
     /// How long a result waits for its download.
@@ -70,6 +72,27 @@ pub struct ServeConfig {
     pub trusted_proxies: Vec<ipnet::IpNet>,
     /// How long requests in flight may take to finish after SIGTERM or Ctrl-C.
     pub shutdown_grace: Duration,
+    /// Logs are JSON lines (the start-up line too) rather than text.
+    pub json_logs: bool,
+}
+
+/// Where results wait for their download.
+#[derive(Clone, Debug, Default)]
+pub enum StoreConfig {
+    /// A private temporary directory, removed at exit.
+    #[default]
+    Temporary,
+    /// This directory (created if missing); leftovers of an earlier run are removed.
+    Dir(PathBuf),
+    /// An S3 bucket (or a compatible service), shared by any number of instances.
+    S3 {
+        /// `s3://bucket/prefix`.
+        url: String,
+        /// The service's endpoint, when not AWS's (or `AWS_ENDPOINT_URL`).
+        endpoint: Option<String>,
+        /// The region, when not `AWS_REGION`.
+        region: Option<String>,
+    },
 }
 
 impl Default for ServeConfig {
@@ -77,7 +100,7 @@ impl Default for ServeConfig {
         ServeConfig {
             addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
             tls: TlsMode::Off,
-            store: None,
+            store: StoreConfig::Temporary,
             max_upload: MAX_UPLOAD,
             ttl: Duration::from_secs(15 * 60),
             max_store: MAX_STORE,
@@ -88,6 +111,7 @@ impl Default for ServeConfig {
             rate_limit: None,
             trusted_proxies: Vec::new(),
             shutdown_grace: Duration::from_secs(10),
+            json_logs: false,
         }
     }
 }
@@ -107,6 +131,8 @@ struct Inner {
     body_idle_timeout: Duration,
     rate_limit: Option<RateLimit>,
     trusted_proxies: Arc<[ipnet::IpNet]>,
+    metrics: Arc<metrics::Metrics>,
+    draining: std::sync::atomic::AtomicBool,
 }
 
 impl AppState {
@@ -124,6 +150,8 @@ impl AppState {
                 body_idle_timeout: IDLE_TIMEOUT,
                 rate_limit: None,
                 trusted_proxies: Arc::new([]),
+                metrics: Arc::default(),
+                draining: Default::default(),
             }),
         }
     }
@@ -148,6 +176,8 @@ impl AppState {
                 body_idle_timeout,
                 rate_limit,
                 trusted_proxies: trusted_proxies.into(),
+                metrics: Arc::clone(&self.inner.metrics),
+                draining: Default::default(),
             }),
         }
     }
@@ -191,6 +221,25 @@ impl AppState {
     pub fn trusted_proxies(&self) -> &[ipnet::IpNet] {
         &self.inner.trusted_proxies
     }
+
+    /// This server's metrics.
+    pub fn metrics(&self) -> Arc<metrics::Metrics> {
+        Arc::clone(&self.inner.metrics)
+    }
+
+    /// Marks the server as shutting down: the readiness check fails from now on.
+    pub fn start_draining(&self) {
+        self.inner
+            .draining
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Whether the server is shutting down.
+    pub fn draining(&self) -> bool {
+        self.inner
+            .draining
+            .load(std::sync::atomic::Ordering::Relaxed)
+    }
 }
 
 /// The router with every route and layer (see [`routes::router`]).
@@ -208,8 +257,14 @@ pub fn spawn_sweeper(state: AppState) -> tokio::task::JoinHandle<()> {
             tick.tick().await;
             match state.store().sweep(state.ttl()).await {
                 Ok(0) => {}
-                Ok(n) => tracing::info!("deleted {n} expired result(s)"),
-                Err(e) => tracing::warn!("cannot sweep the result store: {e}"),
+                Ok(n) => {
+                    state.metrics().results_expired.inc_by(n as u64);
+                    tracing::info!("deleted {n} expired result(s)");
+                }
+                Err(e) => {
+                    state.metrics().store_error("sweep");
+                    tracing::warn!("cannot sweep the result store: {e}");
+                }
             }
         }
     })
@@ -247,39 +302,76 @@ fn connection_cap(asked: Option<usize>, max_uploads: usize) -> usize {
     }
 }
 
-/// Runs the web tool until Ctrl-C or SIGTERM, then stops accepting and lets requests in
-/// flight finish (for at most [`ServeConfig::shutdown_grace`]). Fails when the address
-/// cannot be bound, the store cannot be created, or the TLS files are unreadable or
-/// invalid.
+/// The result store `config` asks for, what to call it, and a directory to remove at exit.
+async fn open_store(
+    config: &ServeConfig,
+) -> anyhow::Result<(Arc<dyn ResultStore>, String, Option<PathBuf>)> {
+    let (dir, temporary) = match &config.store {
+        StoreConfig::S3 {
+            url,
+            endpoint,
+            region,
+        } => {
+            let bucket = bucket::BucketStore::s3(
+                url,
+                endpoint.as_deref(),
+                region.as_deref(),
+                Some(config.max_store),
+            )?;
+            let checked =
+                tokio::time::timeout(Duration::from_secs(15), bucket.check_conditional_create())
+                    .await;
+            match checked {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) if e.kind() == std::io::ErrorKind::Unsupported => {
+                    anyhow::bail!(
+                        "cannot use {url} as the result store: {e}, so once-only downloads \
+                         cannot be guaranteed"
+                    )
+                }
+                Ok(Err(e)) => tracing::warn!(
+                    "the result store {url} cannot be reached yet ({e}); not ready until it can"
+                ),
+                Err(_) => tracing::warn!(
+                    "the result store {url} does not answer yet; not ready until it does"
+                ),
+            }
+            return Ok((Arc::new(bucket), url.clone(), None));
+        }
+        StoreConfig::Dir(dir) => (dir.clone(), false),
+        StoreConfig::Temporary => (
+            store::private_temp_dir().context("cannot create a private temporary directory")?,
+            true,
+        ),
+    };
+    match DirStore::open(&dir) {
+        Ok(store) => Ok((
+            Arc::new(store.with_quota(Some(config.max_store))),
+            dir.display().to_string(),
+            temporary.then(|| dir.clone()),
+        )),
+        Err(e) => {
+            if temporary {
+                let _ = std::fs::remove_dir_all(&dir);
+            }
+            Err(anyhow::Error::from(e)
+                .context(format!("cannot use {} as the result store", dir.display())))
+        }
+    }
+}
+
+/// Runs the web tool until Ctrl-C or SIGTERM, then fails its readiness check, stops
+/// accepting and lets requests in flight finish (for at most
+/// [`ServeConfig::shutdown_grace`]). Fails when the address cannot be bound, the store
+/// cannot be created (or, on S3, does not honour conditional writes), or the TLS files
+/// are unreadable or invalid.
 pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
     let tls = tls::config(&config.tls).await?;
     let listener = std::net::TcpListener::bind(config.addr)
         .with_context(|| format!("cannot listen on {}", config.addr))?;
     listener.set_nonblocking(true)?;
-    let (dir, temporary) = match &config.store {
-        Some(dir) => (dir.clone(), false),
-        None => (
-            store::private_temp_dir().context("cannot create a private temporary directory")?,
-            true,
-        ),
-    };
-    let store = match DirStore::open(&dir) {
-        Ok(store) => store.with_quota(Some(config.max_store)),
-        Err(e) => {
-            if temporary {
-                let _ = std::fs::remove_dir_all(&dir);
-            }
-            return Err(anyhow::Error::from(e)
-                .context(format!("cannot use {} as the result store", dir.display())));
-        }
-    };
-    let state = AppState::new(
-        Arc::new(store),
-        config.max_upload,
-        config.ttl,
-        tls.is_some(),
-    )
-    .with_limits(
+    let (store, store_name, temporary) = open_store(&config).await?;
+    let state = AppState::new(store, config.max_upload, config.ttl, tls.is_some()).with_limits(
         config.max_uploads,
         config.idle_timeout,
         config.rate_limit,
@@ -292,25 +384,42 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
         shutdown_grace: config.shutdown_grace,
     };
     let sweeper = spawn_sweeper(state.clone());
-    let router = app(state);
+    let metrics = state.metrics();
+    let router = app(state.clone());
     let local = listener.local_addr()?;
     let scheme = if tls.is_some() { "https" } else { "http" };
-    eprintln!(
-        "urlkit: serving on {scheme}://{local}  (results in {}, upload limit {}, store limit {}, \
-         kept {}s, {} connections at most)",
-        dir.display(),
+    let announcement = format!(
+        "serving on {scheme}://{local}  (results in {store_name}, upload limit {}, store limit \
+         {}, kept {}s, {} connections at most)",
         human_size(config.max_upload),
         human_size(config.max_store),
         config.ttl.as_secs(),
         limits.max_connections,
     );
+    announce(config.json_logs, &announcement);
     let listener = tokio::net::TcpListener::from_std(listener)?;
-    serve_connections(listener, router, tls, limits, shutdown_signal()).await;
+    let shutdown = async {
+        shutdown_signal().await;
+        state.start_draining();
+        announce(config.json_logs, "shutting down");
+    };
+    serve_connections(listener, router, tls, limits, metrics, shutdown).await;
     sweeper.abort();
-    if temporary {
+    if let Some(dir) = temporary {
         let _ = std::fs::remove_dir_all(&dir);
     }
     Ok(())
+}
+
+/// A line for the operator: `urlkit: …` on stderr, or a log record when logs are JSON. A
+/// stderr nobody reads any more is no reason to stop serving.
+fn announce(json: bool, line: &str) {
+    if json {
+        tracing::info!("{line}");
+    } else {
+        use std::io::Write;
+        let _ = writeln!(std::io::stderr(), "urlkit: {line}");
+    }
 }
 
 async fn shutdown_signal() {
@@ -329,7 +438,6 @@ async fn shutdown_signal() {
         _ = ctrl_c => {},
         _ = term => {},
     }
-    eprintln!("urlkit: shutting down");
 }
 
 /// Parses a size: bytes (`1048576`), or a number with a unit: `K`/`KB`/`KiB`, `M`/`MB`/`MiB`,

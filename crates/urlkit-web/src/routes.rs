@@ -1,6 +1,7 @@
 //! Every route in one place, with the layers that guard them.
 
 use crate::error::ApiError;
+use crate::metrics::CountedBody;
 use crate::{api, compress, page, ratelimit, AppState};
 use axum::body::Body;
 use axum::extract::{DefaultBodyLimit, Request, State};
@@ -92,6 +93,8 @@ pub fn router(state: AppState) -> Router {
     }
     limited
         .route("/healthz", get(api::healthz))
+        .route("/readyz", get(api::readyz))
+        .route("/metrics", get(api::metrics))
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
         .layer(middleware::from_fn_with_state(
@@ -186,30 +189,34 @@ async fn body_idle_timeout(
     response
 }
 
-/// Adds the security headers unless a handler set its own.
+/// Counts every request in the metrics (route pattern, method, status, time to the
+/// answer's headers, body bytes both ways) and adds the security headers unless a handler
+/// set its own.
 ///
 /// Logs method, route pattern (never the concrete path: it may carry a result id), status
 /// and time at debug level; bodies are never logged.
 async fn security_headers(State(state): State<AppState>, request: Request, next: Next) -> Response {
-    let mut response = if tracing::enabled!(tracing::Level::DEBUG) {
-        let started = std::time::Instant::now();
-        let method = request.method().clone();
-        let route = request
-            .extensions()
-            .get::<axum::extract::MatchedPath>()
-            .map(|p| p.as_str().to_owned());
-        let response = next.run(request).await;
-        tracing::debug!(
-            %method,
-            route = route.as_deref().unwrap_or("(none)"),
-            status = response.status().as_u16(),
-            micros = started.elapsed().as_micros() as u64,
-            "request"
-        );
-        response
-    } else {
-        next.run(request).await
-    };
+    let started = std::time::Instant::now();
+    let metrics = state.metrics();
+    let method = request.method().clone();
+    let route = request
+        .extensions()
+        .get::<axum::extract::MatchedPath>()
+        .map_or("unmatched", |p| p.as_str())
+        .to_owned();
+    let request = request.map(|body| CountedBody::wrap(body, &metrics.bytes_in));
+    let response = next.run(request).await;
+    let took = started.elapsed();
+    let status = response.status().as_u16();
+    metrics.observe(&route, &method, status, took);
+    tracing::debug!(
+        %method,
+        route,
+        status,
+        micros = took.as_micros() as u64,
+        "request"
+    );
+    let mut response = response.map(|body| CountedBody::wrap(body, &metrics.bytes_out));
     let headers = response.headers_mut();
     let mut set = |name: header::HeaderName, value: &'static str| {
         headers

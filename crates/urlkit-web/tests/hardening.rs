@@ -41,11 +41,13 @@ impl Server {
             header_timeout: HEADER_TIMEOUT,
             ..ConnectionLimits::default()
         };
+        let metrics = state.metrics();
         tokio::spawn(serve_connections(
             listener,
             app(state),
             None,
             limits,
+            metrics,
             std::future::pending(),
         ));
         Server {

@@ -89,11 +89,13 @@ impl Server {
             max_connections: options.max_connections,
             shutdown_grace: Duration::from_secs(1),
         };
+        let metrics = state.metrics();
         tokio::spawn(serve_connections(
             listener,
             app(state),
             tls,
             limits,
+            metrics,
             std::future::pending(),
         ));
         Server {
