@@ -32,8 +32,8 @@ moto_server="$(scripts/moto-venv.sh)"
 work="$(mktemp -d)"
 pids=()
 cleanup() {
+  # nginx runs in the foreground (`daemon off`): its master is one of these.
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  [ -f "$work/nginx/nginx.pid" ] && kill "$(cat "$work/nginx/nginx.pid")" 2>/dev/null || true
   for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
   rm -rf "$work"
 }

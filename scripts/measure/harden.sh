@@ -192,6 +192,13 @@ silent_line="$(python3 scripts/measure/silent.py 127.0.0.1 "${url##*:}" 2000 9)"
 echo "2000 silent, --header-timeout 5s: $silent_line"
 echo "$silent_line" | grep -q 'closed_by_server=2000 ' || fail "silent connections left open: $silent_line"
 stop
+if [ -n "${BEFORE:-}" ]; then
+  binary="$BEFORE"
+  start --header-timeout 5s
+  echo "before: $(python3 scripts/measure/silent.py 127.0.0.1 "${url##*:}" 2000 9)"
+  stop
+  binary=target/release/urlkit
+fi
 launcher=(prlimit --nofile=300)
 start --header-timeout 5s
 limited_line="$(python3 scripts/measure/silent.py 127.0.0.1 "${url##*:}" 320 9)"
@@ -271,7 +278,7 @@ echo "rate limit 20/s (burst 40), wrk 5 s from one address: $rate_total requests
 stop
 python3 -c "import sys; sys.stdout.write('%' + '25' * 100000000 + '41\n')" >"$work/line-200mb"
 until_stable_line="$( { /usr/bin/time -f '%M KiB peak, %e s' target/release/urlkit decode --until-stable -l \
-  -i "$work/line-200mb" >/dev/null; } 2>&1 | tr '\n' ' ')"
+  -i "$work/line-200mb" >/dev/null; } 2>&1 | tr '\n' ' ' || true)"
 echo "decode --until-stable -l on one 200 MB line: $until_stable_line"
 rm -f "$work/line-200mb" "$work/upload" "$work/repeated"
 

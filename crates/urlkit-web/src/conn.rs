@@ -62,7 +62,11 @@ impl Default for ConnectionLimits {
 }
 
 /// Refusals (503 answers past the connection cap) being written at once, at most.
-const REFUSALS_AT_ONCE: usize = 64;
+pub const REFUSALS_AT_ONCE: usize = 64;
+
+/// How long a refused connection is read from after its answer, so that a request it sent
+/// meanwhile does not turn the close into a reset that loses the answer.
+const REFUSAL_DRAIN: Duration = Duration::from_millis(500);
 
 /// What a connection has done lately, shared by its socket, its requests and its watch.
 struct Activity {
@@ -270,8 +274,11 @@ pub async fn serve_connections(
                 let refusal = Arc::clone(&refusal);
                 let acceptor = tls.as_ref().map(|(_, refuse)| refuse.clone());
                 let timeout = limits.header_timeout.min(Duration::from_secs(2));
+                let drain = REFUSAL_DRAIN;
                 tokio::spawn(async move {
-                    let _ = tokio::time::timeout(timeout, refuse(stream, acceptor, &refusal)).await;
+                    let _ =
+                        tokio::time::timeout(timeout, refuse(stream, acceptor, &refusal, drain))
+                            .await;
                     drop(slot);
                 });
             }
@@ -379,20 +386,30 @@ impl hyper::service::Service<Request<Incoming>> for RequestService {
 
 /// Writes the 503 refusal (after a handshake with `tls`), then reads what the client sent
 /// for a moment before closing, so that the answer is not lost to a reset.
-async fn refuse(stream: TcpStream, tls: Option<tokio_rustls::TlsAcceptor>, answer: &[u8]) {
-    async fn answer_and_close(mut stream: impl AsyncRead + AsyncWrite + Unpin, answer: &[u8]) {
+async fn refuse(
+    stream: TcpStream,
+    tls: Option<tokio_rustls::TlsAcceptor>,
+    answer: &[u8],
+    drain: Duration,
+) {
+    async fn answer_and_close(
+        mut stream: impl AsyncRead + AsyncWrite + Unpin,
+        answer: &[u8],
+        drain: Duration,
+    ) {
         use tokio::io::AsyncReadExt;
         if stream.write_all(answer).await.is_err() || stream.shutdown().await.is_err() {
             return;
         }
         let mut sink = [0u8; 4096];
-        while matches!(stream.read(&mut sink).await, Ok(n) if n > 0) {}
+        let reading = async { while matches!(stream.read(&mut sink).await, Ok(n) if n > 0) {} };
+        let _ = tokio::time::timeout(drain, reading).await;
     }
     match tls {
-        None => answer_and_close(stream, answer).await,
+        None => answer_and_close(stream, answer, drain).await,
         Some(acceptor) => {
             if let Ok(stream) = acceptor.accept(stream).await {
-                answer_and_close(stream, answer).await;
+                answer_and_close(stream, answer, drain).await;
             }
         }
     }

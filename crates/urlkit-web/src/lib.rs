@@ -270,10 +270,10 @@ pub fn spawn_sweeper(state: AppState) -> tokio::task::JoinHandle<()> {
     })
 }
 
-/// Descriptors kept aside from connections: the listener, standard streams, log files and
-/// two per upload (its result file and a spare).
+/// Descriptors kept aside from connections: the listener, standard streams, the store's
+/// files and sockets (two per upload), and the connections being refused past the cap.
 fn reserved_descriptors(max_uploads: usize) -> usize {
-    64 + 2 * max_uploads
+    64 + 2 * max_uploads + conn::REFUSALS_AT_ONCE
 }
 
 /// Raises the soft limit on open descriptors to the hard one (as Go and nginx do) and

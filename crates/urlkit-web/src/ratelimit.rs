@@ -157,15 +157,22 @@ pub fn limit<S: Clone + Send + Sync + 'static>(
 fn too_many(error: GovernorError) -> Response {
     match error {
         GovernorError::TooManyRequests { wait_time, headers } => {
+            // The wait is rounded down to whole seconds; `Retry-After: 0` would invite the
+            // client straight back.
+            let seconds = u32::try_from(wait_time).unwrap_or(u32::MAX).max(1);
             let mut response = ApiError::new(
                 StatusCode::TOO_MANY_REQUESTS,
                 "rate-limited",
-                format!("too many requests from your address; try again in {wait_time} s"),
+                format!("too many requests from your address; try again in {seconds} s"),
             )
             .into_response();
             if let Some(headers) = headers {
                 response.headers_mut().extend(headers);
             }
+            response.headers_mut().insert(
+                axum::http::header::RETRY_AFTER,
+                axum::http::HeaderValue::from(seconds),
+            );
             response
         }
         other => ApiError::internal("cannot apply the rate limit", other).into_response(),

@@ -605,6 +605,35 @@ async fn the_rate_limit_is_per_client_with_429_and_retry_after() {
     assert!((1..=5).contains(&wait), "{wait}");
     let body: Value = limited.json().await.unwrap();
     assert_eq!(body["error"]["code"], "rate-limited");
+    // Past a quick limit the wait is under a second: still at least 1, never 0.
+    let quick = Server::start(Options {
+        rate_limit: Some(RateLimit {
+            per_second: 50.0,
+            burst: 1,
+        }),
+        ..Options::default()
+    })
+    .await;
+    let mut waits = Vec::new();
+    for _ in 0..5 {
+        let response = client
+            .get(quick.url("/api/openapi.json"))
+            .send()
+            .await
+            .unwrap();
+        if response.status() == StatusCode::TOO_MANY_REQUESTS {
+            waits.push(
+                response.headers()["retry-after"]
+                    .to_str()
+                    .unwrap()
+                    .to_owned(),
+            );
+        }
+    }
+    assert!(
+        !waits.is_empty() && waits.iter().all(|w| w == "1"),
+        "{waits:?}"
+    );
     // Another client behind the same proxy is not affected; the health check never is.
     assert_eq!(encode("192.0.2.2").await.unwrap().status(), StatusCode::OK);
     for _ in 0..10 {
