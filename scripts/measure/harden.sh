@@ -31,20 +31,31 @@ command -v curl >/dev/null 2>&1 || { apt-get update && apt-get install -y curl; 
 
 cargo build --release --locked -p urlkit-cli
 work="$(mktemp -d)"
-store="$work/store"
+pid=""
+trap 'kill $pid 2>/dev/null || true; rm -rf "$work"' EXIT
+
+# A server: `start ARGS...` runs $binary (through $launcher, if any) on a fresh store
+# ($store) and sets $pid and $url; `stop` ends it.
+binary=target/release/urlkit
+launcher=()
+start() {
+  local log="$work/started.log"
+  store="$work/store-$RANDOM"
+  "${launcher[@]}" "$binary" serve --addr 127.0.0.1:0 --store "$store" "$@" 2>"$log" &
+  pid=$!
+  for _ in $(seq 100); do
+    grep -q 'serving on' "$log" && break
+    sleep 0.1
+  done
+  url="$(grep -o 'http://127\.0\.0\.1:[0-9]*' "$log" | head -n1)"
+  [ -n "$url" ] || { cat "$log"; exit 1; }
+}
+stop() { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; }
+
 limit=$((8 << 20))
 # Room for the 40 uploads at once of section 2 (the cap itself is measured in section 8).
-target/release/urlkit serve --addr 127.0.0.1:0 --store "$store" --max-upload "$limit" \
-  --max-uploads 64 2>"$work/server.log" &
-server=$!
-pid=""
-trap 'kill "$server" $pid 2>/dev/null || true; rm -rf "$work"' EXIT
-for _ in $(seq 100); do
-  grep -q 'serving on' "$work/server.log" && break
-  sleep 0.1
-done
-url="$(grep -o 'http://127\.0\.0\.1:[0-9]*' "$work/server.log" | head -n1)"
-[ -n "$url" ] || { cat "$work/server.log"; exit 1; }
+start --max-upload "$limit" --max-uploads 64
+server=$pid
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 rss() { awk '/^VmRSS/ {print $2}' "/proc/$server/status"; }
@@ -144,8 +155,7 @@ head -c 20000000 /dev/zero | tr '\0' a | sed 's/^/{"input":"/; s/$/"}/' >"$work/
 send -X POST -H 'content-type: application/json' --data-binary "@$work/huge.json" "$url/api/encode"
 [ "$bad_5xx" = 0 ] || fail "$bad_5xx server errors for bad input"
 curl -sf "$url/healthz" >/dev/null || fail "server not healthy after bad inputs"
-kill "$server"
-wait "$server" 2>/dev/null || true
+stop
 
 # 4. Faults.
 echo "== faults"
@@ -168,22 +178,6 @@ fuzz_runs() {
   [ -n "$runs" ] || runs="$(grep -Eo '^#[0-9]+' "$1" | tail -n1 | tr -d '#' || true)"
   echo "${runs:-0}"
 }
-
-# A server for one measurement: `start ARGS...` sets $pid and $url; `stop` ends it.
-start() {
-  local log="$work/started.log"
-  "${launcher[@]}" "$binary" serve --addr 127.0.0.1:0 --store "$work/store-$RANDOM" "$@" 2>"$log" &
-  pid=$!
-  for _ in $(seq 100); do
-    grep -q 'serving on' "$log" && break
-    sleep 0.1
-  done
-  url="$(grep -o 'http://127\.0\.0\.1:[0-9]*' "$log" | head -n1)"
-  [ -n "$url" ] || { cat "$log"; exit 1; }
-}
-stop() { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; }
-binary=target/release/urlkit
-launcher=()
 
 # 6. Silent connections.
 echo "== silent connections"

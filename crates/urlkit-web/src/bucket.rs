@@ -221,17 +221,7 @@ impl ResultStore for BucketStore {
     }
 
     fn discard<'a>(&'a self, id: &'a ResultId) -> BoxFuture<'a, io::Result<()>> {
-        Box::pin(async move {
-            match self
-                .inner
-                .backend
-                .delete(&self.inner.path("data", id))
-                .await
-            {
-                Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
-                Err(e) => Err(store_error(e)),
-            }
-        })
+        Box::pin(delete(&self.inner, "data", id))
     }
 
     fn claim<'a>(
@@ -453,6 +443,20 @@ struct Upload {
     parts: Vec<PartId>,
 }
 
+impl Upload {
+    /// Sends `part` as the next part of the upload to `data`.
+    async fn send(&mut self, inner: &Inner, data: &Path, part: PutPayload) -> io::Result<()> {
+        let index = self.parts.len();
+        let sent = inner
+            .backend
+            .put_part(data, &self.id, index, part)
+            .await
+            .map_err(store_error)?;
+        self.parts.push(sent);
+        Ok(())
+    }
+}
+
 type Step = BoxFuture<'static, io::Result<Option<Upload>>>;
 
 /// Writes a result: parts of [`PART_SIZE`] as they fill, the rest when shut down. Dropped
@@ -506,14 +510,9 @@ impl BucketWriter {
                     }
                 }
             };
-            let index = upload.parts.len();
-            let part = inner
-                .backend
-                .put_part(&data, &upload.id, index, part)
-                .await
-                .map_err(store_error)?;
-            upload.parts.push(part);
-            if index > 0 {
+            let first = upload.parts.is_empty();
+            upload.send(&inner, &data, part).await?;
+            if !first {
                 // The upload is alive: its marker is young again.
                 inner
                     .backend
@@ -539,13 +538,7 @@ impl BucketWriter {
                 }
                 Some(mut upload) => {
                     if rest.content_length() > 0 || upload.parts.is_empty() {
-                        let index = upload.parts.len();
-                        let part = inner
-                            .backend
-                            .put_part(&data, &upload.id, index, rest)
-                            .await
-                            .map_err(store_error)?;
-                        upload.parts.push(part);
+                        upload.send(&inner, &data, rest).await?;
                     }
                     inner
                         .backend

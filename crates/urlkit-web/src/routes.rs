@@ -104,14 +104,18 @@ pub fn router(state: AppState) -> Router {
         .with_state(state)
 }
 
-/// A 413 for a body whose `Content-Length` is over `limit`, before any of it is read.
-async fn refuse_announced_oversize(limit: u64, request: Request, next: Next) -> Response {
-    let announced = request
+/// The body length a request's `Content-Length` announces, if it does.
+fn announced_length(request: &Request) -> Option<u64> {
+    request
         .headers()
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.trim().parse::<u64>().ok());
-    match announced {
+        .and_then(|v| v.trim().parse::<u64>().ok())
+}
+
+/// A 413 for a body whose `Content-Length` is over `limit`, before any of it is read.
+async fn refuse_announced_oversize(limit: u64, request: Request, next: Next) -> Response {
+    match announced_length(&request) {
         Some(length) if length > limit => ApiError::too_large(format!(
             "the body announces {length} bytes; this route takes at most {limit} bytes ({})",
             crate::human_size(limit)
@@ -125,12 +129,7 @@ async fn refuse_announced_oversize(limit: u64, request: Request, next: Next) -> 
 /// `limit` that asks for the inspector is a 413, as `/api/inspect` would answer. Only such
 /// forms are read here; the others go on as they came.
 async fn bound_page_inspection(limit: usize, request: Request, next: Next) -> Response {
-    let announced = request
-        .headers()
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.trim().parse::<usize>().ok());
-    if announced.is_some_and(|length| length <= limit) {
+    if announced_length(&request).is_some_and(|length| length <= limit as u64) {
         return next.run(request).await;
     }
     let (parts, body) = request.into_parts();

@@ -109,6 +109,19 @@ impl Server {
         format!("http://{}{path}", self.addr)
     }
 
+    /// Uploads a few bytes to be encoded.
+    async fn upload(&self) -> reqwest::Response {
+        let form = Form::new()
+            .text("op", "encode")
+            .part("file", Part::bytes(b"abc".to_vec()).file_name("a"));
+        reqwest::Client::new()
+            .post(self.url("/api/files"))
+            .multipart(form)
+            .send()
+            .await
+            .unwrap()
+    }
+
     fn results_left(&self) -> usize {
         std::fs::read_dir(&self.dir)
             .unwrap()
@@ -163,6 +176,26 @@ async fn closed_within(stream: &mut (impl AsyncRead + Unpin), limit: Duration) -
             Ok(Ok(_)) => {}
         }
     }
+}
+
+/// `count` connections to the server that send nothing.
+async fn silent_connections(server: &Server, count: usize) -> Vec<TcpStream> {
+    let mut silent = Vec::with_capacity(count);
+    for _ in 0..count {
+        silent.push(TcpStream::connect(server.addr).await.unwrap());
+    }
+    silent
+}
+
+/// How many of `streams` the server closes, each within `limit`.
+async fn closed_count(streams: &mut [TcpStream], limit: Duration) -> usize {
+    let mut closed = 0;
+    for stream in streams {
+        if closed_within(stream, limit).await.is_some() {
+            closed += 1;
+        }
+    }
+    closed
 }
 
 /// Sends one HTTP/1.1 request on `stream` and reads its answer (status and body) without
@@ -284,10 +317,7 @@ async fn past_the_connection_cap_new_clients_get_503_and_the_silent_ones_go() {
         ..Options::default()
     })
     .await;
-    let mut silent = Vec::new();
-    for _ in 0..100 {
-        silent.push(TcpStream::connect(server.addr).await.unwrap());
-    }
+    let mut silent = silent_connections(&server, 100).await;
     // Let the server accept them all.
     tokio::time::sleep(Duration::from_millis(300)).await;
     let mut refused = TcpStream::connect(server.addr).await.unwrap();
@@ -301,11 +331,7 @@ async fn past_the_connection_cap_new_clients_get_503_and_the_silent_ones_go() {
     let body: Value = serde_json::from_str(answer.split("\r\n\r\n").nth(1).unwrap()).unwrap();
     assert_eq!(body["error"]["code"], "busy");
     // The silent ones are closed in time, and the server answers again.
-    for stream in &mut silent {
-        assert!(closed_within(stream, HEADER_TIMEOUT + SLACK)
-            .await
-            .is_some());
-    }
+    assert_eq!(closed_count(&mut silent, HEADER_TIMEOUT + SLACK).await, 100);
     let response = reqwest::get(server.url("/healthz")).await.unwrap();
     assert_eq!(response.status(), StatusCode::OK);
 }
@@ -317,10 +343,7 @@ async fn a_thousand_silent_connections_do_not_keep_others_waiting() {
         ..Options::default()
     })
     .await;
-    let mut silent = Vec::new();
-    for _ in 0..1000 {
-        silent.push(TcpStream::connect(server.addr).await.unwrap());
-    }
+    let mut silent = silent_connections(&server, 1000).await;
     let client = reqwest::Client::new();
     for _ in 0..20 {
         let started = Instant::now();
@@ -332,16 +355,10 @@ async fn a_thousand_silent_connections_do_not_keep_others_waiting() {
             started.elapsed()
         );
     }
-    let mut closed = 0;
-    for stream in &mut silent {
-        if closed_within(stream, HEADER_TIMEOUT + SLACK)
-            .await
-            .is_some()
-        {
-            closed += 1;
-        }
-    }
-    assert_eq!(closed, silent.len());
+    assert_eq!(
+        closed_count(&mut silent, HEADER_TIMEOUT + SLACK).await,
+        1000
+    );
 }
 
 /// Headers of a multipart upload announcing `length` bytes of body.
@@ -406,16 +423,8 @@ async fn uploads_past_the_cap_get_503_at_once() {
         slow.push(stream);
     }
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let form = Form::new()
-        .text("op", "encode")
-        .part("file", Part::bytes(b"abc".to_vec()).file_name("a"));
     let started = Instant::now();
-    let response = reqwest::Client::new()
-        .post(server.url("/api/files"))
-        .multipart(form)
-        .send()
-        .await
-        .unwrap();
+    let response = server.upload().await;
     assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
     assert_eq!(response.headers()["retry-after"], "5");
     let body: Value = response.json().await.unwrap();
@@ -425,16 +434,7 @@ async fn uploads_past_the_cap_get_503_at_once() {
     for stream in &mut slow {
         assert!(closed_within(stream, IDLE_TIMEOUT + SLACK).await.is_some());
     }
-    let form = Form::new()
-        .text("op", "encode")
-        .part("file", Part::bytes(b"abc".to_vec()).file_name("a"));
-    let response = reqwest::Client::new()
-        .post(server.url("/api/files"))
-        .multipart(form)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::CREATED);
+    assert_eq!(server.upload().await.status(), StatusCode::CREATED);
 }
 
 #[tokio::test]

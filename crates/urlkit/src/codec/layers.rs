@@ -426,6 +426,16 @@ mod tests {
         decode_until_stable(input, &DecodeOptions::default())
     }
 
+    /// The offsets of the kept findings with `code`.
+    fn offsets(peeled: &Peeled, code: Code) -> Vec<u64> {
+        let items = peeled.finished.diagnostics.items();
+        items
+            .iter()
+            .filter(|d| d.code == code)
+            .map(|d| d.offset)
+            .collect()
+    }
+
     #[test]
     fn nested_layers_are_peeled_and_listed() {
         let peeled = peel_all(b"%252541");
@@ -445,30 +455,14 @@ mod tests {
         let input = b"ab \n%25FF cd%2541%25zz";
         let peeled = peel_all(input);
         assert_eq!(peeled.depth, 2);
-        let at = |code: Code| -> Vec<u64> {
-            let items = peeled.finished.diagnostics.items();
-            items
-                .iter()
-                .filter(|d| d.code == code)
-                .map(|d| d.offset)
-                .collect()
-        };
-        assert_eq!(at(Code::InvalidSequence), [4]);
-        assert_eq!(at(Code::MalformedEscape), [17]);
+        assert_eq!(offsets(&peeled, Code::InvalidSequence), [4]);
+        assert_eq!(offsets(&peeled, Code::MalformedEscape), [17]);
     }
 
     #[test]
     fn a_malformed_escape_of_the_input_is_reported_once() {
         let peeled = peel_all(b"%zz%2541");
-        let malformed: Vec<u64> = peeled
-            .finished
-            .diagnostics
-            .items()
-            .iter()
-            .filter(|d| d.code == Code::MalformedEscape)
-            .map(|d| d.offset)
-            .collect();
-        assert_eq!(malformed, [0]);
+        assert_eq!(offsets(&peeled, Code::MalformedEscape), [0]);
         // `%%32%30`: the outer `%` is malformed, then part of an escape (`%20`).
         let peeled = peel_all(b"%%32%30");
         assert_eq!(peeled.finished.output, b" ");
@@ -496,14 +490,7 @@ mod tests {
         }
         let peeled = peel_all(&input);
         assert_eq!(peeled.depth, 3);
-        let invalid: Vec<u64> = peeled
-            .finished
-            .diagnostics
-            .items()
-            .iter()
-            .filter(|d| d.code == Code::InvalidSequence)
-            .map(|d| d.offset)
-            .collect();
+        let invalid = offsets(&peeled, Code::InvalidSequence);
         let first_difference = invalid.iter().zip(&expected).position(|(a, b)| a != b);
         assert_eq!(
             (invalid.len(), first_difference),
@@ -567,12 +554,6 @@ mod tests {
         assert_eq!(peeled.depth, 0);
         assert_eq!(peeled.finished.output, b"ab%zz");
         assert!(peeled.finished.detection.is_some());
-        let malformed = peeled
-            .finished
-            .diagnostics
-            .items()
-            .iter()
-            .find(|d| d.code == Code::MalformedEscape);
-        assert_eq!(malformed.map(|d| d.offset), Some(4));
+        assert_eq!(offsets(&peeled, Code::MalformedEscape), [4]);
     }
 }
