@@ -33,6 +33,8 @@ def health(host, port):
 
 def closed(sock):
     """Whether the server has closed `sock` (reading what it sent before, such as a 503)."""
+    # Without a timeout: a socket with one waits for it before every non-blocking read.
+    sock.setblocking(False)
     while True:
         try:
             if sock.recv(65536, socket.MSG_DONTWAIT) == b"":
