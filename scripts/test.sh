@@ -11,6 +11,8 @@
 #   wasm-node  the WebAssembly module in Node: same results as the native binary,
 #              streaming, and its raw exports called with bad arguments
 #   browser    the web tool's page driven in Chromium (tests-browser/)
+#   deploy     three instances behind nginx on one S3 bucket (moto), checked by
+#              scripts/deploy/local.sh, and the systemd unit verified
 #   aarch64    the library's tests and the CLI contract on aarch64 under qemu-aarch64
 #   miri       the WebAssembly module's exports under Miri (nightly)
 #
@@ -20,7 +22,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all_sections=(rust doc wasm-node browser aarch64 miri)
+all_sections=(rust doc wasm-node browser deploy aarch64 miri)
 sections=("$@")
 [ ${#sections[@]} -eq 0 ] && sections=("${all_sections[@]}")
 
@@ -137,7 +139,14 @@ expected_x86_kernels() {
 }
 
 section_rust() {
-  ensure_debian node:nodejs python3:python3 || true
+  ensure_debian node:nodejs python3:python3 python3-venv || true
+  # moto's S3 server for the tests of several instances on one bucket (about 40 s to
+  # install, once, into target/moto-venv).
+  if URLKIT_MOTO_SERVER="$(scripts/moto-venv.sh)"; then
+    export URLKIT_MOTO_SERVER
+  else
+    echo "cannot install moto: the S3 tests will fail"
+  fi
   if [ "$(uname -m)" = x86_64 ]; then
     URLKIT_EXPECT_KERNELS="$(expected_x86_kernels)"
     export URLKIT_EXPECT_KERNELS
@@ -178,6 +187,15 @@ section_browser() {
   run_section browser bash -c 'cd tests-browser && npm test'
 }
 
+section_deploy() {
+  if ! ensure_debian python3-venv curl:curl nginx:nginx-light || ! scripts/moto-venv.sh >/dev/null; then
+    skip_section deploy "needs nginx (Debian's nginx-light), curl and moto (Python venv)"
+    return
+  fi
+  cargo build --locked -p urlkit-cli
+  run_section deploy scripts/deploy/local.sh check target/debug/urlkit
+}
+
 section_aarch64() {
   if ! ensure_debian aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
     qemu-aarch64:qemu-user \
@@ -203,6 +221,7 @@ for section in "${sections[@]}"; do
     doc) section_doc ;;
     wasm-node) section_wasm_node ;;
     browser) section_browser ;;
+    deploy) section_deploy ;;
     aarch64) section_aarch64 ;;
     miri) section_miri ;;
     *)

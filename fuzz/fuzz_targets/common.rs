@@ -54,6 +54,7 @@ pub fn decode_options(charset: u8, flags: u8) -> DecodeOptions {
         } else {
             Newline::Lf
         },
+        text: flags & 32 != 0,
     }
 }
 

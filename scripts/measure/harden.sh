@@ -11,6 +11,14 @@
 # 4. Faults: the SIGKILL/restart, quota and download-race tests (cargo test).
 # 5. Fuzzing: executions and findings per target from fuzz/logs/ (FUZZ_SECONDS > 0 runs
 #    scripts/fuzz.sh first).
+# 6. Silent connections: 2,000 connections that send nothing (`silent.py`), health checks
+#    meanwhile, and how many the server closed after its header timeout; then the same
+#    under `prlimit --nofile=300` with 320 of them.
+# 7. Memory: the peak resident memory of the heaviest requests known (`bodies.py`), each on
+#    a fresh server; with BEFORE=path/to/urlkit, also of that binary, for comparison.
+# 8. Caps: uploads past --max-uploads, the rate limit per client, a Content-Length of 20 GB,
+#    a form of 100,000 repeated fields, `decode --until-stable` on a 200 MB line.
+# 9. Compression: each asset's size as sent with and without gzip.
 # Exits 1 when any figure is not what it must be.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -23,18 +31,31 @@ command -v curl >/dev/null 2>&1 || { apt-get update && apt-get install -y curl; 
 
 cargo build --release --locked -p urlkit-cli
 work="$(mktemp -d)"
-store="$work/store"
+pid=""
+trap 'kill $pid 2>/dev/null || true; rm -rf "$work"' EXIT
+
+# A server: `start ARGS...` runs $binary (through $launcher, if any) on a fresh store
+# ($store) and sets $pid and $url; `stop` ends it.
+binary=target/release/urlkit
+launcher=()
+start() {
+  local log="$work/started.log"
+  store="$work/store-$RANDOM"
+  "${launcher[@]}" "$binary" serve --addr 127.0.0.1:0 --store "$store" "$@" 2>"$log" &
+  pid=$!
+  for _ in $(seq 100); do
+    grep -q 'serving on' "$log" && break
+    sleep 0.1
+  done
+  url="$(grep -o 'http://127\.0\.0\.1:[0-9]*' "$log" | head -n1)"
+  [ -n "$url" ] || { cat "$log"; exit 1; }
+}
+stop() { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; }
+
 limit=$((8 << 20))
-target/release/urlkit serve --addr 127.0.0.1:0 --store "$store" --max-upload "$limit" \
-  2>"$work/server.log" &
-server=$!
-trap 'kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
-for _ in $(seq 100); do
-  grep -q 'serving on' "$work/server.log" && break
-  sleep 0.1
-done
-url="$(grep -o 'http://127\.0\.0\.1:[0-9]*' "$work/server.log" | head -n1)"
-[ -n "$url" ] || { cat "$work/server.log"; exit 1; }
+# Room for the 40 uploads at once of section 2 (the cap itself is measured in section 8).
+start --max-upload "$limit" --max-uploads 64
+server=$pid
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 rss() { awk '/^VmRSS/ {print $2}' "/proc/$server/status"; }
@@ -134,8 +155,7 @@ head -c 20000000 /dev/zero | tr '\0' a | sed 's/^/{"input":"/; s/$/"}/' >"$work/
 send -X POST -H 'content-type: application/json' --data-binary "@$work/huge.json" "$url/api/encode"
 [ "$bad_5xx" = 0 ] || fail "$bad_5xx server errors for bad input"
 curl -sf "$url/healthz" >/dev/null || fail "server not healthy after bad inputs"
-kill "$server"
-wait "$server" 2>/dev/null || true
+stop
 
 # 4. Faults.
 echo "== faults"
@@ -159,6 +179,121 @@ fuzz_runs() {
   echo "${runs:-0}"
 }
 
+# 6. Silent connections.
+echo "== silent connections"
+start --header-timeout 5s
+silent_line="$(python3 scripts/measure/silent.py 127.0.0.1 "${url##*:}" 2000 9)"
+echo "2000 silent, --header-timeout 5s: $silent_line"
+echo "$silent_line" | grep -q 'closed_by_server=2000 ' || fail "silent connections left open: $silent_line"
+stop
+if [ -n "${BEFORE:-}" ]; then
+  binary="$BEFORE"
+  start --header-timeout 5s
+  echo "before: $(python3 scripts/measure/silent.py 127.0.0.1 "${url##*:}" 2000 9)"
+  stop
+  binary=target/release/urlkit
+fi
+launcher=(prlimit --nofile=300)
+start --header-timeout 5s
+limited_line="$(python3 scripts/measure/silent.py 127.0.0.1 "${url##*:}" 320 9)"
+echo "320 silent under prlimit --nofile=300: $limited_line"
+if grep -q 'Too many open files' "$work/started.log"; then fail "the server ran out of descriptors"; fi
+stop
+launcher=()
+
+# 7. Memory of the heaviest requests.
+echo "== memory of the heaviest requests"
+mkdir -p "$work/bodies"
+python3 scripts/measure/bodies.py "$work/bodies" >"$work/bodies.list"
+peak_of() { # BINARY FILE ROUTE CONTENT_TYPE
+  binary="$1"
+  start
+  local answer hwm
+  answer="$(curl -s -o /dev/null -w '%{http_code} %{size_download}' --max-time 120 \
+    --data-binary "@$work/bodies/$2" -H "content-type: $4" "$url$3" || echo "000 0")"
+  hwm="$(awk '/^VmHWM/ {print int($2 / 1024)}' "/proc/$pid/status")"
+  stop
+  echo "$hwm MiB peak; answer $answer bytes"
+}
+memory_lines=()
+worst=0
+while read -r file route content_type; do
+  line="$(peak_of target/release/urlkit "$file" "$route" "$content_type")"
+  peak="${line%% *}"
+  [ "$peak" -gt "$worst" ] && worst="$peak" && worst_name="$file"
+  if [ -n "${BEFORE:-}" ]; then
+    line="$line; before: $(peak_of "$BEFORE" "$file" "$route" "$content_type")"
+  fi
+  echo "$file ($route): $line"
+  memory_lines+=("$file: $line")
+done <"$work/bodies.list"
+binary=target/release/urlkit
+
+# 8. Caps.
+echo "== caps"
+start --max-uploads 4 --idle-timeout 20s
+head -c $((4 << 20)) /dev/zero | tr '\0' a >"$work/upload"
+cap_jobs=()
+for i in $(seq 12); do
+  curl -s -o /dev/null -w '%{http_code}\n' --limit-rate 1M -F op=encode -F "file=@$work/upload" \
+    "$url/api/files" >"$work/cap-$i" &
+  cap_jobs+=($!)
+done
+for job in "${cap_jobs[@]}"; do wait "$job" || true; done
+uploads_created="$(cat "$work"/cap-* | grep -c '^201$' || true)"
+uploads_busy="$(cat "$work"/cap-* | grep -c '^503$' || true)"
+echo "12 uploads at once at 1 MB/s, --max-uploads 4: $uploads_created stored, $uploads_busy refused (503)"
+[ "$uploads_created" -ge 4 ] && [ $((uploads_created + uploads_busy)) = 12 ] \
+  || fail "upload cap: $uploads_created stored, $uploads_busy refused of 12"
+big_started=$(date +%s%N)
+big="$(curl -s -o /dev/null -w '%{http_code}' --max-time 30 -X POST -H 'content-type: application/json' \
+  -H 'content-length: 20000000000' "$url/api/decode" || true)"
+big_ms=$(( ($(date +%s%N) - big_started) / 1000000 ))
+echo "Content-Length 20 GB, no body: $big in $big_ms ms"
+[ "$big" = 413 ] || fail "a 20 GB Content-Length answered $big"
+python3 - "$work/repeated" <<'PY'
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write('--B\r\nContent-Disposition: form-data; name="op"\r\n\r\ndecode\r\n')
+    f.write('--B\r\nContent-Disposition: form-data; name="per_line"\r\n\r\non\r\n' * 100000)
+    f.write('--B\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\n%41\r\n--B--\r\n')
+PY
+repeated="$(curl -s -o /dev/null -w '%{http_code} %{time_total}' --max-time 300 \
+  -H 'content-type: multipart/form-data; boundary=B' --data-binary "@$work/repeated" "$url/api/files")"
+echo "multipart with 100,000 repeated fields: $repeated (status, seconds)"
+stop
+start --rate-limit 20/s
+wrk -t1 -c4 -d5s "$url/api/openapi.json" >"$work/wrk-rate" 2>&1 || true
+rate_total="$(grep -Eo '[0-9]+ requests in' "$work/wrk-rate" | awk '{print $1}')"
+rate_limited="$(grep -Eo 'Non-2xx or 3xx responses: [0-9]+' "$work/wrk-rate" | awk '{print $NF}')"
+retry_after=""
+for _ in $(seq 100); do
+  retry_after="$(curl -s -D - -o /dev/null "$url/api/openapi.json" | tr -d '\r' \
+    | awk -F': ' 'tolower($1) == "retry-after" {print $2}')"
+  [ -n "$retry_after" ] && break
+done
+echo "rate limit 20/s (burst 40), wrk 5 s from one address: $rate_total requests, ${rate_limited:-0} answered 429; Retry-After: ${retry_after:-none}"
+[ "${rate_limited:-0}" -gt 0 ] || fail "the rate limit never answered 429"
+stop
+python3 -c "import sys; sys.stdout.write('%' + '25' * 100000000 + '41\n')" >"$work/line-200mb"
+until_stable_line="$( { /usr/bin/time -f '%M KiB peak, %e s' target/release/urlkit decode --until-stable -l \
+  -i "$work/line-200mb" >/dev/null; } 2>&1 | tr '\n' ' ' || true)"
+echo "decode --until-stable -l on one 200 MB line: $until_stable_line"
+rm -f "$work/line-200mb" "$work/upload" "$work/repeated"
+
+# 9. Compression.
+echo "== compressed assets"
+start
+compression_lines=()
+for asset in urlkit.wasm urlkit.mjs app.js style.css; do
+  plain="$(curl -s "$url/assets/$asset" | wc -c)"
+  packed="$(curl -s -H 'accept-encoding: gzip' "$url/assets/$asset" | wc -c)"
+  compression_lines+=("$asset $plain → $packed bytes")
+  [ "$packed" -lt "$plain" ] || fail "$asset not compressed"
+done
+echo "gzip: ${compression_lines[*]}"
+stop
+
 echo
 echo "== figures"
 echo "load held: ${load_line[*]}; ${connections} connections, ${duration}s each"
@@ -174,4 +309,13 @@ for log in fuzz/logs/*.log; do
   echo "fuzz $target: $runs executions, $crashes findings on disk"
 done
 echo "files lost: $lost"
+echo "silent connections: $silent_line"
+echo "silent connections under nofile=300: $limited_line"
+echo "heaviest request: $worst_name at $worst MiB peak"
+printf '  %s\n' "${memory_lines[@]}"
+echo "upload cap 4, 12 at once: $uploads_created stored, $uploads_busy refused with 503"
+echo "rate limit 20/s: $rate_total requests in 5 s, ${rate_limited:-0} answered 429 (Retry-After: ${retry_after:-none})"
+echo "Content-Length 20 GB: $big in $big_ms ms; 100,000 repeated form fields: $repeated"
+echo "decode --until-stable -l, one 200 MB line: $until_stable_line"
+echo "gzip: ${compression_lines[*]}"
 [ "$failures" = 0 ] || { echo "$failures check(s) failed"; exit 1; }

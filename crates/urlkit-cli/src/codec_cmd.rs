@@ -1,6 +1,8 @@
 //! `urlkit encode`, `decode`, `detect` and `charsets`.
 
-use crate::io::{fail, open_sink, reject, usage, Reporter, Source};
+use crate::io::{
+    fail, open_sink, refuse_same_file, reject, say, usage, write_failed, Reporter, Source,
+};
 use std::ffi::OsString;
 use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
@@ -29,7 +31,7 @@ pub struct CommonArgs {
     /// Read the input from FILE instead of stdin.
     #[arg(short, long, value_name = "FILE")]
     input: Option<PathBuf>,
-    /// Write the output to FILE instead of stdout.
+    /// Write the output to FILE instead of stdout (not the input file: that is refused).
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
     /// Print the output and every finding as JSON.
@@ -126,7 +128,9 @@ pub struct DecodeArgs {
     /// Keep unencoded whitespace instead of removing it.
     #[arg(long)]
     keep_whitespace: bool,
-    /// Decode again and again until no escapes are left (`%2520` → ` `).
+    /// Decode again and again until no escapes are left (`%2520` → ` `), at most 17
+    /// times. Each entry is held in memory and one over 64 MiB is refused (with -l each
+    /// line is an entry); --json lists the intermediate layers up to 1 MiB in all.
     #[arg(long)]
     until_stable: bool,
     /// Decode a URI for display as an IRI (RFC 3987 §3.2): only escapes of non-ASCII
@@ -228,6 +232,9 @@ fn run(
     newline_after_stream: bool,
     make: impl Fn(bool) -> Codec,
 ) -> ExitCode {
+    if let Err(e) = check_files(text, common) {
+        return e;
+    }
     let mut sink = match open_sink(common.output.as_ref()) {
         Ok(s) => s,
         Err(e) => return fail(&e),
@@ -258,7 +265,7 @@ fn run(
                 reporter.add_hidden(codec.diagnostics().dropped());
             }
             if let Err(e) = sink.write_all(&out) {
-                return fail(&format!("cannot write output: {e}"));
+                return write_failed(&e);
             }
         }
         return finish_sink(sink, &reporter);
@@ -294,7 +301,7 @@ fn run(
         } else {
             reporter.report(&codec.take_findings());
             if let Err(e) = sink.write_all(&out) {
-                return fail(&format!("cannot write output: {e}"));
+                return write_failed(&e);
             }
         }
         if chunk.is_empty() {
@@ -304,7 +311,7 @@ fn run(
     if common.json {
         let line = json_line(&CodecResponse::from_codec(&codec, &collected));
         if let Err(e) = sink.write_all(line.as_bytes()) {
-            return fail(&format!("cannot write output: {e}"));
+            return write_failed(&e);
         }
     } else {
         reporter.add_hidden(codec.diagnostics().dropped());
@@ -314,7 +321,7 @@ fn run(
 
 fn finish_sink(mut sink: Box<dyn Write>, reporter: &Reporter) -> ExitCode {
     if let Err(e) = sink.flush() {
-        return fail(&format!("cannot write output: {e}"));
+        return write_failed(&e);
     }
     reporter.summarise();
     ExitCode::SUCCESS
@@ -328,73 +335,152 @@ fn json_line(response: &CodecResponse) -> String {
     line
 }
 
+/// The largest entry `decode --until-stable` takes: peeling holds the entry, the layer
+/// being decoded and the next one in memory, so a larger entry is refused instead.
+pub const UNTIL_STABLE_MAX_ENTRY: usize = 64 << 20;
+
+/// Input and output that are one file: a usage error (status 2), before anything is opened.
+fn check_files(text: &[OsString], common: &CommonArgs) -> Result<(), ExitCode> {
+    if !text.is_empty() {
+        return Ok(());
+    }
+    refuse_same_file(common.input.as_ref(), common.output.as_ref()).map_err(|e| usage(&e))
+}
+
 /// `decode --until-stable`: each entry (argument, line, or all of the input) is held in
-/// memory and peeled layer by layer.
+/// memory, at most [`UNTIL_STABLE_MAX_ENTRY`] bytes, and peeled layer by layer; lines are
+/// read one at a time.
 fn until_stable(text: &[OsString], common: &CommonArgs, settings: DecodeSettings) -> ExitCode {
-    let entries: Vec<Vec<u8>> = if text.is_empty() {
-        let all = match Source::open(common.input.as_ref()).and_then(|mut s| s.read_all()) {
-            Ok(all) => all,
+    if let Err(e) = check_files(text, common) {
+        return e;
+    }
+    let mut source = None;
+    if text.is_empty() {
+        match Source::open(common.input.as_ref()) {
+            Ok(s) => source = Some(s),
             Err(e) => return fail(&e),
-        };
-        if common.per_line {
-            let mut lines: Vec<Vec<u8>> = all
-                .split(|&b| b == b'\n')
-                .map(|l| l.strip_suffix(b"\r").unwrap_or(l).to_vec())
-                .collect();
-            if all.ends_with(b"\n") || all.is_empty() {
-                lines.pop();
-            }
-            lines
-        } else {
-            vec![all]
         }
-    } else {
-        text.iter().map(|t| t.as_bytes().to_vec()).collect()
-    };
+    }
     let mut sink = match open_sink(common.output.as_ref()) {
         Ok(s) => s,
         Err(e) => return fail(&e),
     };
-    let mut reporter = Reporter::new();
-    let one_entry_stream = text.is_empty() && !common.per_line;
-    let separator = Newline::from(common.newline).as_bytes();
-    // Each entry is peeled on its own: per-line framing is done here.
-    let single = DecodeSettings {
-        per_line: false,
-        until_stable: true,
-        text: !text.is_empty(),
-        ..settings
-    };
-    for entry in entries {
-        let run: Run = match single.run(&entry) {
-            Ok(Ok(run)) => run,
-            Ok(Err(rejection)) => {
-                let _ = sink.flush();
-                return reject(&rejection.0);
-            }
-            Err(error) => return bad_setting(error),
-        };
-        let written = if common.json {
-            json_line(&CodecResponse::from_run(&run)).into_bytes()
+    let mut peeler = Peeler {
+        settings: DecodeSettings {
+            per_line: false,
+            until_stable: true,
+            // Arguments are text; stdin and files are bytes.
+            text: !text.is_empty(),
+            ..settings
+        },
+        json: common.json,
+        // With many entries the findings say how deep each went.
+        say_depth: if text.is_empty() {
+            !common.per_line
         } else {
-            let depth = run.layers.as_ref().map_or(0, |l| l.depth);
-            eprintln!("urlkit: peeled {depth} layer(s) of encoding");
-            reporter.report(run.finished.diagnostics.items());
-            let mut out = run.finished.output;
-            if !one_entry_stream {
-                out.extend_from_slice(separator);
+            text.len() == 1
+        },
+        separator: if text.is_empty() && !common.per_line {
+            &[]
+        } else {
+            Newline::from(common.newline).as_bytes()
+        },
+        reporter: Reporter::new(),
+    };
+    let ended = match source {
+        None => text
+            .iter()
+            .try_for_each(|entry| peeler.entry(entry.as_bytes(), &mut sink)),
+        Some(mut source) if common.per_line => peel_lines(&mut source, &mut peeler, &mut sink),
+        Some(mut source) => {
+            let mut all = Vec::new();
+            match source.read_at_most(&mut all, UNTIL_STABLE_MAX_ENTRY) {
+                Ok(true) => peeler.entry(&all, &mut sink),
+                Ok(false) => Err(too_large("the input")),
+                Err(e) => Err(fail(&e)),
             }
-            out
-        };
-        if let Err(e) = sink.write_all(&written) {
-            return fail(&format!("cannot write output: {e}"));
+        }
+    };
+    match ended {
+        Ok(()) => finish_sink(sink, &peeler.reporter),
+        Err(code) => {
+            let _ = sink.flush();
+            code
         }
     }
-    finish_sink(sink, &reporter)
+}
+
+/// `--until-stable -l`: one line at a time, so only the longest line is ever in memory.
+fn peel_lines(
+    source: &mut Source,
+    peeler: &mut Peeler,
+    sink: &mut Box<dyn Write>,
+) -> Result<(), ExitCode> {
+    let mut line = Vec::new();
+    let mut number = 0u64;
+    loop {
+        number += 1;
+        match source.read_line_at_most(&mut line, UNTIL_STABLE_MAX_ENTRY) {
+            Ok(None) => return Ok(()),
+            Ok(Some(true)) => peeler.entry(&line, sink)?,
+            Ok(Some(false)) => return Err(too_large(&format!("line {number}"))),
+            Err(e) => return Err(fail(&e)),
+        }
+    }
+}
+
+/// The refusal of an entry over [`UNTIL_STABLE_MAX_ENTRY`]: status 1.
+fn too_large(what: &str) -> ExitCode {
+    fail(&format!(
+        "{what} is larger than {} MiB, the most --until-stable holds in memory; decode \
+         it layer by layer instead (urlkit decode | urlkit decode){}",
+        UNTIL_STABLE_MAX_ENTRY >> 20,
+        if what == "the input" {
+            ", or line by line with -l"
+        } else {
+            ""
+        }
+    ))
+}
+
+/// Peels entries one by one and writes each result.
+struct Peeler {
+    settings: DecodeSettings,
+    json: bool,
+    say_depth: bool,
+    separator: &'static [u8],
+    reporter: Reporter,
+}
+
+impl Peeler {
+    fn entry(&mut self, entry: &[u8], sink: &mut Box<dyn Write>) -> Result<(), ExitCode> {
+        let run: Run = match self.settings.run(entry) {
+            Ok(Ok(run)) => run,
+            Ok(Err(rejection)) => return Err(reject(&rejection.0)),
+            Err(error) => return Err(bad_setting(error)),
+        };
+        let written = if self.json {
+            json_line(&CodecResponse::from_run(&run)).into_bytes()
+        } else {
+            if self.say_depth {
+                let depth = run.layers.as_ref().map_or(0, |l| l.depth);
+                say(&format!("urlkit: peeled {depth} layer(s) of encoding"));
+            }
+            self.reporter.report(run.finished.diagnostics.items());
+            self.reporter.add_hidden(run.finished.diagnostics.dropped());
+            let mut out = run.finished.output;
+            out.extend_from_slice(self.separator);
+            out
+        };
+        sink.write_all(&written).map_err(|e| write_failed(&e))
+    }
 }
 
 /// `decode --iri`: each entry (argument, line, or all of the input) shown as an IRI.
 fn iri_display(text: &[OsString], common: &CommonArgs) -> ExitCode {
+    if let Err(e) = check_files(text, common) {
+        return e;
+    }
     let entries: Vec<String> = if text.is_empty() {
         let all = match Source::open(common.input.as_ref()).and_then(|mut s| s.read_all()) {
             Ok(all) => all,
@@ -425,7 +511,7 @@ fn iri_display(text: &[OsString], common: &CommonArgs) -> ExitCode {
                 .and_then(|_| sink.write_all(Newline::from(common.newline).as_bytes()))
         };
         if let Err(e) = result {
-            return fail(&format!("cannot write output: {e}"));
+            return write_failed(&e);
         }
     }
     finish_sink(sink, &Reporter::new())
@@ -440,13 +526,12 @@ pub fn detect(args: DetectArgs) -> ExitCode {
     } else {
         args.text.iter().map(|t| t.as_bytes().to_vec()).collect()
     };
+    let mut out = std::io::stdout().lock();
     for entry in entries {
         let detection = urlkit_api::detect(&entry);
-        if args.json {
-            match serde_json::to_string(&detection) {
-                Ok(line) => println!("{line}"),
-                Err(e) => return fail(&format!("cannot write output: {e}")),
-            }
+        let line = if args.json {
+            // A struct of strings and numbers always serialises.
+            serde_json::to_string(&detection).unwrap_or_default()
         } else {
             let others: Vec<String> = detection
                 .runners_up
@@ -460,10 +545,16 @@ pub fn detect(args: DetectArgs) -> ExitCode {
             if !others.is_empty() {
                 line.push_str(&format!(" runners-up: {}", others.join(", ")));
             }
-            println!("{line}");
+            line
+        };
+        if let Err(e) = writeln!(out, "{line}") {
+            return write_failed(&e);
         }
     }
-    ExitCode::SUCCESS
+    match out.flush() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => write_failed(&e),
+    }
 }
 
 pub fn charsets() -> ExitCode {
@@ -477,6 +568,12 @@ pub fn charsets() -> ExitCode {
     for (name, description) in EncodeSet::described() {
         out.push_str(&format!("  {name:<14} {description}\n"));
     }
-    print!("{out}");
-    ExitCode::SUCCESS
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(out.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => write_failed(&e),
+    }
 }

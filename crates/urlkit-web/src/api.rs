@@ -35,6 +35,118 @@ where
     }
 }
 
+/// Most JSON values a codec request may hold (a request is one object of a dozen fields):
+/// a body of millions of tiny values, which would take many times its size once parsed,
+/// is refused after a pass that keeps none of them.
+pub const MAX_JSON_VALUES: usize = 1024;
+
+/// The JSON body of `/api/encode` and `/api/decode`: its values counted first (at most
+/// [`MAX_JSON_VALUES`]), then read as a [`RequestBody`]. Rejections are as for
+/// [`ApiJson`].
+pub struct CodecJson(pub serde_json::Value);
+
+impl<S: Send + Sync> FromRequest<S> for CodecJson {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let (parts, body) = req.into_parts();
+        let bytes =
+            axum::body::Bytes::from_request(Request::from_parts(parts.clone(), body), state)
+                .await
+                .map_err(|e| ApiError::from(axum::extract::rejection::JsonRejection::from(e)))?;
+        count_json_values(&bytes)?;
+        let request = Request::from_parts(parts, Body::from(bytes));
+        let ApiJson(RequestBody(value)) =
+            ApiJson::<RequestBody>::from_request(request, state).await?;
+        Ok(CodecJson(value))
+    }
+}
+
+/// Refuses JSON of more than [`MAX_JSON_VALUES`] values; anything else (bad JSON too) is
+/// left to the request's own parser, which names the problem.
+fn count_json_values(bytes: &[u8]) -> Result<(), ApiError> {
+    use serde::de::DeserializeSeed;
+    let count = std::cell::Cell::new(0);
+    let mut json = serde_json::Deserializer::from_slice(bytes);
+    match (ValueCounter(&count)).deserialize(&mut json) {
+        Err(_) if count.get() > MAX_JSON_VALUES => Err(ApiError::bad_request(
+            "too-many-values",
+            format!(
+                "the request holds more than {MAX_JSON_VALUES} JSON values; a codec request \
+                 is one object of a few fields"
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Counts the values it is given, failing past [`MAX_JSON_VALUES`]; keeps nothing.
+struct ValueCounter<'a>(&'a std::cell::Cell<usize>);
+
+impl ValueCounter<'_> {
+    fn one<E: serde::de::Error>(&self) -> Result<(), E> {
+        self.0.set(self.0.get() + 1);
+        if self.0.get() > MAX_JSON_VALUES {
+            return Err(E::custom("too many values"));
+        }
+        Ok(())
+    }
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for ValueCounter<'_> {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for ValueCounter<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<(), E> {
+        self.one()
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<(), E> {
+        self.one()
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<(), E> {
+        self.one()
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<(), E> {
+        self.one()
+    }
+
+    fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<(), E> {
+        self.one()
+    }
+
+    fn visit_unit<E: serde::de::Error>(self) -> Result<(), E> {
+        self.one()
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        self.one()?;
+        while seq.next_element_seed(ValueCounter(self.0))?.is_some() {}
+        Ok(())
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        self.one()?;
+        while map.next_key::<serde::de::IgnoredAny>()?.is_some() {
+            map.next_value_seed(ValueCounter(self.0))?;
+        }
+        Ok(())
+    }
+}
+
 /// Percent-encodes text.
 #[utoipa::path(
     post, path = "/api/encode", tag = "codec",
@@ -45,9 +157,7 @@ where
         (status = 422, description = "Rejected in strict mode", body = ErrorBody),
     )
 )]
-pub async fn encode(
-    ApiJson(RequestBody(body)): ApiJson<RequestBody>,
-) -> Result<Json<CodecResponse>, ApiError> {
+pub async fn encode(CodecJson(body): CodecJson) -> Result<Json<CodecResponse>, ApiError> {
     let request = EncodeRequest::from_value(require_input(body)?)?;
     answer(request.run()).map(Json)
 }
@@ -62,9 +172,7 @@ pub async fn encode(
         (status = 422, description = "Rejected in strict mode", body = ErrorBody),
     )
 )]
-pub async fn decode(
-    ApiJson(RequestBody(body)): ApiJson<RequestBody>,
-) -> Result<Json<CodecResponse>, ApiError> {
+pub async fn decode(CodecJson(body): CodecJson) -> Result<Json<CodecResponse>, ApiError> {
     let request = DecodeRequest::from_value(require_input(body)?)?;
     answer(request.run()).map(Json)
 }
@@ -272,8 +380,10 @@ pub struct FileUpload {
     responses(
         (status = 201, description = "Stored; download it once", body = FileCreated),
         (status = 400, description = "Bad form", body = ErrorBody),
+        (status = 408, description = "The body sent nothing for the idle timeout; nothing kept", body = ErrorBody),
         (status = 413, description = "Larger than the upload limit; nothing kept", body = ErrorBody),
         (status = 422, description = "Rejected in strict mode; nothing kept", body = ErrorBody),
+        (status = 503, description = "As many uploads in progress as the server takes; `Retry-After`", body = ErrorBody),
         (status = 507, description = "The result store is full; nothing kept", body = ErrorBody),
     )
 )]
@@ -292,6 +402,16 @@ pub async fn process_upload(
     state: &AppState,
     mut multipart: Multipart,
 ) -> Result<FileCreated, ApiError> {
+    // Held until the result is stored or refused.
+    let _slot = state.upload_slot().ok_or_else(|| {
+        state.metrics().uploads_refused.inc();
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "busy",
+            "the server is processing as many uploads as it takes; try again in a few seconds",
+        )
+        .retry_after(5)
+    })?;
     let mut op = None;
     let mut options = FileOptions::default();
     while let Some(mut field) = multipart.next_field().await? {
@@ -314,7 +434,13 @@ pub async fn process_upload(
         let mut codec = options.codec(op)?;
         let id = ResultId::random().map_err(|e| ApiError::internal("cannot make an id", e))?;
         let store = state.store();
-        let mut writer = store.create(&id).await.map_err(ApiError::storage)?;
+        let stored = |e: std::io::Error| {
+            if e.kind() != std::io::ErrorKind::StorageFull {
+                state.metrics().store_error("write");
+            }
+            ApiError::storage(e)
+        };
+        let mut writer = store.create(&id).await.map_err(stored)?;
         let processed: Result<u64, ApiError> = async {
             let mut received: u64 = 0;
             let mut written: u64 = 0;
@@ -333,13 +459,13 @@ pub async fn process_upload(
                     None => codec.finish(&mut out),
                 }
                 .map_err(|rejection| ApiError::rejected(&rejection.0))?;
-                writer.write_all(&out).await.map_err(ApiError::storage)?;
+                writer.write_all(&out).await.map_err(stored)?;
                 written += out.len() as u64;
                 if chunk.is_none() {
                     break;
                 }
             }
-            writer.shutdown().await.map_err(ApiError::storage)?;
+            writer.shutdown().await.map_err(stored)?;
             Ok(written)
         }
         .await;
@@ -368,7 +494,8 @@ pub async fn process_upload(
             let _ = store.discard(&id).await;
             return Err(error);
         }
-        store.commit(&id).await.map_err(ApiError::storage)?;
+        store.commit(&id).await.map_err(stored)?;
+        state.metrics().results_stored.inc();
         let mut diagnostics = codec.diagnostics().items().to_vec();
         diagnostics.sort_by_key(|d| d.offset);
         return Ok(FileCreated {
@@ -421,6 +548,8 @@ async fn small_field(
     responses(
         (status = 200, description = "The result, as an attachment", content_type = "application/octet-stream"),
         (status = 404, description = "No such result, already downloaded, or expired", body = ErrorBody),
+        (status = 503, description = "The result store cannot be reached; `Retry-After`", body = ErrorBody),
+        (status = 405, description = "HEAD, which would use up the download; `Allow: GET`", body = ErrorBody),
     )
 )]
 pub async fn download_file(
@@ -430,7 +559,7 @@ pub async fn download_file(
 ) -> Result<Response, ApiError> {
     // A HEAD (link preview, prefetch) must not use up the one download.
     if method == axum::http::Method::HEAD {
-        return Err(method_not_allowed().await);
+        return Err(method_not_allowed().await.allow("GET"));
     }
     let gone = || {
         ApiError::not_found(
@@ -442,8 +571,12 @@ pub async fn download_file(
         .store()
         .claim(&id, state.ttl())
         .await
-        .map_err(|e| ApiError::internal("cannot read the result", e))?
+        .map_err(|e| {
+            state.metrics().store_error("claim");
+            ApiError::storage(e)
+        })?
         .ok_or_else(gone)?;
+    state.metrics().results_claimed.inc();
     let body = Body::from_stream(tokio_util::io::ReaderStream::with_capacity(
         reader,
         64 * 1024,
@@ -466,14 +599,61 @@ pub async fn download_file(
 /// Health.
 #[derive(Serialize, ToSchema)]
 pub struct Health {
-    /// Always `ok`.
+    /// `ok` (liveness) or `ready` (readiness).
     pub status: &'static str,
 }
 
-/// Liveness check.
+/// Liveness check: the process answers.
 #[utoipa::path(get, path = "/healthz", tag = "meta", responses((status = 200, body = Health)))]
 pub async fn healthz() -> Json<Health> {
     Json(Health { status: "ok" })
+}
+
+/// Readiness check: 200 while the server takes requests; 503 while the result store cannot
+/// be reached (checked within 2 s) or once shutdown has begun.
+#[utoipa::path(
+    get, path = "/readyz", tag = "meta",
+    responses(
+        (status = 200, description = "Ready", body = Health),
+        (status = 503, description = "The store cannot be reached, or shutting down", body = ErrorBody),
+    )
+)]
+pub async fn readyz(State(state): State<AppState>) -> Result<Json<Health>, ApiError> {
+    let not_ready = |message: String| {
+        ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "not-ready", message).retry_after(5)
+    };
+    if state.draining() {
+        return Err(not_ready("shutting down".into()));
+    }
+    let checked =
+        tokio::time::timeout(std::time::Duration::from_secs(2), state.store().check()).await;
+    match checked {
+        Ok(Ok(())) => Ok(Json(Health { status: "ready" })),
+        Ok(Err(e)) => {
+            state.metrics().store_error("check");
+            tracing::warn!("the result store cannot be used: {e}");
+            Err(not_ready("the result store cannot be reached".into()))
+        }
+        Err(_) => {
+            state.metrics().store_error("check");
+            Err(not_ready("the result store does not answer".into()))
+        }
+    }
+}
+
+/// The server's metrics in the Prometheus (OpenMetrics) text format: requests by route,
+/// method and status, latency, body bytes, results stored, claimed and expired, store
+/// errors, connections.
+#[utoipa::path(get, path = "/metrics", tag = "meta", responses((status = 200, description = "OpenMetrics text", content_type = "application/openmetrics-text")))]
+pub async fn metrics(State(state): State<AppState>) -> Response {
+    (
+        [(
+            header::CONTENT_TYPE,
+            "application/openmetrics-text; version=1.0.0; charset=utf-8",
+        )],
+        state.metrics().render(),
+    )
+        .into_response()
 }
 
 /// The OpenAPI document of this API, generated from the handlers above.
@@ -491,6 +671,8 @@ pub async fn healthz() -> Json<Health> {
         upload_file,
         download_file,
         healthz,
+        readyz,
+        metrics,
         openapi
     ),
     components(schemas(

@@ -63,9 +63,16 @@ pub struct FileOptions {
 const NOT_FOR_FILES: [Setting; 2] = [Setting::Charset, Setting::UntilStable];
 
 impl FileOptions {
-    /// Takes one form field. A name that is no option of either direction is a 400 naming
-    /// it, so typos do not pass silently.
+    /// Takes one form field. A name that is no option of either direction, or one given
+    /// before, is a 400 naming it, so typos and contradictions do not pass silently (and a
+    /// form of many fields is refused at the first repeat).
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), ApiError> {
+        if self.fields.iter().any(|(given, _)| given == name) {
+            return Err(ApiError::bad_request(
+                "repeated-field",
+                format!("field {name:?} is given twice"),
+            ));
+        }
         let known = |s: &Setting| s.name() == name && !NOT_FOR_FILES.contains(s);
         if !Op::Encode
             .settings()

@@ -1,6 +1,6 @@
 //! One error type for every handler: a status and a JSON body `{error: {code, message}}`.
 
-use axum::http::StatusCode;
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 pub use urlkit_api::{ErrorBody, ErrorDetail};
 
@@ -20,6 +20,10 @@ pub struct ApiError {
     pub offset: Option<u64>,
     /// For a request that could not be understood: the field at fault.
     pub field: Option<String>,
+    /// `Allow` (for a 405): the methods the route takes.
+    pub allow: Option<&'static str>,
+    /// `Retry-After` in seconds (for a 429 or a 503).
+    pub retry_after: Option<u32>,
 }
 
 impl ApiError {
@@ -31,7 +35,21 @@ impl ApiError {
             message: message.into(),
             offset: None,
             field: None,
+            allow: None,
+            retry_after: None,
         }
+    }
+
+    /// This error with `Allow: methods`.
+    pub fn allow(mut self, methods: &'static str) -> Self {
+        self.allow = Some(methods);
+        self
+    }
+
+    /// This error with `Retry-After: seconds`.
+    pub fn retry_after(mut self, seconds: u32) -> Self {
+        self.retry_after = Some(seconds);
+        self
     }
 
     /// 400: the request is malformed.
@@ -52,11 +70,12 @@ impl ApiError {
     /// 422: the input was understood but rejected (strict mode, an unresolvable reference).
     pub fn rejected(diagnostic: &urlkit::Diagnostic) -> Self {
         ApiError {
-            status: StatusCode::UNPROCESSABLE_ENTITY,
-            code: diagnostic.code.as_str().to_string(),
-            message: diagnostic.message.clone(),
             offset: Some(diagnostic.offset),
-            field: None,
+            ..Self::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                diagnostic.code.as_str(),
+                diagnostic.message.clone(),
+            )
         }
     }
 
@@ -71,8 +90,10 @@ impl ApiError {
         )
     }
 
-    /// A failure to write the result store: 507 when it is full (the `--max-store` quota
-    /// or the disk), else a 500. Either way the caller has kept nothing.
+    /// A failure of the result store: 507 when it is full (the `--max-store` quota or the
+    /// disk), else a 503 (`store-unavailable`, `Retry-After: 5`): the store cannot be
+    /// reached or used now. Either way the caller has kept nothing. The detail is logged,
+    /// not sent.
     pub fn storage(error: std::io::Error) -> Self {
         if error.kind() == std::io::ErrorKind::StorageFull {
             tracing::warn!("the result store is full: {error}");
@@ -83,7 +104,14 @@ impl ApiError {
                  results have been downloaded or have expired",
             )
         } else {
-            Self::internal("cannot store the result", error)
+            tracing::error!("the result store failed: {error}");
+            Self::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "store-unavailable",
+                "the result store cannot be reached; nothing was kept. Try again in a \
+                 few seconds",
+            )
+            .retry_after(5)
         }
     }
 
@@ -108,7 +136,15 @@ impl std::fmt::Display for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, axum::Json(self.body())).into_response()
+        let mut response = (self.status, axum::Json(self.body())).into_response();
+        let headers = response.headers_mut();
+        if let Some(methods) = self.allow {
+            headers.insert(header::ALLOW, HeaderValue::from_static(methods));
+        }
+        if let Some(seconds) = self.retry_after {
+            headers.insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        response
     }
 }
 
@@ -118,11 +154,8 @@ impl From<urlkit_api::RequestError> for ApiError {
     fn from(error: urlkit_api::RequestError) -> Self {
         let body = error.to_body().error;
         ApiError {
-            status: StatusCode::BAD_REQUEST,
-            code: body.code,
-            message: body.message,
-            offset: None,
             field: body.field,
+            ..Self::new(StatusCode::BAD_REQUEST, body.code, body.message)
         }
     }
 }

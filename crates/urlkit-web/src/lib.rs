@@ -6,14 +6,21 @@
 #![deny(missing_docs)]
 
 pub mod api;
+pub mod bucket;
 pub mod codec;
+pub mod compress;
+pub mod conn;
 pub mod error;
+pub mod metrics;
 pub mod page;
+pub mod ratelimit;
 pub mod routes;
 pub mod store;
 pub mod tls;
 
 use anyhow::Context;
+pub use conn::{serve_connections, ConnectionLimits};
+pub use ratelimit::RateLimit;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -23,6 +30,17 @@ pub use tls::TlsMode;
 
 /// The default time a client has to send a request's headers (slow clients are cut off).
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// The default time a connection or a request body may send nothing.
+pub const IDLE_TIMEOUT: Duration = Duration::from_secs(30);
+/// The default cap on open connections (lowered to what the descriptor limit allows).
+pub const MAX_CONNECTIONS: usize = 4096;
+/// The default cap on uploads processed at once.
+pub const MAX_UPLOADS: usize = 16;
+/// The default largest upload.
+pub const MAX_UPLOAD: u64 = 100 << 20;
+/// The default most bytes the result store holds: three results of the largest upload,
+/// encoded (which can triple its size), fit.
+pub const MAX_STORE: u64 = 1 << 30;
 
 /// Everything `urlkit serve` can be told.
 #[derive(Clone, Debug)]
@@ -31,16 +49,50 @@ pub struct ServeConfig {
     pub addr: SocketAddr,
     /// Plain HTTP, PEM files, or self-signed.
     pub tls: TlsMode,
-    /// The result directory; `None`: a private temporary directory, removed at exit.
-    pub store: Option<PathBuf>,
+    /// Where results wait for their download.
+    pub store: StoreConfig,
     /// Largest file accepted, in bytes.
     pub max_upload: u64,
     /// How long a result waits for its download.
     pub ttl: Duration,
-    /// Most bytes the result store may hold (`None`: no limit); past it uploads get a 507.
-    pub max_store: Option<u64>,
+    /// Most bytes the result store may hold; past it uploads get a 507.
+    pub max_store: u64,
     /// How long a client may take to send a request's headers before it is disconnected.
     pub header_timeout: Duration,
+    /// How long a connection between requests, or a request body, may send nothing.
+    pub idle_timeout: Duration,
+    /// Most connections open at once (`None`: [`MAX_CONNECTIONS`], or fewer if the
+    /// descriptor limit is lower).
+    pub max_connections: Option<usize>,
+    /// Most uploads processed at once; past it uploads get a 503.
+    pub max_uploads: usize,
+    /// Requests per client, or `None` for no limit.
+    pub rate_limit: Option<RateLimit>,
+    /// Proxies whose `X-Forwarded-For` names the client (for the rate limit).
+    pub trusted_proxies: Vec<ipnet::IpNet>,
+    /// How long requests in flight may take to finish after SIGTERM or Ctrl-C.
+    pub shutdown_grace: Duration,
+    /// Logs are JSON lines (the start-up line too) rather than text.
+    pub json_logs: bool,
+}
+
+/// Where results wait for their download.
+#[derive(Clone, Debug, Default)]
+pub enum StoreConfig {
+    /// A private temporary directory, removed at exit.
+    #[default]
+    Temporary,
+    /// This directory (created if missing); leftovers of an earlier run are removed.
+    Dir(PathBuf),
+    /// An S3 bucket (or a compatible service), shared by any number of instances.
+    S3 {
+        /// `s3://bucket/prefix`.
+        url: String,
+        /// The service's endpoint, when not AWS's (or `AWS_ENDPOINT_URL`).
+        endpoint: Option<String>,
+        /// The region, when not `AWS_REGION`.
+        region: Option<String>,
+    },
 }
 
 impl Default for ServeConfig {
@@ -48,11 +100,18 @@ impl Default for ServeConfig {
         ServeConfig {
             addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
             tls: TlsMode::Off,
-            store: None,
-            max_upload: 100 * 1024 * 1024,
+            store: StoreConfig::Temporary,
+            max_upload: MAX_UPLOAD,
             ttl: Duration::from_secs(15 * 60),
-            max_store: None,
+            max_store: MAX_STORE,
             header_timeout: HEADER_TIMEOUT,
+            idle_timeout: IDLE_TIMEOUT,
+            max_connections: None,
+            max_uploads: MAX_UPLOADS,
+            rate_limit: None,
+            trusted_proxies: Vec::new(),
+            shutdown_grace: Duration::from_secs(10),
+            json_logs: false,
         }
     }
 }
@@ -68,10 +127,18 @@ struct Inner {
     max_upload: u64,
     ttl: Duration,
     tls: bool,
+    uploads: Arc<tokio::sync::Semaphore>,
+    body_idle_timeout: Duration,
+    rate_limit: Option<RateLimit>,
+    trusted_proxies: Arc<[ipnet::IpNet]>,
+    metrics: Arc<metrics::Metrics>,
+    draining: std::sync::atomic::AtomicBool,
 }
 
 impl AppState {
-    /// State over `store` with these limits; `tls` adds HSTS to every answer.
+    /// State over `store` with these limits; `tls` adds HSTS to every answer. Uploads at
+    /// once, the body idle timeout and the rate limit take their defaults
+    /// ([`with_limits`](Self::with_limits) sets them).
     pub fn new(store: Arc<dyn ResultStore>, max_upload: u64, ttl: Duration, tls: bool) -> Self {
         AppState {
             inner: Arc::new(Inner {
@@ -79,6 +146,38 @@ impl AppState {
                 max_upload,
                 ttl,
                 tls,
+                uploads: Arc::new(tokio::sync::Semaphore::new(MAX_UPLOADS)),
+                body_idle_timeout: IDLE_TIMEOUT,
+                rate_limit: None,
+                trusted_proxies: Arc::new([]),
+                metrics: Arc::default(),
+                draining: Default::default(),
+            }),
+        }
+    }
+
+    /// This state with `max_uploads` uploads at once, request bodies cut off after
+    /// `body_idle_timeout` without a byte, and `rate_limit` per client (identified
+    /// through `trusted_proxies`).
+    pub fn with_limits(
+        self,
+        max_uploads: usize,
+        body_idle_timeout: Duration,
+        rate_limit: Option<RateLimit>,
+        trusted_proxies: Vec<ipnet::IpNet>,
+    ) -> Self {
+        AppState {
+            inner: Arc::new(Inner {
+                store: Arc::clone(&self.inner.store),
+                max_upload: self.inner.max_upload,
+                ttl: self.inner.ttl,
+                tls: self.inner.tls,
+                uploads: Arc::new(tokio::sync::Semaphore::new(max_uploads)),
+                body_idle_timeout,
+                rate_limit,
+                trusted_proxies: trusted_proxies.into(),
+                metrics: Arc::clone(&self.inner.metrics),
+                draining: Default::default(),
             }),
         }
     }
@@ -102,6 +201,45 @@ impl AppState {
     pub fn tls(&self) -> bool {
         self.inner.tls
     }
+
+    /// A place among the uploads processed at once, or `None` when all are taken.
+    pub fn upload_slot(&self) -> Option<tokio::sync::OwnedSemaphorePermit> {
+        Arc::clone(&self.inner.uploads).try_acquire_owned().ok()
+    }
+
+    /// How long a request body may send nothing.
+    pub fn body_idle_timeout(&self) -> Duration {
+        self.inner.body_idle_timeout
+    }
+
+    /// The rate limit per client, if any.
+    pub fn rate_limit(&self) -> Option<RateLimit> {
+        self.inner.rate_limit
+    }
+
+    /// The proxies trusted to name the client in `X-Forwarded-For`.
+    pub fn trusted_proxies(&self) -> &[ipnet::IpNet] {
+        &self.inner.trusted_proxies
+    }
+
+    /// This server's metrics.
+    pub fn metrics(&self) -> Arc<metrics::Metrics> {
+        Arc::clone(&self.inner.metrics)
+    }
+
+    /// Marks the server as shutting down: the readiness check fails from now on.
+    pub fn start_draining(&self) {
+        self.inner
+            .draining
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Whether the server is shutting down.
+    pub fn draining(&self) -> bool {
+        self.inner
+            .draining
+            .load(std::sync::atomic::Ordering::Relaxed)
+    }
 }
 
 /// The router with every route and layer (see [`routes::router`]).
@@ -119,138 +257,168 @@ pub fn spawn_sweeper(state: AppState) -> tokio::task::JoinHandle<()> {
             tick.tick().await;
             match state.store().sweep(state.ttl()).await {
                 Ok(0) => {}
-                Ok(n) => tracing::info!("deleted {n} expired result(s)"),
-                Err(e) => tracing::warn!("cannot sweep the result store: {e}"),
+                Ok(n) => {
+                    state.metrics().results_expired.inc_by(n as u64);
+                    tracing::info!("deleted {n} expired result(s)");
+                }
+                Err(e) => {
+                    state.metrics().store_error("sweep");
+                    tracing::warn!("cannot sweep the result store: {e}");
+                }
             }
         }
     })
 }
 
-/// Runs the web tool until Ctrl-C or SIGTERM. Fails when the address cannot be bound, the
-/// store cannot be created, or the TLS files are unreadable or invalid.
+/// Descriptors kept aside from connections: the listener, standard streams, the store's
+/// files and sockets (two per upload), and the connections being refused past the cap.
+fn reserved_descriptors(max_uploads: usize) -> usize {
+    64 + 2 * max_uploads + conn::REFUSALS_AT_ONCE
+}
+
+/// Raises the soft limit on open descriptors to the hard one (as Go and nginx do) and
+/// returns how many descriptors the process may then hold.
+fn descriptor_limit() -> usize {
+    rlimit::increase_nofile_limit(u64::MAX)
+        .map_or(1024, |limit| usize::try_from(limit).unwrap_or(usize::MAX))
+}
+
+/// The connection cap: the one asked for (or [`MAX_CONNECTIONS`]), lowered so that
+/// connections never take the descriptors the rest of the server needs.
+fn connection_cap(asked: Option<usize>, max_uploads: usize) -> usize {
+    let room = descriptor_limit()
+        .saturating_sub(reserved_descriptors(max_uploads))
+        .max(1);
+    let wanted = asked.unwrap_or(MAX_CONNECTIONS);
+    if wanted > room {
+        if asked.is_some() {
+            tracing::warn!(
+                "--max-connections {wanted} lowered to {room}: the descriptor limit allows no more"
+            );
+        }
+        room
+    } else {
+        wanted
+    }
+}
+
+/// The result store `config` asks for, what to call it, and a directory to remove at exit.
+async fn open_store(
+    config: &ServeConfig,
+) -> anyhow::Result<(Arc<dyn ResultStore>, String, Option<PathBuf>)> {
+    let (dir, temporary) = match &config.store {
+        StoreConfig::S3 {
+            url,
+            endpoint,
+            region,
+        } => {
+            let bucket = bucket::BucketStore::s3(
+                url,
+                endpoint.as_deref(),
+                region.as_deref(),
+                Some(config.max_store),
+            )?;
+            let checked =
+                tokio::time::timeout(Duration::from_secs(15), bucket.check_conditional_create())
+                    .await;
+            match checked {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) if e.kind() == std::io::ErrorKind::Unsupported => {
+                    anyhow::bail!(
+                        "cannot use {url} as the result store: {e}, so once-only downloads \
+                         cannot be guaranteed"
+                    )
+                }
+                Ok(Err(e)) => tracing::warn!(
+                    "the result store {url} cannot be reached yet ({e}); not ready until it can"
+                ),
+                Err(_) => tracing::warn!(
+                    "the result store {url} does not answer yet; not ready until it does"
+                ),
+            }
+            return Ok((Arc::new(bucket), url.clone(), None));
+        }
+        StoreConfig::Dir(dir) => (dir.clone(), false),
+        StoreConfig::Temporary => (
+            store::private_temp_dir().context("cannot create a private temporary directory")?,
+            true,
+        ),
+    };
+    match DirStore::open(&dir) {
+        Ok(store) => Ok((
+            Arc::new(store.with_quota(Some(config.max_store))),
+            dir.display().to_string(),
+            temporary.then(|| dir.clone()),
+        )),
+        Err(e) => {
+            if temporary {
+                let _ = std::fs::remove_dir_all(&dir);
+            }
+            Err(anyhow::Error::from(e)
+                .context(format!("cannot use {} as the result store", dir.display())))
+        }
+    }
+}
+
+/// Runs the web tool until Ctrl-C or SIGTERM, then fails its readiness check, stops
+/// accepting and lets requests in flight finish (for at most
+/// [`ServeConfig::shutdown_grace`]). Fails when the address cannot be bound, the store
+/// cannot be created (or, on S3, does not honour conditional writes), or the TLS files
+/// are unreadable or invalid.
 pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
     let tls = tls::config(&config.tls).await?;
     let listener = std::net::TcpListener::bind(config.addr)
         .with_context(|| format!("cannot listen on {}", config.addr))?;
     listener.set_nonblocking(true)?;
-    let (dir, temporary) = match &config.store {
-        Some(dir) => (dir.clone(), false),
-        None => (
-            store::private_temp_dir().context("cannot create a private temporary directory")?,
-            true,
-        ),
-    };
-    let store = match DirStore::open(&dir) {
-        Ok(store) => store.with_quota(config.max_store),
-        Err(e) => {
-            if temporary {
-                let _ = std::fs::remove_dir_all(&dir);
-            }
-            return Err(anyhow::Error::from(e)
-                .context(format!("cannot use {} as the result store", dir.display())));
-        }
-    };
-    let state = AppState::new(
-        Arc::new(store),
-        config.max_upload,
-        config.ttl,
-        tls.is_some(),
+    let (store, store_name, temporary) = open_store(&config).await?;
+    let state = AppState::new(store, config.max_upload, config.ttl, tls.is_some()).with_limits(
+        config.max_uploads,
+        config.idle_timeout,
+        config.rate_limit,
+        config.trusted_proxies.clone(),
     );
+    let limits = ConnectionLimits {
+        header_timeout: config.header_timeout,
+        idle_timeout: config.idle_timeout,
+        max_connections: connection_cap(config.max_connections, config.max_uploads),
+        shutdown_grace: config.shutdown_grace,
+    };
     let sweeper = spawn_sweeper(state.clone());
-    let router = app(state);
+    let metrics = state.metrics();
+    let router = app(state.clone());
     let local = listener.local_addr()?;
     let scheme = if tls.is_some() { "https" } else { "http" };
-    eprintln!(
-        "urlkit: serving on {scheme}://{local}  (results in {}, upload limit {}, kept {}s)",
-        dir.display(),
+    let announcement = format!(
+        "serving on {scheme}://{local}  (results in {store_name}, upload limit {}, store limit \
+         {}, kept {}s, {} connections at most)",
         human_size(config.max_upload),
-        config.ttl.as_secs()
+        human_size(config.max_store),
+        config.ttl.as_secs(),
+        limits.max_connections,
     );
-    let result = match tls {
-        None => {
-            let listener = tokio::net::TcpListener::from_std(listener)?;
-            serve_router(listener, router, config.header_timeout, shutdown_signal()).await;
-            Ok(())
-        }
-        Some(tls) => {
-            let handle = axum_server::Handle::new();
-            let stopper = handle.clone();
-            tokio::spawn(async move {
-                shutdown_signal().await;
-                stopper.graceful_shutdown(Some(Duration::from_secs(10)));
-            });
-            let mut server = axum_server::from_tcp_rustls(listener, tls);
-            server
-                .http_builder()
-                .http1()
-                .timer(hyper_util::rt::TokioTimer::new())
-                .header_read_timeout(config.header_timeout);
-            server
-                .handle(handle)
-                .serve(router.into_make_service())
-                .await
-                .map_err(anyhow::Error::from)
-        }
+    announce(config.json_logs, &announcement);
+    let listener = tokio::net::TcpListener::from_std(listener)?;
+    let shutdown = async {
+        shutdown_signal().await;
+        state.start_draining();
+        announce(config.json_logs, "shutting down");
     };
+    serve_connections(listener, router, tls, limits, metrics, shutdown).await;
     sweeper.abort();
-    if temporary {
+    if let Some(dir) = temporary {
         let _ = std::fs::remove_dir_all(&dir);
     }
-    result
+    Ok(())
 }
 
-/// Serves `router` on `listener` over HTTP/1.1 and HTTP/2 until `shutdown` completes, then
-/// lets requests in flight finish (for at most ten seconds).
-///
-/// Unlike a plain accept loop, a client that does not send a request's headers within
-/// `header_timeout` is disconnected, so slow clients cannot hold connections open; a
-/// failed `accept` (such as running out of file descriptors) is logged and retried after
-/// a short pause instead of ending the server.
-pub async fn serve_router(
-    listener: tokio::net::TcpListener,
-    router: axum::Router,
-    header_timeout: Duration,
-    shutdown: impl std::future::Future<Output = ()>,
-) {
-    use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
-    let mut builder = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new());
-    builder
-        .http1()
-        .timer(TokioTimer::new())
-        .header_read_timeout(header_timeout);
-    builder
-        .http2()
-        .timer(TokioTimer::new())
-        .keep_alive_interval(Some(Duration::from_secs(30)));
-    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
-    let mut shutdown = std::pin::pin!(shutdown);
-    loop {
-        let stream = tokio::select! {
-            accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => stream,
-                Err(e) => {
-                    tracing::warn!("cannot accept a connection: {e}");
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                    continue;
-                }
-            },
-            () = &mut shutdown => break,
-        };
-        let service = hyper_util::service::TowerToHyperService::new(router.clone());
-        let connection = builder
-            .serve_connection_with_upgrades(TokioIo::new(stream), service)
-            .into_owned();
-        let connection = graceful.watch(connection);
-        tokio::spawn(async move {
-            if let Err(e) = connection.await {
-                tracing::debug!("connection ended: {e}");
-            }
-        });
-    }
-    drop(listener);
-    tokio::select! {
-        () = graceful.shutdown() => {},
-        () = tokio::time::sleep(Duration::from_secs(10)) => {},
+/// A line for the operator: `urlkit: …` on stderr, or a log record when logs are JSON. A
+/// stderr nobody reads any more is no reason to stop serving.
+fn announce(json: bool, line: &str) {
+    if json {
+        tracing::info!("{line}");
+    } else {
+        use std::io::Write;
+        let _ = writeln!(std::io::stderr(), "urlkit: {line}");
     }
 }
 
@@ -270,7 +438,6 @@ async fn shutdown_signal() {
         _ = ctrl_c => {},
         _ = term => {},
     }
-    eprintln!("urlkit: shutting down");
 }
 
 /// Parses a size: bytes (`1048576`), or a number with a unit: `K`/`KB`/`KiB`, `M`/`MB`/`MiB`,

@@ -1,17 +1,26 @@
 //! Every route in one place, with the layers that guard them.
 
-use crate::{api, page, AppState};
+use crate::error::ApiError;
+use crate::metrics::CountedBody;
+use crate::{api, compress, page, ratelimit, AppState};
+use axum::body::Body;
 use axum::extract::{DefaultBodyLimit, Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::{self, Next};
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
+use http_body_util::BodyExt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
-use tower_http::timeout::TimeoutLayer;
+use tower_http::timeout::{TimeoutBody, TimeoutError, TimeoutLayer};
 
 /// Largest JSON or form body for text operations.
 pub const TEXT_LIMIT: usize = 16 * 1024 * 1024;
+/// Largest body of `/api/inspect` and `/api/resolve`: URLs up to the 2 MB Chromium takes,
+/// with room for JSON escapes and a base.
+pub const INSPECT_LIMIT: usize = 4 * 1024 * 1024;
 /// Room for multipart headers and option fields beyond the file itself.
 pub const MULTIPART_OVERHEAD: u64 = 1024 * 1024;
 
@@ -23,33 +32,69 @@ style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; \
 form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 /// The application: page, assets, API, files; security headers on every answer.
+///
+/// Bounds on every request: a body announced larger than its route takes is a 413 before
+/// any of it is read; a body that sends nothing for the body idle timeout is cut off with a
+/// 408; text routes answer within 30 s (408), uploads within 30 minutes; the rate limit per
+/// client, when set, applies to everything but the health check.
 pub fn router(state: AppState) -> Router {
     let text = Router::new()
-        .route("/", get(page::index).post(page::submit))
+        .route(
+            "/",
+            get(page::index)
+                .post(page::submit)
+                .layer(middleware::from_fn(|request, next| {
+                    bound_page_inspection(INSPECT_LIMIT, request, next)
+                })),
+        )
         .route("/assets/{name}", get(page::asset))
         .route("/api/encode", post(api::encode))
         .route("/api/decode", post(api::decode))
+        .route("/api/openapi.json", get(api::openapi))
+        .layer(DefaultBodyLimit::max(TEXT_LIMIT))
+        .layer(middleware::from_fn(|request, next| {
+            refuse_announced_oversize(TEXT_LIMIT as u64, request, next)
+        }));
+    let urls = Router::new()
         .route("/api/inspect", post(api::inspect))
         .route("/api/resolve", post(api::resolve))
-        .route("/api/openapi.json", get(api::openapi))
-        .route("/healthz", get(api::healthz))
-        .layer(DefaultBodyLimit::max(TEXT_LIMIT))
-        .layer(TimeoutLayer::with_status_code(
-            StatusCode::REQUEST_TIMEOUT,
-            Duration::from_secs(30),
-        ));
-    let upload_limit = usize::try_from(state.max_upload().saturating_add(MULTIPART_OVERHEAD))
-        .unwrap_or(usize::MAX);
+        .layer(DefaultBodyLimit::max(INSPECT_LIMIT))
+        .layer(middleware::from_fn(|request, next| {
+            refuse_announced_oversize(INSPECT_LIMIT as u64, request, next)
+        }));
+    let text = text.merge(urls).layer(TimeoutLayer::with_status_code(
+        StatusCode::REQUEST_TIMEOUT,
+        Duration::from_secs(30),
+    ));
+    let upload_limit = state.max_upload().saturating_add(MULTIPART_OVERHEAD);
     let files = Router::new()
         .route("/api/files", post(api::upload_file))
         .route("/api/files/{id}", get(api::download_file))
         .route("/files", post(page::submit_file))
-        .layer(DefaultBodyLimit::max(upload_limit))
+        .layer(DefaultBodyLimit::max(
+            usize::try_from(upload_limit).unwrap_or(usize::MAX),
+        ))
+        .layer(middleware::from_fn(move |request, next| {
+            refuse_announced_oversize(upload_limit, request, next)
+        }))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
             Duration::from_secs(30 * 60),
         ));
-    text.merge(files)
+    let mut limited = text
+        .merge(files)
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            body_idle_timeout,
+        ))
+        .layer(middleware::from_fn(compress::gzip_assets));
+    if let Some(limit) = state.rate_limit() {
+        limited = ratelimit::limit(limited, limit, state.trusted_proxies());
+    }
+    limited
+        .route("/healthz", get(api::healthz))
+        .route("/readyz", get(api::readyz))
+        .route("/metrics", get(api::metrics))
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
         .layer(middleware::from_fn_with_state(
@@ -59,30 +104,118 @@ pub fn router(state: AppState) -> Router {
         .with_state(state)
 }
 
-/// Adds the security headers unless a handler set its own.
+/// The body length a request's `Content-Length` announces, if it does.
+fn announced_length(request: &Request) -> Option<u64> {
+    request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok())
+}
+
+/// A 413 for a body whose `Content-Length` is over `limit`, before any of it is read.
+async fn refuse_announced_oversize(limit: u64, request: Request, next: Next) -> Response {
+    match announced_length(&request) {
+        Some(length) if length > limit => ApiError::too_large(format!(
+            "the body announces {length} bytes; this route takes at most {limit} bytes ({})",
+            crate::human_size(limit)
+        ))
+        .into_response(),
+        _ => next.run(request).await,
+    }
+}
+
+/// The page's form post (`POST /`) runs the codec or the inspector: a form larger than
+/// `limit` that asks for the inspector is a 413, as `/api/inspect` would answer. Only such
+/// forms are read here; the others go on as they came.
+async fn bound_page_inspection(limit: usize, request: Request, next: Next) -> Response {
+    if announced_length(&request).is_some_and(|length| length <= limit as u64) {
+        return next.run(request).await;
+    }
+    let (parts, body) = request.into_parts();
+    let bytes = match axum::body::to_bytes(body, TEXT_LIMIT).await {
+        Ok(bytes) => bytes,
+        Err(_) => {
+            return ApiError::too_large(format!(
+                "the form is larger than {TEXT_LIMIT} bytes or was cut short"
+            ))
+            .into_response()
+        }
+    };
+    let inspecting = bytes.len() > limit
+        && form_urlencoded::parse(&bytes).any(|(name, value)| name == "op" && value == "inspect");
+    if inspecting {
+        return ApiError::too_large(format!(
+            "a URL to inspect takes at most {limit} bytes ({}) with its form",
+            crate::human_size(limit as u64)
+        ))
+        .into_response();
+    }
+    next.run(Request::from_parts(parts, Body::from(bytes)))
+        .await
+}
+
+/// Cuts off a request body that sends nothing for the body idle timeout: the handler sees
+/// the body fail, and the answer is a 408 whatever the handler made of it.
+async fn body_idle_timeout(
+    State(state): State<AppState>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let idle = state.body_idle_timeout();
+    let timed_out = Arc::new(AtomicBool::new(false));
+    let noted = Arc::clone(&timed_out);
+    let request = request.map(|body| {
+        Body::new(TimeoutBody::new(idle, body).map_err(move |error| {
+            if error.is::<TimeoutError>() {
+                noted.store(true, Ordering::Relaxed);
+            }
+            error
+        }))
+    });
+    let response = next.run(request).await;
+    if timed_out.load(Ordering::Relaxed) {
+        return ApiError::new(
+            StatusCode::REQUEST_TIMEOUT,
+            "body-timeout",
+            format!(
+                "the request body sent nothing for {} s; nothing was kept",
+                idle.as_secs()
+            ),
+        )
+        .into_response();
+    }
+    response
+}
+
+/// Counts every request in the metrics (route pattern, method, status, time to the
+/// answer's headers, body bytes both ways) and adds the security headers unless a handler
+/// set its own.
 ///
 /// Logs method, route pattern (never the concrete path: it may carry a result id), status
 /// and time at debug level; bodies are never logged.
 async fn security_headers(State(state): State<AppState>, request: Request, next: Next) -> Response {
-    let mut response = if tracing::enabled!(tracing::Level::DEBUG) {
-        let started = std::time::Instant::now();
-        let method = request.method().clone();
-        let route = request
-            .extensions()
-            .get::<axum::extract::MatchedPath>()
-            .map(|p| p.as_str().to_owned());
-        let response = next.run(request).await;
-        tracing::debug!(
-            %method,
-            route = route.as_deref().unwrap_or("(none)"),
-            status = response.status().as_u16(),
-            micros = started.elapsed().as_micros() as u64,
-            "request"
-        );
-        response
-    } else {
-        next.run(request).await
-    };
+    let started = std::time::Instant::now();
+    let metrics = state.metrics();
+    let method = request.method().clone();
+    let route = request
+        .extensions()
+        .get::<axum::extract::MatchedPath>()
+        .map_or("unmatched", |p| p.as_str())
+        .to_owned();
+    let request = request.map(|body| CountedBody::wrap(body, &metrics.bytes_in));
+    let response = next.run(request).await;
+    let took = started.elapsed();
+    let status = response.status().as_u16();
+    metrics.observe(&route, &method, status, took);
+    tracing::debug!(
+        %method,
+        route,
+        status,
+        micros = took.as_micros() as u64,
+        "request"
+    );
+    let mut response = response.map(|body| CountedBody::wrap(body, &metrics.bytes_out));
     let headers = response.headers_mut();
     let mut set = |name: header::HeaderName, value: &'static str| {
         headers

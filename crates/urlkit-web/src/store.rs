@@ -1,7 +1,7 @@
 //! Where file results wait for their one download.
 //!
 //! [`ResultStore`] is the small interface the server needs; [`DirStore`] implements it on
-//! a local directory. An object store can implement it later without touching handlers.
+//! a local directory, [`crate::bucket::BucketStore`] on S3 or a compatible object store.
 //!
 //! Life of a result: [`ResultStore::create`] gives a writer to a pending entry;
 //! [`ResultStore::commit`] makes it downloadable (or [`ResultStore::discard`] drops it);
@@ -49,8 +49,10 @@ pub trait ResultStore: Send + Sync + 'static {
         ttl: Duration,
     ) -> BoxFuture<'a, io::Result<Option<ClaimedResult>>>;
     /// Deletes entries (pending or committed) last written more than `ttl` ago; returns how
-    /// many.
+    /// many results expired.
     fn sweep(&self, ttl: Duration) -> BoxFuture<'_, io::Result<usize>>;
+    /// Whether the store can be reached and used now (for the readiness check).
+    fn check(&self) -> BoxFuture<'_, io::Result<()>>;
 }
 
 /// An unguessable result id: 128 random bits as 32 lower-case hex digits.
@@ -358,6 +360,20 @@ impl ResultStore for DirStore {
                 }
             }
             Ok(removed)
+        })
+    }
+
+    fn check(&self) -> BoxFuture<'_, io::Result<()>> {
+        Box::pin(async move {
+            let metadata = tokio::fs::metadata(&self.dir).await?;
+            if metadata.is_dir() {
+                Ok(())
+            } else {
+                Err(io::Error::other(format!(
+                    "{} is not a directory",
+                    self.dir.display()
+                )))
+            }
         })
     }
 }

@@ -1,8 +1,10 @@
 //! HTTPS with rustls: certificates from PEM files, or a self-signed one for local use.
 
 use anyhow::Context;
-use axum_server::tls_rustls::RustlsConfig;
+use rustls::pki_types::pem::PemObject;
+use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// How the server speaks.
 #[derive(Clone, Debug, Default)]
@@ -28,31 +30,46 @@ impl TlsMode {
     }
 }
 
-/// The rustls configuration for `mode`, or `None` for plain HTTP. Unreadable or invalid
-/// PEM files are an error naming the file.
-pub async fn config(mode: &TlsMode) -> anyhow::Result<Option<RustlsConfig>> {
-    // Exactly one provider is compiled in; installing it twice is harmless.
-    let _ = rustls::crypto::ring::default_provider().install_default();
-    match mode {
-        TlsMode::Off => Ok(None),
+/// The rustls configuration for `mode` (HTTP/2 and HTTP/1.1 offered by ALPN), or `None`
+/// for plain HTTP. Unreadable or invalid PEM files are an error naming the file.
+pub async fn config(mode: &TlsMode) -> anyhow::Result<Option<Arc<rustls::ServerConfig>>> {
+    let (cert_pem, key_pem, source) = match mode {
+        TlsMode::Off => return Ok(None),
         TlsMode::Pem { cert, key } => {
             let cert_pem = std::fs::read(cert)
                 .with_context(|| format!("cannot read the certificate {}", cert.display()))?;
             let key_pem = std::fs::read(key)
                 .with_context(|| format!("cannot read the private key {}", key.display()))?;
-            let config = RustlsConfig::from_pem(cert_pem, key_pem)
-                .await
-                .context("the certificate or private key is not valid PEM")?;
-            Ok(Some(config))
+            (
+                cert_pem,
+                key_pem,
+                format!("{} and {}", cert.display(), key.display()),
+            )
         }
         TlsMode::SelfSigned => {
             let (cert, key) = self_signed()?;
-            let config = RustlsConfig::from_pem(cert.into_bytes(), key.into_bytes())
-                .await
-                .context("cannot use the self-signed certificate")?;
-            Ok(Some(config))
+            (
+                cert.into_bytes(),
+                key.into_bytes(),
+                "the self-signed certificate".into(),
+            )
         }
-    }
+    };
+    let chain = CertificateDer::pem_slice_iter(&cert_pem)
+        .collect::<Result<Vec<_>, _>>()
+        .with_context(|| format!("the certificate in {source} is not valid PEM"))?;
+    anyhow::ensure!(!chain.is_empty(), "no certificate in {source}");
+    let key = PrivateKeyDer::from_pem_slice(&key_pem)
+        .with_context(|| format!("the private key in {source} is not valid PEM"))?;
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let mut config = rustls::ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .context("cannot set up TLS")?
+        .with_no_client_auth()
+        .with_single_cert(chain, key)
+        .with_context(|| format!("cannot use {source}"))?;
+    config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
+    Ok(Some(Arc::new(config)))
 }
 
 /// A fresh self-signed certificate and its private key, both PEM, for `localhost`,

@@ -694,6 +694,8 @@ async fn openapi_matches_the_routes() {
         ("GET", "/api/files/{id}"),
         ("GET", "/api/openapi.json"),
         ("GET", "/healthz"),
+        ("GET", "/metrics"),
+        ("GET", "/readyz"),
         ("POST", "/api/decode"),
         ("POST", "/api/encode"),
         ("POST", "/api/files"),

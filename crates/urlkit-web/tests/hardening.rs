@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use urlkit_web::store::{DirStore, ResultId};
-use urlkit_web::{app, serve_router, AppState};
+use urlkit_web::{app, serve_connections, AppState, ConnectionLimits};
 
 /// Short, so the slow-client test stays short.
 const HEADER_TIMEOUT: Duration = Duration::from_secs(2);
@@ -32,13 +32,22 @@ impl Server {
             ResultId::random().unwrap()
         ));
         let store = DirStore::open(&dir).unwrap().with_quota(quota);
-        let state = AppState::new(Arc::new(store), max_upload, Duration::from_secs(900), false);
+        // Room for every upload the tests make at once.
+        let state = AppState::new(Arc::new(store), max_upload, Duration::from_secs(900), false)
+            .with_limits(64, Duration::from_secs(30), None, Vec::new());
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
-        tokio::spawn(serve_router(
+        let limits = ConnectionLimits {
+            header_timeout: HEADER_TIMEOUT,
+            ..ConnectionLimits::default()
+        };
+        let metrics = state.metrics();
+        tokio::spawn(serve_connections(
             listener,
             app(state),
-            HEADER_TIMEOUT,
+            None,
+            limits,
+            metrics,
             std::future::pending(),
         ));
         Server {

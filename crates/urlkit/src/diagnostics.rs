@@ -226,6 +226,28 @@ impl Diagnostics {
     pub fn into_vec(self) -> Vec<Diagnostic> {
         self.items
     }
+
+    /// Moves `other`'s findings after these, as far as the limit allows, and counts the
+    /// others together with those `other` had counted. The first strict error stays this
+    /// sink's when it has one.
+    pub(crate) fn append(&mut self, other: Diagnostics) {
+        self.dropped += other.dropped;
+        for diagnostic in other.items {
+            self.push(diagnostic);
+        }
+        if self.first_strict_error.is_none() {
+            self.first_strict_error = other.first_strict_error;
+        }
+    }
+
+    /// Calls `f` on every kept finding and on the remembered strict error; kept findings
+    /// for which it returns `false` are removed (and not counted).
+    pub(crate) fn retain_map(&mut self, mut f: impl FnMut(&mut Diagnostic) -> bool) {
+        self.items.retain_mut(|d| f(d));
+        if let Some(first) = self.first_strict_error.as_mut() {
+            f(first);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -15,7 +15,6 @@ use crate::codec::{
     decode_until_stable, CharsetChoice, Codec, DecodeOptions, EncodeOptions, Finished, Newline,
     Peeled, Rejection,
 };
-use crate::diagnostics::{Diagnostics, KEPT_FINDINGS};
 use crate::sets::EncodeSet;
 use std::fmt;
 
@@ -246,7 +245,7 @@ impl EncodeSettings {
     }
 
     /// A streaming [`Codec`] with these options and strictness, keeping
-    /// [`KEPT_FINDINGS`] findings. Errors as for [`options`](Self::options).
+    /// [`KEPT_FINDINGS`](crate::diagnostics::KEPT_FINDINGS) findings. Errors as for [`options`](Self::options).
     pub fn codec(&self) -> Result<Codec, SettingError> {
         Ok(Codec::encoder(&self.options()?).strict(self.strict))
     }
@@ -290,7 +289,7 @@ impl DecodeSettings {
     }
 
     /// A streaming [`Codec`] with these options and strictness, keeping
-    /// [`KEPT_FINDINGS`] findings. Errors as for [`options`](Self::options); `until_stable`
+    /// [`KEPT_FINDINGS`](crate::diagnostics::KEPT_FINDINGS) findings. Errors as for [`options`](Self::options); `until_stable`
     /// is an error too, since peeling layers needs the whole input (use
     /// [`run`](Self::run)).
     pub fn codec(&self) -> Result<Codec, SettingError> {
@@ -318,7 +317,7 @@ impl DecodeSettings {
         }
         let peeled = decode_until_stable(input, &options);
         if self.strict {
-            if let Some(error) = peeled.outcome.strict_error() {
+            if let Some(error) = peeled.finished.diagnostics.first_strict_error() {
                 return Ok(Err(Rejection(error.clone())));
             }
         }
@@ -327,7 +326,7 @@ impl DecodeSettings {
 }
 
 /// What a whole-input run of a front end's request gives: the output with its charset
-/// and findings (at most [`KEPT_FINDINGS`] kept), what `auto` detected, and with
+/// and findings (at most [`KEPT_FINDINGS`](crate::diagnostics::KEPT_FINDINGS) kept), what `auto` detected, and with
 /// `until_stable` the layers peeled.
 #[derive(Clone, Debug)]
 pub struct Run {
@@ -342,9 +341,12 @@ pub struct Run {
 pub struct Layers {
     /// How many layers of encoding were removed.
     pub depth: usize,
-    /// Each intermediate layer, outermost first (the input itself and the final output are
-    /// not included).
+    /// The intermediate layers listed, outermost first (the input itself and the final
+    /// output are not included): as many as fit in
+    /// [`LISTED_LAYER_BYTES`](crate::codec::LISTED_LAYER_BYTES).
     pub layers: Vec<Vec<u8>>,
+    /// Intermediate layers peeled but not listed, for want of room.
+    pub not_listed: usize,
 }
 
 impl From<Finished> for Run {
@@ -358,20 +360,12 @@ impl From<Finished> for Run {
 
 impl Run {
     fn peeled(peeled: Peeled) -> Self {
-        let mut diagnostics = Diagnostics::with_limit(KEPT_FINDINGS);
-        for finding in peeled.outcome.diagnostics {
-            diagnostics.push(finding);
-        }
         Run {
-            finished: Finished {
-                output: peeled.outcome.output,
-                charset: peeled.outcome.charset,
-                diagnostics,
-                detection: None,
-            },
+            finished: peeled.finished,
             layers: Some(Layers {
                 depth: peeled.depth,
                 layers: peeled.layers,
+                not_listed: peeled.layers_not_listed,
             }),
         }
     }

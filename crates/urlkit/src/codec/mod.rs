@@ -20,7 +20,7 @@ mod percent;
 mod stream;
 mod utf8;
 
-pub use layers::{decode_until_stable, Peeled, MAX_LAYERS};
+pub use layers::{decode_until_stable, Peeled, LISTED_LAYER_BYTES, MAX_LAYERS};
 pub use stream::{Codec, Finished, Rejection};
 
 use crate::charset::Charset;

@@ -1,0 +1,416 @@
+//! Connections: accepting them (plain or TLS), capping how many are open, and closing the
+//! ones that send nothing.
+//!
+//! Every connection is watched. One that has not started a request within the header
+//! timeout of opening (TLS handshake included), or that has sent and received nothing for
+//! the idle timeout while no request of it is being handled, is closed; so are TLS
+//! handshakes that do not finish within the header timeout. HTTP/1 and HTTP/2 alike: the
+//! watch is on the bytes of the socket, below TLS and the HTTP protocol. A request body
+//! that stalls is the body idle timeout's business ([`crate::routes`]).
+//!
+//! Past [`ConnectionLimits::max_connections`] open connections a new one gets a 503 JSON
+//! answer (`Retry-After: 5`) and is closed at once; a few such answers are written at a
+//! time, and past those further connections are closed without one. Accept errors (such
+//! as running out of descriptors) are logged once a second at most, and accepting resumes
+//! after a short pause.
+
+use crate::metrics::Metrics;
+use axum::extract::connect_info::ConnectInfo;
+use axum::http::Request;
+use axum::response::Response;
+use axum::Router;
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use std::convert::Infallible;
+use std::future::Future;
+use std::io;
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::Semaphore;
+use tower::ServiceExt;
+
+/// How connections are bounded.
+#[derive(Clone, Debug)]
+pub struct ConnectionLimits {
+    /// Time from opening a connection to its first request's headers (TLS handshake
+    /// included); HTTP/1 headers must also arrive within it.
+    pub header_timeout: Duration,
+    /// A connection with no request being handled that sends and receives nothing for
+    /// this long is closed.
+    pub idle_timeout: Duration,
+    /// Most connections open at once; past it new ones get a 503.
+    pub max_connections: usize,
+    /// How long requests in flight may take to finish once shutdown has begun.
+    pub shutdown_grace: Duration,
+}
+
+impl Default for ConnectionLimits {
+    fn default() -> Self {
+        ConnectionLimits {
+            header_timeout: crate::HEADER_TIMEOUT,
+            idle_timeout: crate::IDLE_TIMEOUT,
+            max_connections: crate::MAX_CONNECTIONS,
+            shutdown_grace: Duration::from_secs(10),
+        }
+    }
+}
+
+/// Refusals (503 answers past the connection cap) being written at once, at most.
+pub const REFUSALS_AT_ONCE: usize = 64;
+
+/// How long a refused connection is read from after its answer, so that a request it sent
+/// meanwhile does not turn the close into a reset that loses the answer.
+const REFUSAL_DRAIN: Duration = Duration::from_millis(500);
+
+/// What a connection has done lately, shared by its socket, its requests and its watch.
+struct Activity {
+    opened: Instant,
+    /// Milliseconds from `opened` to the last byte read or written.
+    last: AtomicU64,
+    in_flight: AtomicUsize,
+    started_a_request: AtomicBool,
+}
+
+impl Activity {
+    fn new() -> Self {
+        Activity {
+            opened: Instant::now(),
+            last: AtomicU64::new(0),
+            in_flight: AtomicUsize::new(0),
+            started_a_request: AtomicBool::new(false),
+        }
+    }
+
+    fn touch(&self) {
+        let now = self.opened.elapsed().as_millis() as u64;
+        self.last.store(now, Ordering::Relaxed);
+    }
+
+    fn idle_for(&self) -> Duration {
+        let last = Duration::from_millis(self.last.load(Ordering::Relaxed));
+        self.opened.elapsed().saturating_sub(last)
+    }
+
+    fn begin_request(self: &Arc<Self>) -> RequestGuard {
+        self.started_a_request.store(true, Ordering::Relaxed);
+        self.in_flight.fetch_add(1, Ordering::Relaxed);
+        RequestGuard(Arc::clone(self))
+    }
+}
+
+/// A request being handled; its connection is not idle meanwhile.
+struct RequestGuard(Arc<Activity>);
+
+impl Drop for RequestGuard {
+    fn drop(&mut self) {
+        self.0.touch();
+        self.0.in_flight.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// A socket that notes every byte moved in [`Activity`].
+struct Watched<T> {
+    inner: T,
+    activity: Arc<Activity>,
+}
+
+impl<T: AsyncRead + Unpin> AsyncRead for Watched<T> {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let before = buf.filled().len();
+        let polled = Pin::new(&mut self.inner).poll_read(cx, buf);
+        if matches!(polled, Poll::Ready(Ok(()))) && buf.filled().len() > before {
+            self.activity.touch();
+        }
+        polled
+    }
+}
+
+impl<T: AsyncWrite + Unpin> AsyncWrite for Watched<T> {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        let polled = Pin::new(&mut self.inner).poll_write(cx, buf);
+        if matches!(polled, Poll::Ready(Ok(n)) if n > 0) {
+            self.activity.touch();
+        }
+        polled
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        let polled = Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
+        if matches!(polled, Poll::Ready(Ok(n)) if n > 0) {
+            self.activity.touch();
+        }
+        polled
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+}
+
+/// Completes when the connection has been silent too long: before its first request for
+/// the header timeout, later for the idle timeout, never while a request is handled.
+async fn silence(activity: &Activity, limits: &ConnectionLimits) {
+    loop {
+        let limit = if activity.started_a_request.load(Ordering::Relaxed) {
+            limits.idle_timeout
+        } else {
+            limits.header_timeout
+        };
+        let wait = if activity.in_flight.load(Ordering::Relaxed) > 0 {
+            limit
+        } else {
+            match limit.checked_sub(activity.idle_for()) {
+                Some(left) if !left.is_zero() => left,
+                _ => return,
+            }
+        };
+        tokio::time::sleep(wait).await;
+    }
+}
+
+/// The answer past the connection cap, written without reading the request.
+fn refusal() -> Vec<u8> {
+    let body = crate::error::ApiError::new(
+        axum::http::StatusCode::SERVICE_UNAVAILABLE,
+        "busy",
+        "the server has as many connections as it takes; try again in a few seconds",
+    )
+    .body();
+    let body = serde_json::to_string(&body).unwrap_or_default();
+    format!(
+        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n\
+         retry-after: 5\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .into_bytes()
+}
+
+/// Serves `router` on `listener` over HTTP/1.1 and HTTP/2 (with `tls`, over TLS with ALPN)
+/// until `shutdown` completes; then stops accepting and lets requests in flight finish
+/// for at most [`ConnectionLimits::shutdown_grace`].
+///
+/// Each request carries its peer's address as [`ConnectInfo<SocketAddr>`].
+pub async fn serve_connections(
+    listener: TcpListener,
+    router: Router,
+    tls: Option<Arc<rustls::ServerConfig>>,
+    limits: ConnectionLimits,
+    metrics: Arc<Metrics>,
+    shutdown: impl Future<Output = ()>,
+) {
+    let mut builder = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new());
+    builder
+        .http1()
+        .timer(TokioTimer::new())
+        .header_read_timeout(limits.header_timeout);
+    // No keep-alive pings: the watch closes silent connections, and pings would keep them.
+    builder
+        .http2()
+        .timer(TokioTimer::new())
+        .keep_alive_interval(None)
+        .max_concurrent_streams(64);
+    let builder = Arc::new(builder);
+    let limits = Arc::new(limits);
+    let open = Arc::new(Semaphore::new(limits.max_connections));
+    let refusing = Arc::new(Semaphore::new(REFUSALS_AT_ONCE));
+    let refusal: Arc<[u8]> = refusal().into();
+    let tls = tls.map(|config| {
+        // Refusals speak HTTP/1.1 whatever the client offers.
+        let mut refusal_config = (*config).clone();
+        refusal_config.alpn_protocols = vec![b"http/1.1".to_vec()];
+        (
+            tokio_rustls::TlsAcceptor::from(config),
+            tokio_rustls::TlsAcceptor::from(Arc::new(refusal_config)),
+        )
+    });
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    let mut shutdown = std::pin::pin!(shutdown);
+    let mut last_accept_warning: Option<Instant> = None;
+    loop {
+        let (stream, peer) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(accepted) => accepted,
+                Err(e) => {
+                    if last_accept_warning.is_none_or(|t| t.elapsed() >= Duration::from_secs(1)) {
+                        tracing::warn!("cannot accept a connection: {e}");
+                        last_accept_warning = Some(Instant::now());
+                    }
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let _ = stream.set_nodelay(true);
+        let Ok(permit) = Arc::clone(&open).try_acquire_owned() else {
+            metrics.connections_refused.inc();
+            if let Ok(slot) = Arc::clone(&refusing).try_acquire_owned() {
+                let refusal = Arc::clone(&refusal);
+                let acceptor = tls.as_ref().map(|(_, refuse)| refuse.clone());
+                let timeout = limits.header_timeout.min(Duration::from_secs(2));
+                let drain = REFUSAL_DRAIN;
+                tokio::spawn(async move {
+                    let _ =
+                        tokio::time::timeout(timeout, refuse(stream, acceptor, &refusal, drain))
+                            .await;
+                    drop(slot);
+                });
+            }
+            continue;
+        };
+        let activity = Arc::new(Activity::new());
+        let io = Watched {
+            inner: stream,
+            activity: Arc::clone(&activity),
+        };
+        let service = RequestService {
+            router: router.clone(),
+            peer,
+            activity: Arc::clone(&activity),
+        };
+        let builder = Arc::clone(&builder);
+        let limits = Arc::clone(&limits);
+        let acceptor = tls.as_ref().map(|(accept, _)| accept.clone());
+        let watcher = graceful.watcher();
+        let metrics = Arc::clone(&metrics);
+        tokio::spawn(async move {
+            metrics.connections_open.inc();
+            let _open = OpenConnection {
+                _permit: permit,
+                metrics: Arc::clone(&metrics),
+            };
+            let served = async {
+                match acceptor {
+                    None => {
+                        let connection =
+                            builder.serve_connection_with_upgrades(TokioIo::new(io), service);
+                        watcher.watch(connection.into_owned()).await
+                    }
+                    Some(acceptor) => {
+                        let handshake =
+                            tokio::time::timeout(limits.header_timeout, acceptor.accept(io));
+                        let Ok(Ok(stream)) = handshake.await else {
+                            return Ok(());
+                        };
+                        let connection =
+                            builder.serve_connection_with_upgrades(TokioIo::new(stream), service);
+                        watcher.watch(connection.into_owned()).await
+                    }
+                }
+            };
+            tokio::select! {
+                result = served => {
+                    if let Err(e) = result {
+                        tracing::debug!("connection ended: {e}");
+                    }
+                }
+                () = silence(&activity, &limits) => {
+                    tracing::debug!("closed a silent connection");
+                    metrics.connections_silent.inc();
+                }
+            }
+        });
+    }
+    drop(listener);
+    tokio::select! {
+        () = graceful.shutdown() => {},
+        () = tokio::time::sleep(limits.shutdown_grace) => {
+            tracing::warn!("requests still in flight after {:?}; stopping anyway", limits.shutdown_grace);
+        },
+    }
+}
+
+/// A connection's place under the cap, and in the count of open connections.
+struct OpenConnection {
+    _permit: tokio::sync::OwnedSemaphorePermit,
+    metrics: Arc<Metrics>,
+}
+
+impl Drop for OpenConnection {
+    fn drop(&mut self) {
+        self.metrics.connections_open.dec();
+    }
+}
+
+/// The router for one connection's requests: each gets the peer's address, and counts as
+/// in flight until its response has been produced.
+#[derive(Clone)]
+struct RequestService {
+    router: Router,
+    peer: SocketAddr,
+    activity: Arc<Activity>,
+}
+
+impl hyper::service::Service<Request<Incoming>> for RequestService {
+    type Response = Response;
+    type Error = Infallible;
+    type Future = Pin<Box<dyn Future<Output = Result<Response, Infallible>> + Send>>;
+
+    fn call(&self, mut request: Request<Incoming>) -> Self::Future {
+        request.extensions_mut().insert(ConnectInfo(self.peer));
+        let guard = self.activity.begin_request();
+        let answer = self.router.clone().oneshot(request);
+        Box::pin(async move {
+            let response = answer.await;
+            drop(guard);
+            response
+        })
+    }
+}
+
+/// Writes the 503 refusal (after a handshake with `tls`), then reads what the client sent
+/// for a moment before closing, so that the answer is not lost to a reset.
+async fn refuse(
+    stream: TcpStream,
+    tls: Option<tokio_rustls::TlsAcceptor>,
+    answer: &[u8],
+    drain: Duration,
+) {
+    async fn answer_and_close(
+        mut stream: impl AsyncRead + AsyncWrite + Unpin,
+        answer: &[u8],
+        drain: Duration,
+    ) {
+        use tokio::io::AsyncReadExt;
+        if stream.write_all(answer).await.is_err() || stream.shutdown().await.is_err() {
+            return;
+        }
+        let mut sink = [0u8; 4096];
+        let reading = async { while matches!(stream.read(&mut sink).await, Ok(n) if n > 0) {} };
+        let _ = tokio::time::timeout(drain, reading).await;
+    }
+    match tls {
+        None => answer_and_close(stream, answer, drain).await,
+        Some(acceptor) => {
+            if let Ok(stream) = acceptor.accept(stream).await {
+                answer_and_close(stream, answer, drain).await;
+            }
+        }
+    }
+}
