@@ -14,8 +14,9 @@ impl Url {
     ///
     /// Bad input: a value the setter refuses is an [`EditError`] naming the component and
     /// why (a scheme that would turn a special URL into a non-special one, a port on a URL
-    /// without a host, an invalid host, …). The URL is then as the standard leaves it:
-    /// unchanged, except that `hostport` with a bad port keeps its new host.
+    /// without a host, an invalid host, …), and the URL is unchanged. What the standard
+    /// takes in part it takes without an error: `hostport` with a bad port sets the host
+    /// alone, `port` with `8080x` sets 8080.
     pub fn set(&mut self, component: Component, value: &str) -> Result<(), EditError> {
         let ada = self.ada_mut();
         let taken = match component {
@@ -38,11 +39,6 @@ impl Url {
         };
         if !taken {
             return Err(self.refusal(component, value));
-        }
-        if component == Component::HostPort {
-            if let Some(port) = port_after_host(value) {
-                return self.port_refusal(port).map_or(Ok(()), Err);
-            }
         }
         Ok(())
     }
@@ -275,13 +271,6 @@ fn host_end(value: &str, special: bool) -> usize {
             c == b':' && !in_brackets || matches!(c, b'/' | b'?' | b'#') || special && c == b'\\'
         })
         .unwrap_or(value.len())
-}
-
-/// The port part of a `hostport` value, if it has one.
-fn port_after_host(value: &str) -> Option<&str> {
-    let value: &str = value.split(['/', '?', '#']).next().unwrap_or("");
-    let end = host_end(value, true);
-    value.get(end..)?.strip_prefix(':')
 }
 
 impl Edits {
