@@ -4,7 +4,7 @@
 
 use clap::Args;
 use serde_json::json;
-use std::io::{self, BufRead, BufWriter, Write};
+use std::io::{self, BufWriter, Read, Write};
 use std::process::ExitCode;
 use urlkit::inspect::edit::{expand_alternatives, Component, EditError, Edits};
 use urlkit::inspect::rfc3986::{self, Components};
@@ -516,7 +516,8 @@ fn run_get(template: &Template, base: Option<&Url>, urls: &[String]) -> io::Resu
 }
 
 /// Calls `f` for each URL with its number: the arguments, or each stdin line (LF or CRLF;
-/// a byte order mark opening stdin is not part of the first).
+/// a byte order mark opening stdin is not part of the first). Stdin is read a megabyte at
+/// a time and each line handed over where it lies, so a line costs no copy.
 pub fn for_each_input(
     urls: &[String],
     mut f: impl FnMut(usize, &[u8]) -> io::Result<()>,
@@ -527,24 +528,44 @@ pub fn for_each_input(
         }
         return Ok(());
     }
-    let mut reader = io::BufReader::with_capacity(1 << 20, io::stdin().lock());
-    let mut line = Vec::with_capacity(4096);
+    let mut stdin = io::stdin().lock();
+    let mut buffer = vec![0u8; 1 << 20];
+    // `buffer[..filled]` holds what is read and not yet handed over: a line's start.
+    let mut filled = 0;
     let mut n = 0;
-    loop {
-        line.clear();
-        if reader.read_until(b'\n', &mut line)? == 0 {
-            return Ok(());
-        }
-        n += 1;
-        let mut l = line.as_slice();
+    let mut line = |n: usize, mut l: &[u8]| {
         if n == 1 {
             // A byte order mark opens many files saved on Windows; it is not part of the URL.
             l = l.strip_prefix("\u{FEFF}".as_bytes()).unwrap_or(l);
         }
-        if let Some(rest) = l.strip_suffix(b"\n") {
-            l = rest.strip_suffix(b"\r").unwrap_or(rest);
+        f(n, l.strip_suffix(b"\r").unwrap_or(l))
+    };
+    loop {
+        let read = match stdin.read(&mut buffer[filled..]) {
+            Ok(read) => read,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        let searched = filled;
+        filled += read;
+        let mut start = 0;
+        for end in memchr::memchr_iter(b'\n', &buffer[searched..filled]) {
+            n += 1;
+            line(n, &buffer[start..searched + end])?;
+            start = searched + end + 1;
         }
-        f(n, l)?;
+        if read == 0 {
+            if start < filled {
+                line(n + 1, &buffer[start..filled])?;
+            }
+            return Ok(());
+        }
+        buffer.copy_within(start..filled, 0);
+        filled -= start;
+        if filled == buffer.len() {
+            // A line longer than the buffer: room for more of it.
+            buffer.resize(buffer.len() * 2, 0);
+        }
     }
 }
 

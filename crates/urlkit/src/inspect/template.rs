@@ -524,10 +524,11 @@ mod whatwg_source {
                 match part {
                     Part::Literal(l) => out.extend_from_slice(l),
                     Part::Field { field, raw } => match field {
-                        Field::Scheme => out.extend_from_slice(url.scheme.as_bytes()),
+                        Field::Scheme => out.extend_from_slice(url.scheme),
                         Field::Host | Field::HostUnicode | Field::HostPort => {
-                            let host = url.host.unwrap_or("").bytes();
-                            out.extend(host.map(|c| c.to_ascii_lowercase()));
+                            let at = out.len();
+                            out.extend_from_slice(url.host.unwrap_or_default());
+                            out[at..].make_ascii_lowercase();
                             if let (Field::HostPort, Some(p)) = (field, url.port) {
                                 out.push(b':');
                                 put_port(p, out);

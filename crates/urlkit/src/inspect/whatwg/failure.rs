@@ -2,6 +2,7 @@
 //! input is read again the way the parser reads it, up to the step that fails.
 
 use super::read::{authority, split_authority, Read};
+use super::simple::ends_in_a_number;
 use super::{ParseFailure, Url};
 use crate::inspect::idn;
 use crate::inspect::parts::{is_special, percent_decode_lossy};
@@ -150,7 +151,7 @@ pub(super) fn host_failure(
             ),
         });
     }
-    if ends_in_a_number(&decoded) && !host_parses(host) {
+    if ends_in_a_number(decoded.as_bytes()) && !host_parses(host) {
         return Some(ParseFailure::new(
             at(start),
             "host",
@@ -185,22 +186,6 @@ fn forbidden(c: char, at: usize) -> ParseFailure {
         "host",
         format!("the host contains {c:?}, which no host may contain (URL Standard §3.1)"),
     )
-}
-
-/// The "ends in a number" check of the host parser (URL Standard §3.5): the last label
-/// (ignoring one trailing dot) is all digits, or `0x` and hex digits.
-pub(super) fn ends_in_a_number(host: &str) -> bool {
-    let host = host
-        .strip_suffix('.')
-        .filter(|h| !h.is_empty())
-        .unwrap_or(host);
-    let last = host.rsplit('.').next().unwrap_or("");
-    if !last.is_empty() && last.bytes().all(|c| c.is_ascii_digit()) {
-        return true;
-    }
-    last.strip_prefix("0x")
-        .or_else(|| last.strip_prefix("0X"))
-        .is_some_and(|hex| hex.bytes().all(|c| c.is_ascii_hexdigit()))
 }
 
 fn is_windows_drive_letter(s: &str) -> bool {
