@@ -5,7 +5,8 @@
 # an aarch64 `urlkit` binary through qemu-aarch64.
 #
 # Needs: the Rust target aarch64-unknown-linux-gnu, Debian's gcc-aarch64-linux-gnu,
-# libc6-dev-arm64-cross and qemu-user (scripts/test.sh installs them), and cargo-nextest.
+# g++-aarch64-linux-gnu (the URL parser, ada, is C++), libc6-dev-arm64-cross and qemu-user
+# (scripts/test.sh installs them), and cargo-nextest.
 # Every test runs under the time limits of the `emulated` profile of .config/nextest.toml.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -137,7 +137,8 @@ expected_x86_kernels() {
 }
 
 section_rust() {
-  ensure_debian node:nodejs python3:python3 || true
+  # g++ builds the URL parser (ada, C++20), where Rust alone brings only a C linker.
+  ensure_debian node:nodejs python3:python3 g++:g++ || true
   if [ "$(uname -m)" = x86_64 ]; then
     URLKIT_EXPECT_KERNELS="$(expected_x86_kernels)"
     export URLKIT_EXPECT_KERNELS
@@ -179,10 +180,11 @@ section_browser() {
 }
 
 section_aarch64() {
-  if ! ensure_debian aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
-    qemu-aarch64:qemu-user \
+  # g++: the URL parser (ada) is C++, compiled for aarch64 too.
+  if ! ensure_debian aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu \
+    aarch64-linux-gnu-g++:g++-aarch64-linux-gnu libc6-dev-arm64-cross qemu-aarch64:qemu-user \
     || ! ensure_target aarch64-unknown-linux-gnu; then
-    skip_section aarch64 "needs gcc-aarch64-linux-gnu, qemu-user and the Rust target aarch64-unknown-linux-gnu"
+    skip_section aarch64 "needs gcc-aarch64-linux-gnu, g++-aarch64-linux-gnu, qemu-user and the Rust target aarch64-unknown-linux-gnu"
     return
   fi
   run_section aarch64 scripts/test-aarch64.sh

@@ -480,7 +480,7 @@ fn setter_result<'a>(
     refused: &mut Vec<(String, &'a serde_json::Value)>,
 ) -> Vec<String> {
     if got["error"].is_string() {
-        if !got["component"].as_str().is_some_and(|c| !c.is_empty()) {
+        if got["component"].as_str().is_none_or(|c| c.is_empty()) {
             return vec![format!(
                 "{what}: refused without naming the component: {got}"
             )];

@@ -276,7 +276,9 @@ fn rfc3986_edits_encode_what_a_component_cannot_hold_and_keep_escapes() {
             .unwrap(),
         "x://h/p"
     );
-    let refused: &[(&[(Component, &str)], &str, &str)] = &[
+    // (the values set, the URI, what the refusal says)
+    type Refused<'a> = (&'a [(Component, &'a str)], &'a str, &'a str);
+    let refused: &[Refused] = &[
         (&[(Component::Port, "1")], "mailto:x", "no authority"),
         (&[(Component::Port, "1a")], "x://h", "digits"),
         (&[(Component::Scheme, "1x")], "x:y", "letter"),

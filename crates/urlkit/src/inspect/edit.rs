@@ -518,7 +518,7 @@ impl GenericParts {
             Component::User => {
                 self.authority_mut(component)?;
                 let (_, password) = self.userinfo_parts();
-                let user = keep_or_escape(value, |c| is_unreserved_or_sub_delim(c));
+                let user = keep_or_escape(value, is_unreserved_or_sub_delim);
                 self.set_userinfo(Some(user), password);
             }
             Component::Password => {
