@@ -2,35 +2,9 @@
 //! option names, errors naming the line, the byte and the component, and the inspector's
 //! bounded answers.
 
-use std::io::Write;
-use std::process::{Output, Stdio};
-
 mod common;
 
-fn urlkit(args: &[&str], stdin: &str) -> Output {
-    let mut child = common::urlkit_command()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn urlkit");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes())
-        .expect("write stdin");
-    child.wait_with_output().expect("wait")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("utf-8 stdout")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::{stderr, stdout, urlkit};
 
 /// `urlkit edit ARGS… URL` succeeds and prints `expected` (one URL per line).
 fn edits_to(args: &[&str], url: &str, expected: &str) {

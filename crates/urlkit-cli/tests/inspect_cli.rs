@@ -1,34 +1,8 @@
 //! The inspector's commands, driving the real `urlkit` binary.
 
-use std::io::Write;
-use std::process::{Output, Stdio};
-
 mod common;
 
-fn urlkit(args: &[&str], stdin: &str) -> Output {
-    let mut child = common::urlkit_command()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn urlkit");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes())
-        .expect("write stdin");
-    child.wait_with_output().expect("wait")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("utf-8 stdout")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::{stderr, stdout, urlkit};
 
 #[test]
 fn parse_json_prints_components_in_the_order_a_url_reads() {

@@ -9,8 +9,9 @@ use urlkit_testdata::Random;
 /// Every placeholder the fast path serves.
 const TEMPLATE: &str = "{scheme}|{host}|{port}|{:port}|{hostport}|{host:unicode}";
 
-/// The inputs on which the fast path and the full parse disagree.
-fn disagreements<'a>(lines: impl IntoIterator<Item = &'a [u8]>) -> (usize, Vec<String>) {
+/// Fails naming the inputs (of `what`) on which the fast path and the full parse disagree;
+/// returns how many inputs there were.
+fn assert_agreement<'a>(what: &str, lines: impl IntoIterator<Item = &'a [u8]>) -> usize {
     let template = Template::parse(TEMPLATE).expect("template");
     let mut wrong = Vec::new();
     let mut count = 0;
@@ -29,7 +30,13 @@ fn disagreements<'a>(lines: impl IntoIterator<Item = &'a [u8]>) -> (usize, Vec<S
             ));
         }
     }
-    (count, wrong)
+    assert!(
+        wrong.is_empty(),
+        "{what}: {} of {count}:\n{:#?}",
+        wrong.len(),
+        &wrong[..wrong.len().min(40)]
+    );
+    count
 }
 
 /// URLs made of pieces at the edges of what the fast path takes: every scheme, separator,
@@ -123,13 +130,7 @@ fn combinations() -> Vec<Vec<u8>> {
 #[test]
 fn the_fast_path_agrees_with_the_full_parse_on_generated_urls() {
     let inputs = combinations();
-    let (count, wrong) = disagreements(inputs.iter().map(Vec::as_slice));
-    assert!(
-        wrong.is_empty(),
-        "{} of {count}:\n{:#?}",
-        wrong.len(),
-        &wrong[..wrong.len().min(40)]
-    );
+    assert_agreement("generated", inputs.iter().map(Vec::as_slice));
 }
 
 #[test]
@@ -149,13 +150,7 @@ fn the_fast_path_agrees_with_the_full_parse_on_random_urls() {
         }
         inputs.push(url);
     }
-    let (count, wrong) = disagreements(inputs.iter().map(Vec::as_slice));
-    assert!(
-        wrong.is_empty(),
-        "{} of {count}:\n{:#?}",
-        wrong.len(),
-        &wrong[..wrong.len().min(40)]
-    );
+    assert_agreement("random", inputs.iter().map(Vec::as_slice));
 }
 
 /// The benchmark lists (`../shared/bench-data/` beside the repository), when they are there:
@@ -169,14 +164,7 @@ fn the_fast_path_agrees_with_the_full_parse_on_the_benchmark_lists() {
             eprintln!("{dir}{file} is absent: nothing to compare");
             continue;
         };
-        let (count, wrong) = disagreements(text.split(|&b| b == b'\n'));
-        assert!(
-            wrong.is_empty(),
-            "{file}: {} of {count}:\n{:#?}",
-            wrong.len(),
-            &wrong[..wrong.len().min(40)]
-        );
-        total += count;
+        total += assert_agreement(file, text.split(|&b| b == b'\n'));
     }
     eprintln!("{total} benchmark URLs compared");
 }

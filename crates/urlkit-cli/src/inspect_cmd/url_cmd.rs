@@ -2,6 +2,7 @@
 //! apart or edited in one pass, printed as a table, one JSON object per line, a `--get`
 //! template or the edited URL. Each becomes calls on `urlkit::inspect`.
 
+use super::{status, usage};
 use clap::Args;
 use serde_json::json;
 use std::io::{self, BufWriter, Read, Write};
@@ -566,19 +567,6 @@ pub fn for_each_input(
             // A line longer than the buffer: room for more of it.
             buffer.resize(buffer.len() * 2, 0);
         }
-    }
-}
-
-fn usage(message: impl std::fmt::Display) -> io::Result<ExitCode> {
-    eprintln!("urlkit: {message}");
-    Ok(ExitCode::from(2))
-}
-
-fn status(ok: bool) -> ExitCode {
-    if ok {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
     }
 }
 
