@@ -37,4 +37,4 @@ if ! head -c 20 "$binary" | od -An -tx1 | tr -d ' \n' | grep -q '^7f454c46020101
   exit 1
 fi
 URLKIT_TEST_BINARY="$binary" URLKIT_TEST_RUNNER="$runner" \
-  "${nextest[@]}" -p urlkit-cli --test cli --test inspect_cli
+  "${nextest[@]}" -p urlkit-cli --test cli --test inspect_cli --test edit_cli

@@ -317,3 +317,37 @@ fn help_shows_examples_and_the_bounds() {
     let o = urlkit(&["parse", "--help"], "");
     assert!(stdout(&o).contains("1,000 query pairs"), "{}", stdout(&o));
 }
+
+#[test]
+fn url_file_is_read_after_the_arguments_and_errors_name_its_lines() {
+    let path = std::env::temp_dir().join(format!("urlkit-url-file-{}.txt", std::process::id()));
+    std::fs::write(&path, "http://a.example/\r\nhttp://b.example:99999/\n").unwrap();
+    let file = path.to_str().unwrap();
+    let o = urlkit(
+        &[
+            "edit",
+            "--set",
+            "port=81",
+            "http://arg.example/",
+            "-f",
+            file,
+        ],
+        "",
+    );
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stdout(&o),
+        "http://arg.example:81/\nhttp://a.example:81/\n\n"
+    );
+    assert!(stderr(&o).contains("line 2, byte 17"), "{}", stderr(&o));
+    let o = urlkit(&["edit", "--url-file", "-"], "http://c.example/x\n");
+    assert_eq!(stdout(&o), "http://c.example/x\n");
+    let o = urlkit(&["parse", "-f", "/nonexistent/urls.txt"], "");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("cannot read /nonexistent/urls.txt"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -6,6 +6,7 @@ use super::{status, usage};
 use clap::Args;
 use serde_json::json;
 use std::io::{self, BufWriter, Read, Write};
+use std::path::Path;
 use std::process::ExitCode;
 use urlkit::inspect::edit::{expand_alternatives, Component, EditError, Edits};
 use urlkit::inspect::rfc3986::{self, Components};
@@ -79,7 +80,7 @@ pub struct InspectArgs {
 pub fn run_inspect(a: InspectArgs) -> io::Result<ExitCode> {
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut ok = true;
-    for_each_input(&a.requests, |_, line| {
+    for_each_input(&a.requests, None, |_, line| {
         let answer = serde_json::from_slice::<InspectRequest>(line)
             .map_err(|e| {
                 InspectError::Invalid(RequestError::new(
@@ -117,7 +118,11 @@ pub struct UrlArgs {
     get: Option<String>,
     #[command(flatten)]
     edits: EditArgs,
-    /// URLs; none: one per line on stdin.
+    /// Read the URLs from this file, one per line (`-`: stdin), after those given as
+    /// arguments.
+    #[arg(short = 'f', long, value_name = "FILE")]
+    url_file: Option<std::path::PathBuf>,
+    /// URLs; none (and no --url-file): one per line on stdin.
     urls: Vec<String>,
 }
 
@@ -231,20 +236,19 @@ pub fn run(a: UrlArgs, edit: bool) -> io::Result<ExitCode> {
     };
     if let Output::Get(template) = &output {
         if edits.is_empty() && variants.len() == 1 && !a.edits.expand && !a.rfc3986 {
-            return run_get(template, base.as_ref(), &a.urls);
+            return run_get(template, base.as_ref(), &a.urls, a.url_file.as_deref());
         }
     }
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut ok = true;
     let mut printed = 0usize;
-    let from_stdin = a.urls.is_empty();
-    for_each_input(&a.urls, |n, line| {
+    for_each_input(&a.urls, a.url_file.as_deref(), |n, line| {
         let text = String::from_utf8_lossy(line);
-        let at = |p: Option<usize>| match (from_stdin, p) {
-            (true, Some(p)) => format!("line {n}, byte {p}: "),
-            (true, None) => format!("line {n}: "),
-            (false, Some(p)) => format!("byte {p}: "),
-            (false, None) => String::new(),
+        let at = |p: Option<usize>| match (n, p) {
+            (Some(n), Some(p)) => format!("line {n}, byte {p}: "),
+            (Some(n), None) => format!("line {n}: "),
+            (None, Some(p)) => format!("byte {p}: "),
+            (None, None) => String::new(),
         };
         let inputs = if a.edits.expand {
             match expand_alternatives(&text) {
@@ -488,19 +492,22 @@ fn write_rendered(
 
 /// The batch path: `--get` without edits, one line in, one line out, through
 /// [`Template::render_input`], which reads plain URLs without a full parse.
-fn run_get(template: &Template, base: Option<&Url>, urls: &[String]) -> io::Result<ExitCode> {
+fn run_get(
+    template: &Template,
+    base: Option<&Url>,
+    urls: &[String],
+    url_file: Option<&Path>,
+) -> io::Result<ExitCode> {
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut buf: Vec<u8> = Vec::with_capacity(1 << 16);
     let mut ok = true;
-    let from_stdin = urls.is_empty();
-    for_each_input(urls, |n, line| {
+    for_each_input(urls, url_file, |n, line| {
         if let Err(e) = template.render_input(line, base, &mut buf) {
             ok = false;
             let input = String::from_utf8_lossy(line);
-            let at = if from_stdin {
-                format!("line {n}, byte {}", e.position)
-            } else {
-                format!("byte {}", e.position)
+            let at = match n {
+                Some(n) => format!("line {n}, byte {}", e.position),
+                None => format!("byte {}", e.position),
             };
             eprintln!("urlkit: {input:?}: {at}: {}", e.message);
         }
@@ -516,20 +523,36 @@ fn run_get(template: &Template, base: Option<&Url>, urls: &[String]) -> io::Resu
     Ok(status(ok))
 }
 
-/// Calls `f` for each URL with its number: the arguments, or each stdin line (LF or CRLF;
-/// a byte order mark opening stdin is not part of the first). Stdin is read a megabyte at
-/// a time and each line handed over where it lies, so a line costs no copy.
+/// Calls `f` for each URL: the arguments (line `None`), then each line of `file` (`-`:
+/// stdin), or without either, each line of stdin (LF or CRLF; a byte order mark opening
+/// the input is not part of the first line), with its line number. Lines are read a
+/// megabyte at a time and each handed over where it lies, so a line costs no copy.
 pub fn for_each_input(
     urls: &[String],
-    mut f: impl FnMut(usize, &[u8]) -> io::Result<()>,
+    file: Option<&Path>,
+    mut f: impl FnMut(Option<usize>, &[u8]) -> io::Result<()>,
 ) -> io::Result<()> {
-    if !urls.is_empty() {
-        for (i, u) in urls.iter().enumerate() {
-            f(i + 1, u.as_bytes())?;
-        }
-        return Ok(());
+    for u in urls {
+        f(None, u.as_bytes())?;
     }
-    let mut stdin = io::stdin().lock();
+    match file {
+        Some(path) if path != Path::new("-") => {
+            let file = std::fs::File::open(path).map_err(|e| {
+                io::Error::new(e.kind(), format!("cannot read {}: {e}", path.display()))
+            })?;
+            for_each_line(file, f)
+        }
+        Some(_) => for_each_line(io::stdin().lock(), f),
+        None if urls.is_empty() => for_each_line(io::stdin().lock(), f),
+        None => Ok(()),
+    }
+}
+
+/// Calls `f` for each line of `input`, numbered from 1.
+fn for_each_line(
+    mut input: impl Read,
+    mut f: impl FnMut(Option<usize>, &[u8]) -> io::Result<()>,
+) -> io::Result<()> {
     let mut buffer = vec![0u8; 1 << 20];
     // `buffer[..filled]` holds what is read and not yet handed over: a line's start.
     let mut filled = 0;
@@ -539,10 +562,10 @@ pub fn for_each_input(
             // A byte order mark opens many files saved on Windows; it is not part of the URL.
             l = l.strip_prefix("\u{FEFF}".as_bytes()).unwrap_or(l);
         }
-        f(n, l.strip_suffix(b"\r").unwrap_or(l))
+        f(Some(n), l.strip_suffix(b"\r").unwrap_or(l))
     };
     loop {
-        let read = match stdin.read(&mut buffer[filled..]) {
+        let read = match input.read(&mut buffer[filled..]) {
             Ok(read) => read,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
