@@ -71,7 +71,7 @@ best() {
 row() { # row NAME "SECONDS USER SYSTEM"
   awk -v name="$1" -v n="$count" -v t="$2" 'BEGIN {
     split(t, f, " ");
-    printf "%-34s %8.3f s  %7.2f M URLs/s  (CPU %.3f s: %.2f M URLs/s)\n", name, f[1], n / f[1] / 1e6, f[2] + f[3], n / (f[2] + f[3]) / 1e6
+    printf "%-40s %8.3f s  %7.2f M URLs/s  (CPU %.3f s: %.2f M URLs/s)\n", name, f[1], n / f[1] / 1e6, f[2] + f[3], n / (f[2] + f[3]) / 1e6
   }'
 }
 

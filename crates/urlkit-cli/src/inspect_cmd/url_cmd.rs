@@ -52,10 +52,11 @@ query (search), fragment (hash), url (href). Setting follows the URL Standard's 
 as `new URL()` in a browser: `--set port=` clears the port, `--set path=a b` gives `/a%20b`,
 and a value a setter refuses is an error naming the URL's line and the component.
 
-Order of edits (as trurl): --redirect, --set and --clear in the order given, --append,
+Order of edits (as trurl): --redirect, each --set in the order given, each --clear, --append,
 --qtrim/--trim, --sort-query. With --rfc3986 the edits follow RFC 3986 instead (for ldap:,
 urn: and other URIs a browser would rewrite). Exit status 1 if any URL failed (its line is
-left empty), 2 for wrong usage.";
+left empty), 2 for wrong usage. --json lists at most 1,000 query pairs, 1,000 path segments
+and 100 warnings per URL, with the count of those left out.";
 
 /// What `urlkit inspect` does.
 pub const INSPECT_HELP: &str = "Examples:
@@ -104,7 +105,8 @@ pub fn run_inspect(a: InspectArgs) -> io::Result<ExitCode> {
 /// The options of `urlkit parse` and `urlkit edit`.
 #[derive(Args, Debug)]
 pub struct UrlArgs {
-    /// One JSON object per line for every URL (errors as {\"input\",\"error\",\"component\",\"position\"}).
+    /// One JSON object per line for every URL (errors as {"input", "error", "component",
+    /// "position"}).
     #[arg(long)]
     json: bool,
     /// Read the URLs by the RFC 3986 generic syntax instead of the WHATWG URL Standard.

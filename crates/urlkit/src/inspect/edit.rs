@@ -7,8 +7,8 @@
 //! the generic syntax of RFC 3986 ([`Edits::apply_rfc3986`]) for URIs a browser would
 //! rewrite (`ldap:`, `urn:`, …).
 //!
-//! Edits run in this order, as trurl runs them: the redirect, then each set and clear in
-//! the order given, then path and query appends, trims, and the sort.
+//! Edits run in this order, as trurl runs them: the redirect, each set in the order given,
+//! each clear, then path and query appends, trims, and the sort.
 
 use super::rfc3986::{self, host_kind, HostKind};
 use crate::{encode, EncodeOptions, EncodeSet};
