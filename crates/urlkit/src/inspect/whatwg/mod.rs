@@ -6,6 +6,21 @@
 //! The parser follows the current URL Standard and passes all of web-platform-tests'
 //! `urltestdata.json` and `setters_tests.json`. It reports only that a URL fails; this
 //! module reads the input again to say what failed and where ([`ParseFailure`]).
+//!
+//! ```
+//! use urlkit::inspect::edit::Component;
+//! use urlkit::inspect::whatwg;
+//!
+//! let mut url = whatwg::parse("http://例子.卷筒纸:8080/a?b=1", None).unwrap();
+//! assert_eq!(url.host_str(), Some("xn--fsqu00a.xn--3lr804guic"));
+//! url.set(Component::Port, "").unwrap(); // as `url.port = ""` in a browser
+//! assert_eq!(url.as_str(), "http://xn--fsqu00a.xn--3lr804guic/a?b=1");
+//!
+//! let refused = url.set(Component::Port, "99999").unwrap_err();
+//! assert_eq!(refused.to_string(), "port: byte 0 of the value: port 99999 is above 65535");
+//! let failure = whatwg::parse("https://exa mple.com/", None).unwrap_err();
+//! assert_eq!((failure.component, failure.position), ("host", 11));
+//! ```
 
 pub use super::parts::LISTED_ENTRIES;
 use super::parts::{capped, default_port, draw, pairs, percent_decode_lossy};
