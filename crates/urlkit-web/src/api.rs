@@ -12,10 +12,9 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use tokio::io::AsyncWriteExt;
-use urlkit::inspect::rfc3986;
+use urlkit::inspect::rfc3986::{self, Components};
 use urlkit::inspect::whatwg;
 use urlkit::Diagnostic;
-pub use urlkit_api::inspect::{InspectRequest, InspectResponse, ParseProblem};
 use urlkit_api::{
     CodecResponse, DecodeRequest, Detected, EncodeRequest, RequestBody, RequestError,
 };
@@ -83,6 +82,8 @@ fn require_input(body: serde_json::Value) -> Result<serde_json::Value, ApiError>
         _ => Ok(body),
     }
 }
+
+pub use urlkit_api::inspect::{InspectRequest, InspectResponse, ParseProblem};
 
 /// Takes a URL apart in both views, after the edits asked for (set, clear, append, trim,
 /// sort). Without edits, a URL neither view accepts is still a 200 with the reasons; a base
@@ -447,12 +448,12 @@ pub async fn healthz() -> Json<Health> {
         InspectRequest,
         InspectResponse,
         ParseProblem,
-        whatwg::UrlReport,
-        whatwg::Span,
-        rfc3986::Components,
-        rfc3986::HostKind,
         ResolveRequest,
         ResolveResponse,
+        whatwg::UrlReport,
+        whatwg::Span,
+        Components,
+        rfc3986::HostKind,
         FileCreated,
         FileUpload,
         Op,
