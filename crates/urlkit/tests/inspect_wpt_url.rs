@@ -36,6 +36,11 @@ fn check(case: &Value) -> Result<(), String> {
     if !wrong.is_empty() {
         return Err(wrong.join("; "));
     }
+    // The report's URL API attributes are the parser's own.
+    let url = whatwg::parse(input, base.as_ref()).map_err(|e| e.to_string())?;
+    if report.url_api() != url.url_api() {
+        return Err(format!("{:?} != {:?}", report.url_api(), url.url_api()));
+    }
     // The drawing starts with the href and marks every span.
     let drawing = report.diagram.as_deref().unwrap_or("");
     if report.href.len() <= whatwg::DRAWN_URL_LENGTH
@@ -148,6 +153,11 @@ fn every_setters_tests_case_passes() {
             let mut url = Url::parse(href).expect(href);
             let result = url.set(setter(attribute), value);
             let report = whatwg::report_parsed(href, &url, Vec::new());
+            assert_eq!(
+                report.url_api(),
+                url.url_api(),
+                "{attribute} = {value:?} on {href:?}"
+            );
             let wrong = differences(&case["expected"], &report);
             if !wrong.is_empty() {
                 failures.push(format!(

@@ -34,7 +34,7 @@ pub(crate) mod simple;
 mod url;
 mod warnings;
 
-pub use url::{HostKind, Layout, Url};
+pub use url::{HostKind, Layout, Url, UrlApi};
 
 /// URLs longer than this many characters draw a `url-too-long` warning: the limit that old
 /// browsers and many servers and CDNs still enforce.
@@ -160,6 +160,36 @@ pub struct UrlReport {
     pub warnings: Vec<Diagnostic>,
     /// Warnings beyond those listed.
     pub warnings_not_listed: usize,
+}
+
+impl UrlReport {
+    /// The URL API's attributes of the URL reported (`protocol`, `hostname`, `search`, …),
+    /// made from the report's components as the URL API makes them (URL Standard §6.1).
+    pub fn url_api(&self) -> UrlApi {
+        let hostname = self.host.clone().unwrap_or_default();
+        let port = self.port.map(|p| p.to_string()).unwrap_or_default();
+        let prefixed = |prefix: char, component: &Option<String>| match component.as_deref() {
+            Some(c) if !c.is_empty() => format!("{prefix}{c}"),
+            _ => String::new(),
+        };
+        UrlApi {
+            href: self.href.clone(),
+            origin: self.origin.clone(),
+            protocol: format!("{}:", self.scheme),
+            username: self.user.clone(),
+            password: self.password.clone(),
+            host: if port.is_empty() {
+                hostname.clone()
+            } else {
+                format!("{hostname}:{port}")
+            },
+            hostname,
+            port,
+            pathname: self.path.clone(),
+            search: prefixed('?', &self.query),
+            hash: prefixed('#', &self.fragment),
+        }
+    }
 }
 
 /// Parses `input` (against `base` if given) by the URL Standard's basic URL parser (§4.4).

@@ -61,7 +61,54 @@ pub struct Layout {
     pub fragment: Option<Range<usize>>,
 }
 
+/// The attributes of the URL API (URL Standard §6.1), as `new URL()` in a browser gives
+/// them: strings, empty when the component is absent, with their delimiters (`https:`,
+/// `?q`, `#f`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct UrlApi {
+    /// `href`: the serialization.
+    pub href: String,
+    /// `origin`: `null` for an opaque origin.
+    pub origin: String,
+    /// `protocol`: the scheme and `:`.
+    pub protocol: String,
+    /// `username`.
+    pub username: String,
+    /// `password`.
+    pub password: String,
+    /// `host`: the host, and `:port` when there is a port.
+    pub host: String,
+    /// `hostname`: the host.
+    pub hostname: String,
+    /// `port`: empty when there is none or it is the scheme's default.
+    pub port: String,
+    /// `pathname`.
+    pub pathname: String,
+    /// `search`: `?` and the query, empty when the query is absent or empty.
+    pub search: String,
+    /// `hash`: `#` and the fragment, empty when the fragment is absent or empty.
+    pub hash: String,
+}
+
 impl Url {
+    /// The URL API's attributes, from the parser's own getters.
+    pub fn url_api(&self) -> UrlApi {
+        let a = &self.0;
+        UrlApi {
+            href: a.href().to_owned(),
+            origin: a.origin(),
+            protocol: a.protocol().to_owned(),
+            username: a.username().to_owned(),
+            password: a.password().to_owned(),
+            host: a.host().to_owned(),
+            hostname: a.hostname().to_owned(),
+            port: a.port().to_owned(),
+            pathname: a.pathname().to_owned(),
+            search: a.search().to_owned(),
+            hash: a.hash().to_owned(),
+        }
+    }
+
     /// [`parse`](super::parse) without a base.
     ///
     /// Bad input: a URL the standard rejects is a [`ParseFailure`] naming the problem and
