@@ -5,7 +5,8 @@
 # an aarch64 `urlkit` binary through qemu-aarch64.
 #
 # Needs: the Rust target aarch64-unknown-linux-gnu, Debian's gcc-aarch64-linux-gnu,
-# libc6-dev-arm64-cross and qemu-user (scripts/test.sh installs them), and cargo-nextest.
+# g++-aarch64-linux-gnu (the URL parser, ada, is C++), libc6-dev-arm64-cross and qemu-user
+# (scripts/test.sh installs them), and cargo-nextest.
 # Every test runs under the time limits of the `emulated` profile of .config/nextest.toml.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,4 +37,4 @@ if ! head -c 20 "$binary" | od -An -tx1 | tr -d ' \n' | grep -q '^7f454c46020101
   exit 1
 fi
 URLKIT_TEST_BINARY="$binary" URLKIT_TEST_RUNNER="$runner" \
-  "${nextest[@]}" -p urlkit-cli --test cli --test inspect_cli
+  "${nextest[@]}" -p urlkit-cli --test cli --test inspect_cli --test edit_cli

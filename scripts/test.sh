@@ -139,7 +139,8 @@ expected_x86_kernels() {
 }
 
 section_rust() {
-  ensure_debian node:nodejs python3:python3 python3-venv || true
+  # g++ builds the URL parser (ada, C++20), where Rust alone brings only a C linker.
+  ensure_debian node:nodejs python3:python3 python3-venv g++:g++ || true
   # moto's S3 server for the tests of several instances on one bucket (about 40 s to
   # install, once, into target/moto-venv).
   if URLKIT_MOTO_SERVER="$(scripts/moto-venv.sh)"; then
@@ -197,10 +198,11 @@ section_deploy() {
 }
 
 section_aarch64() {
-  if ! ensure_debian aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
-    qemu-aarch64:qemu-user \
+  # g++: the URL parser (ada) is C++, compiled for aarch64 too.
+  if ! ensure_debian aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu \
+    aarch64-linux-gnu-g++:g++-aarch64-linux-gnu libc6-dev-arm64-cross qemu-aarch64:qemu-user \
     || ! ensure_target aarch64-unknown-linux-gnu; then
-    skip_section aarch64 "needs gcc-aarch64-linux-gnu, qemu-user and the Rust target aarch64-unknown-linux-gnu"
+    skip_section aarch64 "needs gcc-aarch64-linux-gnu, g++-aarch64-linux-gnu, qemu-user and the Rust target aarch64-unknown-linux-gnu"
     return
   fi
   run_section aarch64 scripts/test-aarch64.sh

@@ -27,7 +27,7 @@ fuzz_target!(|data: &[u8]| {
         }
         2 => {
             if let Ok(request) = serde_json::from_str::<InspectRequest>(json) {
-                let _ = inspect_url(&request.url, request.base.as_deref());
+                let _ = inspect_url(&request);
             }
         }
         _ => {

@@ -16,11 +16,14 @@
 //! or strict mode rejected the input (`{error: {code, message, offset}}`).
 //!
 //! With the `openapi` feature every shape derives `utoipa::ToSchema`, so the server's
-//! OpenAPI document is generated from these types.
+//! OpenAPI document is generated from these types. The `inspect` feature adds the
+//! inspector's request and answer (`POST /api/inspect`).
 
 #![deny(missing_docs)]
 
 mod fields;
+#[cfg(feature = "inspect")]
+pub mod inspect;
 
 use fields::Fields;
 pub use fields::{form_flag, RequestBody};

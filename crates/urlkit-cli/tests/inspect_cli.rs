@@ -1,37 +1,11 @@
 //! The inspector's commands, driving the real `urlkit` binary.
 
-use std::io::Write;
-use std::process::{Output, Stdio};
-
 mod common;
 
-fn urlkit(args: &[&str], stdin: &str) -> Output {
-    let mut child = common::urlkit_command()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn urlkit");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes())
-        .expect("write stdin");
-    child.wait_with_output().expect("wait")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("utf-8 stdout")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::{stderr, stdout, urlkit};
 
 #[test]
-fn parse_json_prints_url_api_attributes_and_extras() {
+fn parse_json_prints_components_in_the_order_a_url_reads() {
     let o = urlkit(
         &["parse", "--json", "http://例子.卷筒纸:80/a%20b?x=1&x=2#f"],
         "",
@@ -50,6 +24,12 @@ fn parse_json_prints_url_api_attributes_and_extras() {
         serde_json::json!([["x", "1"], ["x", "2"]])
     );
     assert_eq!(v["warnings"][0]["code"], "explicit-default-port");
+    let line = stdout(&o);
+    let at = |key: &str| line.find(&format!("\"{key}\":")).expect(key);
+    let order = [
+        "href", "scheme", "user", "password", "host", "port", "path", "query", "fragment",
+    ];
+    assert!(order.windows(2).all(|w| at(w[0]) < at(w[1])), "{line}");
 }
 
 #[test]
@@ -64,7 +44,7 @@ fn parse_json_reports_errors_per_line_and_exits_1() {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     assert_eq!(lines.len(), 2);
-    assert_eq!(lines[0]["hostname"], "ok.example");
+    assert_eq!(lines[0]["host"], "ok.example");
     assert_eq!(lines[1]["input"], "http://a:99999/");
     assert_eq!(lines[1]["position"], 9);
     assert!(stderr(&o).contains("line 2, byte 9"), "{}", stderr(&o));
@@ -79,7 +59,7 @@ fn parse_table_shows_the_components() {
     assert_eq!(o.status.code(), Some(0));
     for want in [
         "scheme",
-        "userinfo",
+        "user",
         "www.example.com",
         "123",
         "/forum/questions/",
@@ -270,77 +250,239 @@ fn help_shows_examples() {
     }
 }
 
-/// Every urltestdata.json case through the binary's `parse --json`, grouped by base: the
-/// output must be exactly the library's report, which `crates/urlkit/tests/inspect_wpt_url.rs`
-/// checks against the expected values (and where the list of the `url` crate's known
-/// failures lives). Inputs go as arguments; those with a NUL byte, which an argument cannot
-/// carry, go through stdin.
+/// Every urltestdata.json case through the binary's `parse --json`, grouped by base, checked
+/// against the expected attributes. Inputs go as arguments; those with a NUL byte, which an
+/// argument cannot carry, go through stdin.
 #[test]
-fn urltestdata_through_the_binary_matches_the_library() {
+fn every_urltestdata_case_passes_through_parse_json() {
     use std::collections::BTreeMap;
-    use urlkit::inspect::whatwg;
-    use urlkit::inspect::Url;
-
     let data = urlkit_testdata::conformance("wpt/urltestdata.json");
-    let mut by_base: BTreeMap<Option<String>, Vec<String>> = BTreeMap::new();
+    let mut by_base: BTreeMap<Option<String>, Vec<&serde_json::Value>> = BTreeMap::new();
     for case in data.as_array().unwrap().iter().filter(|c| c.is_object()) {
-        let base = case["base"].as_str().map(str::to_owned);
-        if base.as_deref().is_some_and(|b| Url::parse(b).is_err()) {
-            continue; // `--base` rejects it as a usage error; the library test covers these.
-        }
         by_base
-            .entry(base)
+            .entry(case["base"].as_str().map(str::to_owned))
             .or_default()
-            .push(case["input"].as_str().unwrap().to_owned());
+            .push(case);
     }
     let mut checked = 0;
-    for (base, inputs) in &by_base {
-        let base_url = base.as_deref().map(|b| Url::parse(b).unwrap());
-        let (args, piped): (Vec<&String>, Vec<&String>) =
-            inputs.iter().partition(|i| !i.contains('\0'));
-        let mut runs: Vec<(Vec<&String>, bool)> = Vec::new();
-        if !args.is_empty() {
-            runs.push((args, false));
+    let mut failures = Vec::new();
+    for (base, cases) in &by_base {
+        // By the way each input can go: as an argument, a stdin line, or an inspect
+        // request (JSON escapes carry a NUL and a newline both).
+        let mut ways: [Vec<&serde_json::Value>; 3] = Default::default();
+        for case in cases {
+            let input = case["input"].as_str().unwrap();
+            let way = match (input.contains('\0'), input.contains(['\n', '\r'])) {
+                (false, _) => 0,
+                (true, false) => 1,
+                (true, true) => 2,
+            };
+            ways[way].push(case);
         }
-        let piped: Vec<&String> = piped
-            .into_iter()
-            .filter(|i| !i.contains(['\n', '\r']))
-            .collect();
-        if !piped.is_empty() {
-            runs.push((piped, true));
-        }
-        for (batch, via_stdin) in runs {
+        for (way, batch) in ways.iter().enumerate() {
+            if batch.is_empty() {
+                continue;
+            }
+            let inputs: Vec<&str> = batch.iter().map(|c| c["input"].as_str().unwrap()).collect();
             let mut argv: Vec<&str> = vec!["parse", "--json"];
             if let Some(b) = base {
                 argv.extend(["--base", b.as_str()]);
             }
-            let stdin: String = if via_stdin {
-                batch.iter().map(|i| format!("{i}\n")).collect()
-            } else {
-                argv.push("--");
-                argv.extend(batch.iter().map(|s| s.as_str()));
-                String::new()
+            let stdin: String = match way {
+                0 => {
+                    argv.push("--");
+                    argv.extend(&inputs);
+                    String::new()
+                }
+                1 => inputs.iter().map(|i| format!("{i}\n")).collect(),
+                _ => {
+                    argv = vec!["inspect"];
+                    inputs
+                        .iter()
+                        .map(|i| format!("{}\n", serde_json::json!({"url": i, "base": base})))
+                        .collect()
+                }
             };
             let o = urlkit(&argv, &stdin);
+            if base.is_some() && o.status.code() == Some(2) {
+                // A base that is not a URL is a usage error; its cases all expect failure.
+                assert!(batch.iter().all(|c| c["failure"] == true), "base {base:?}");
+                checked += batch.len();
+                continue;
+            }
             let lines: Vec<serde_json::Value> = stdout(&o)
                 .lines()
                 .map(|l| serde_json::from_str(l).unwrap())
+                .map(
+                    |answer: serde_json::Value| match answer.get("whatwg_error") {
+                        // An inspect answer: its WHATWG view, or its error as `parse --json`
+                        // prints one.
+                        Some(e) if e.is_object() => {
+                            serde_json::json!({"error": e["message"], "position": e["position"]})
+                        }
+                        Some(_) => answer["whatwg"].clone(),
+                        None => answer,
+                    },
+                )
                 .collect();
             assert_eq!(lines.len(), batch.len(), "base {base:?}");
-            for (input, got) in batch.iter().zip(&lines) {
-                match whatwg::report(input, base_url.as_ref()) {
-                    Ok(report) => {
-                        assert_eq!(*got, serde_json::to_value(&report).unwrap(), "{input:?}")
+            for (case, got) in batch.iter().zip(&lines) {
+                let input = case["input"].as_str().unwrap();
+                let wrong = if case["failure"] == true {
+                    match got["error"].as_str() {
+                        Some(_) if got["position"].as_u64().is_some() => vec![],
+                        _ => vec![format!("expected a failure with its position, got {got}")],
                     }
-                    Err(e) => {
-                        assert_eq!(got["input"], input.as_str());
-                        assert_eq!(got["error"], e.message.as_str(), "{input:?}");
-                        assert_eq!(got["position"], e.position, "{input:?}");
-                    }
+                } else {
+                    urlkit_testdata::url_api_differences(case, got)
+                };
+                if !wrong.is_empty() {
+                    failures.push(format!("{input:?} base {base:?}: {}", wrong.join("; ")));
                 }
                 checked += 1;
             }
         }
     }
+    assert!(failures.is_empty(), "{failures:#?}");
     assert!(checked > 850, "{checked}");
+}
+
+/// `value` with the characters `--expand` reads (`{`, `}`, `,`, `\\`) escaped.
+fn literal(value: &str) -> String {
+    let mut out = String::new();
+    for c in value.chars() {
+        if matches!(c, '{' | '}' | ',' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Every setters_tests.json case through the binary: `urlkit edit --set` (one run per
+/// attribute: every URL against every value with `--expand`, and the lines of the
+/// matching pairs read), and the cases whose value holds a NUL, which an argument cannot
+/// carry, as `urlkit inspect` requests on stdin. A value the setter refuses must leave its
+/// line empty with the component named on stderr, and the standard must leave that URL
+/// unchanged.
+#[test]
+fn every_setters_tests_case_passes_through_the_binary() {
+    let data = urlkit_testdata::conformance("wpt/setters_tests.json");
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    let mut requests = String::new();
+    let mut requested = Vec::new();
+    let mut refused = Vec::new();
+    for (attribute, cases) in data.as_object().unwrap() {
+        let Some(cases) = cases.as_array() else {
+            continue;
+        };
+        let cases: Vec<&serde_json::Value> =
+            cases.iter().filter(|c| c["href"].is_string()).collect();
+        // The URL API's `host` is `hostport` here; `host` is the host name.
+        let component = if attribute == "host" {
+            "hostport"
+        } else {
+            attribute
+        };
+        let (plain, with_nul): (Vec<_>, Vec<_>) = cases
+            .into_iter()
+            .partition(|c| !c["new_value"].as_str().unwrap().contains('\0'));
+        for case in with_nul {
+            let request = serde_json::json!({
+                "url": case["href"],
+                "set": {component: case["new_value"]},
+            });
+            requests.push_str(&format!("{request}\n"));
+            requested.push((attribute.clone(), case));
+        }
+        let values: Vec<String> = plain
+            .iter()
+            .map(|c| literal(c["new_value"].as_str().unwrap()))
+            .collect();
+        let set = format!("{component}={{{}}}", values.join(","));
+        let mut argv = vec!["edit", "--expand", "--json", "--set", set.as_str(), "--"];
+        let hrefs: Vec<String> = plain
+            .iter()
+            .map(|c| literal(c["href"].as_str().unwrap()))
+            .collect();
+        argv.extend(hrefs.iter().map(String::as_str));
+        let o = urlkit(&argv, "");
+        let lines: Vec<serde_json::Value> = stdout(&o)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), plain.len() * plain.len(), "{attribute}");
+        for (i, case) in plain.iter().enumerate() {
+            let got = &lines[i * plain.len() + i];
+            let what = format!("{attribute} = {} on {}", case["new_value"], case["href"]);
+            failures.extend(setter_result(&what, case, got, &mut refused));
+            checked += 1;
+        }
+    }
+    let o = urlkit(&["inspect"], &requests);
+    let answers: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(answers.len(), requested.len());
+    for ((attribute, case), answer) in requested.iter().zip(&answers) {
+        let what = format!(
+            "{attribute} = {} on {} (inspect)",
+            case["new_value"], case["href"]
+        );
+        let got = if answer["error"].is_object() {
+            serde_json::json!({"input": case["href"], "error": answer["error"]["message"], "component": answer["error"]["field"]})
+        } else {
+            answer["whatwg"].clone()
+        };
+        failures.extend(setter_result(&what, case, &got, &mut refused));
+        checked += 1;
+    }
+    failures.extend(changed_by_the_standard(&refused));
+    assert!(failures.is_empty(), "{failures:#?}");
+    assert!(checked > 250, "{checked}");
+}
+
+/// What is wrong with one setter's outcome (a report, or an error line) against its case.
+/// A refusal is right when it names a component and the standard leaves the URL as it
+/// was: those cases are added to `refused`, checked together afterwards.
+fn setter_result<'a>(
+    what: &str,
+    case: &'a serde_json::Value,
+    got: &serde_json::Value,
+    refused: &mut Vec<(String, &'a serde_json::Value)>,
+) -> Vec<String> {
+    if got["error"].is_string() {
+        if got["component"].as_str().is_none_or(|c| c.is_empty()) {
+            return vec![format!(
+                "{what}: refused without naming the component: {got}"
+            )];
+        }
+        refused.push((what.to_owned(), case));
+        return vec![];
+    }
+    urlkit_testdata::url_api_differences(&case["expected"], got)
+        .into_iter()
+        .map(|d| format!("{what}: {d}"))
+        .collect()
+}
+
+/// The refused cases whose expected URL is not their URL as it was.
+fn changed_by_the_standard(refused: &[(String, &serde_json::Value)]) -> Vec<String> {
+    let mut argv = vec!["parse", "--get", "{url}", "--"];
+    argv.extend(refused.iter().map(|(_, c)| c["href"].as_str().unwrap()));
+    let o = urlkit(&argv, "");
+    let unchanged: Vec<String> = stdout(&o).lines().map(str::to_owned).collect();
+    assert_eq!(unchanged.len(), refused.len());
+    refused
+        .iter()
+        .zip(&unchanged)
+        .filter(|((_, case), href)| {
+            case["expected"]["href"]
+                .as_str()
+                .is_some_and(|e| e != *href)
+        })
+        .map(|((what, _), _)| format!("{what}: refused, but the standard changes the URL"))
+        .collect()
 }

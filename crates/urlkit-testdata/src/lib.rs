@@ -83,6 +83,54 @@ fn replace_lone_surrogates(json: &str) -> String {
     out
 }
 
+/// The URL API's attributes (`href`, `protocol`, `username`, `password`, `host`,
+/// `hostname`, `port`, `pathname`, `search`, `hash`, `origin`), as `new URL()` gives
+/// them, of the JSON of a URL report (`urlkit::inspect::whatwg::UrlReport`, printed by
+/// `urlkit parse --json`), to compare with `urltestdata.json` and `setters_tests.json`.
+pub fn url_api_attributes(report: &Value) -> Vec<(&'static str, String)> {
+    let text = |key: &str| report[key].as_str().unwrap_or("").to_owned();
+    let hostname = text("host");
+    let port = report["port"]
+        .as_u64()
+        .map(|p| p.to_string())
+        .unwrap_or_default();
+    let host = if port.is_empty() {
+        hostname.clone()
+    } else {
+        format!("{hostname}:{port}")
+    };
+    let prefixed = |prefix: &str, key: &str| match report[key].as_str() {
+        Some(v) if !v.is_empty() => format!("{prefix}{v}"),
+        _ => String::new(),
+    };
+    vec![
+        ("href", text("href")),
+        ("protocol", format!("{}:", text("scheme"))),
+        ("username", text("user")),
+        ("password", text("password")),
+        ("host", host),
+        ("hostname", hostname),
+        ("port", port),
+        ("pathname", text("path")),
+        ("search", prefixed("?", "query")),
+        ("hash", prefixed("#", "fragment")),
+        ("origin", text("origin")),
+    ]
+}
+
+/// Where the URL API's attributes of a report (JSON, as [`url_api_attributes`] reads it)
+/// differ from those `expected` names (an object of `urltestdata.json` or the `expected`
+/// of `setters_tests.json`; attributes it does not name are not compared).
+pub fn url_api_differences(expected: &Value, report: &Value) -> Vec<String> {
+    url_api_attributes(report)
+        .into_iter()
+        .filter_map(|(name, got)| {
+            let want = expected.get(name)?.as_str()?;
+            (want != got).then(|| format!("{name}: expected {want:?}, got {got:?}"))
+        })
+        .collect()
+}
+
 /// A small deterministic generator (xorshift64), so a failure reproduces from its seed.
 #[derive(Clone, Debug)]
 pub struct Random(u64);

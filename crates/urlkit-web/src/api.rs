@@ -189,97 +189,29 @@ fn require_input(body: serde_json::Value) -> Result<serde_json::Value, ApiError>
     }
 }
 
-/// `POST /api/inspect`: a URL to take apart.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct InspectRequest {
-    /// The URL or URI reference.
-    pub url: String,
-    /// A base URL the reference is resolved against.
-    pub base: Option<String>,
-}
+pub use urlkit_api::inspect::{InspectRequest, InspectResponse, ParseProblem};
 
-/// Where and why a view could not parse the URL.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ParseProblem {
-    /// Byte offset into the input.
-    pub position: usize,
-    /// What is wrong there.
-    pub message: String,
-}
-
-/// Both views of a URL.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct InspectResponse {
-    /// The WHATWG URL Standard view (as browsers see it): `href`, `protocol`, `host`, …,
-    /// query pairs and warnings; `null` when it does not parse.
-    #[schema(value_type = Option<Object>)]
-    pub whatwg: Option<serde_json::Value>,
-    /// Why the WHATWG parser rejected it.
-    pub whatwg_error: Option<ParseProblem>,
-    /// The RFC 3986 generic-syntax view; `null` when it is not a URI reference.
-    #[schema(value_type = Option<Object>)]
-    pub rfc3986: Option<serde_json::Value>,
-    /// Why it is not an RFC 3986 URI reference.
-    pub rfc3986_error: Option<ParseProblem>,
-    /// With a base: the reference resolved by RFC 3986 §5.2.
-    pub resolved: Option<String>,
-}
-
-/// Takes a URL apart in both views. A URL neither view accepts is still a 200 with the
-/// reasons; a base that is not a URL is a 400.
+/// Takes a URL apart in both views, after the edits asked for (set, clear, append, trim,
+/// sort). Without edits, a URL neither view accepts is still a 200 with the reasons; a base
+/// that is not a URL, a request beyond the inspector's bounds, and with edits a URL that
+/// does not parse or a value a setter refuses are a 400 naming the field.
 #[utoipa::path(
     post, path = "/api/inspect", tag = "inspect",
     request_body = InspectRequest,
     responses(
-        (status = 200, description = "Both views", body = InspectResponse),
-        (status = 400, description = "Bad request", body = ErrorBody),
+        (status = 200, description = "Both views of the edited URL", body = InspectResponse),
+        (status = 400, description = "Bad request: `invalid-request`, `bad-base`, `bad-url` or `edit-refused`, with the `field` at fault", body = ErrorBody),
     )
 )]
 pub async fn inspect(
     ApiJson(request): ApiJson<InspectRequest>,
 ) -> Result<Json<InspectResponse>, ApiError> {
-    inspect_url(&request.url, request.base.as_deref()).map(Json)
+    inspect_url(&request).map(Json)
 }
 
 /// The work of [`inspect`], shared with the page.
-pub fn inspect_url(url: &str, base: Option<&str>) -> Result<InspectResponse, ApiError> {
-    let base = base.map(str::trim).filter(|b| !b.is_empty());
-    let parsed_base = base
-        .map(|b| {
-            whatwg::parse(b, None).map_err(|e| {
-                ApiError::bad_request("bad-base", format!("base {b:?} is not a URL: {e}"))
-            })
-        })
-        .transpose()?;
-    let (whatwg, whatwg_error) = match whatwg::report(url, parsed_base.as_ref()) {
-        Ok(report) => (serde_json::to_value(report).ok(), None),
-        Err(e) => (
-            None,
-            Some(ParseProblem {
-                position: e.position,
-                message: e.message,
-            }),
-        ),
-    };
-    let (rfc3986, rfc3986_error) = match Components::of(url) {
-        Ok(c) => (serde_json::to_value(c).ok(), None),
-        Err(e) => (
-            None,
-            Some(ParseProblem {
-                position: e.position,
-                message: e.message,
-            }),
-        ),
-    };
-    let resolved = base.and_then(|b| rfc3986::resolve(b, url).ok());
-    Ok(InspectResponse {
-        whatwg,
-        whatwg_error,
-        rfc3986,
-        rfc3986_error,
-        resolved,
-    })
+pub fn inspect_url(request: &InspectRequest) -> Result<InspectResponse, ApiError> {
+    urlkit_api::inspect::inspect(request).map_err(ApiError::from)
 }
 
 /// `POST /api/resolve`: a reference and its base.
@@ -690,6 +622,10 @@ pub async fn metrics(State(state): State<AppState>) -> Response {
         ParseProblem,
         ResolveRequest,
         ResolveResponse,
+        whatwg::UrlReport,
+        whatwg::Span,
+        Components,
+        rfc3986::HostKind,
         FileCreated,
         FileUpload,
         Op,

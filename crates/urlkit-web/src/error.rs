@@ -160,6 +160,19 @@ impl From<urlkit_api::RequestError> for ApiError {
     }
 }
 
+/// An inspection that could not be made (an unparsable base, a refused edit, a bad
+/// request): a 400 with the code, field and offset the library named.
+impl From<urlkit_api::inspect::InspectError> for ApiError {
+    fn from(error: urlkit_api::inspect::InspectError) -> Self {
+        let body = error.to_body().error;
+        ApiError {
+            offset: body.offset,
+            field: body.field,
+            ..Self::new(StatusCode::BAD_REQUEST, body.code, body.message)
+        }
+    }
+}
+
 /// A request that gave no response: 400 when it was not understood, 422 when strict mode
 /// rejected the input.
 impl From<urlkit_api::Failure> for ApiError {

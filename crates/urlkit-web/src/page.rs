@@ -186,8 +186,12 @@ pub async fn submit(
         "encode" => state.codec = Some(answer(state.encode_request().run())),
         "decode" => state.codec = Some(answer(state.decode_request().run())),
         "inspect" => {
-            let base = state.optional("base");
-            state.inspect = Some(inspect_url(state.field("url"), base.as_deref()));
+            let request = crate::api::InspectRequest {
+                url: state.field("url").to_owned(),
+                base: state.optional("base"),
+                ..Default::default()
+            };
+            state.inspect = Some(inspect_url(&request));
         }
         _ => {
             state.codec = Some(Err(ApiError::bad_request(
@@ -431,10 +435,15 @@ fn inspect_html(result: &Result<InspectResponse, ApiError>) -> String {
             escape(resolved)
         );
     }
+    let whatwg = r.whatwg.as_ref().and_then(|v| serde_json::to_value(v).ok());
+    let rfc3986 = r
+        .rfc3986
+        .as_ref()
+        .and_then(|v| serde_json::to_value(v).ok());
     out.push_str("<h3>WHATWG URL Standard (browsers)</h3>");
-    view_html(&mut out, r.whatwg.as_ref(), r.whatwg_error.as_ref());
+    view_html(&mut out, whatwg.as_ref(), r.whatwg_error.as_ref());
     out.push_str("<h3>RFC 3986 generic syntax</h3>");
-    view_html(&mut out, r.rfc3986.as_ref(), r.rfc3986_error.as_ref());
+    view_html(&mut out, rfc3986.as_ref(), r.rfc3986_error.as_ref());
     out
 }
 

@@ -1043,3 +1043,132 @@ async fn live_mode_module_is_served_as_webassembly() {
         assert!(body.starts_with(start), "{path}");
     }
 }
+
+#[tokio::test]
+async fn inspect_edits_the_url_and_names_what_it_refuses() {
+    let server = Server::default().await;
+    let (status, body) = server
+        .post_json(
+            "/api/inspect",
+            json!({
+                "url": "http://a.example:8080/p?utm_source=x&b=2&a=1#top",
+                "set": {"scheme": "https", "hostname": "例子.卷筒纸", "port": ""},
+                "clear": ["fragment"],
+                "append_query": ["c=3 4"],
+                "trim_query": ["utm_*"],
+                "sort_query": true
+            }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let view = &body["whatwg"];
+    assert_eq!(
+        view["href"],
+        "https://xn--fsqu00a.xn--3lr804guic/p?a=1&b=2&c=3+4"
+    );
+    assert_eq!(view["host_unicode"], "例子.卷筒纸");
+    assert_eq!(
+        view["query_pairs"],
+        json!([["a", "1"], ["b", "2"], ["c", "3 4"]])
+    );
+    assert!(view["diagram"]
+        .as_str()
+        .unwrap()
+        .starts_with(view["href"].as_str().unwrap()));
+    assert_eq!(
+        view["spans"][0],
+        json!({"component": "scheme", "start": 0, "end": 5})
+    );
+    assert_eq!(body["rfc3986"]["query"], "a=1&b=2&c=3+4");
+
+    for (request, code, field) in [
+        (
+            json!({"url": "http://a/", "set": {"port": "99999"}}),
+            "edit-refused",
+            "set.port",
+        ),
+        (
+            json!({"url": "http://a/", "set": {"protocol": "mailto"}}),
+            "edit-refused",
+            "set.protocol",
+        ),
+        (
+            json!({"url": "http://a/", "clear": ["host"]}),
+            "edit-refused",
+            "clear",
+        ),
+        (
+            json!({"url": "http://a/", "set": {"colour": "x"}}),
+            "invalid-request",
+            "set.colour",
+        ),
+        (
+            json!({"url": "nope", "set": {"port": "1"}}),
+            "bad-url",
+            "url",
+        ),
+        (json!({"url": "x", "base": "not a url"}), "bad-base", "base"),
+    ] {
+        let (status, body) = server.post_json("/api/inspect", request.clone()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{request}: {body}");
+        assert_error(&body, code);
+        assert_eq!(body["error"]["field"], field, "{request}: {body}");
+    }
+}
+
+/// The largest answers the inspector can be asked for stay bounded: lists are capped and
+/// counted, long URLs are not drawn, and a request carries at most 64 KiB of text.
+#[tokio::test]
+async fn inspect_answers_have_a_bounded_size() {
+    let server = Server::default().await;
+    let (status, body) = server
+        .post_json(
+            "/api/inspect",
+            json!({"url": format!("http://h/?{}", "a=1&".repeat(16_000))}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        body["whatwg"]["query_pairs"].as_array().unwrap().len(),
+        1000
+    );
+    assert_eq!(body["whatwg"]["query_pairs_not_listed"], 15_001);
+    assert_eq!(body["rfc3986"]["query_pairs_not_listed"], 15_001);
+    assert!(body["whatwg"]["diagram"].is_null());
+
+    let (status, body) = server
+        .post_json("/api/inspect", json!({"url": "x".repeat(70_000)}))
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(body["error"]["field"], "url", "{body}");
+
+    // The worst shapes within the bound: controls (escaped six-fold in JSON, encoded
+    // three-fold in the URL) in the path, the query and an edit's value.
+    let controls = "\u{1}".repeat(32_000);
+    let worst = [
+        json!({"url": format!("http://h/{controls}")}),
+        json!({"url": format!("http://h/?{}", "\u{1}=\u{1}&".repeat(10_000))}),
+        json!({"url": "http://h/", "set": {"path": controls.clone(), "query": controls.clone()}}),
+    ];
+    for request in worst {
+        let response = server
+            .client
+            .post(server.url("/api/inspect"))
+            .json(&request)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        let size = response.bytes().await.unwrap().len();
+        assert!(size < 2_000_000, "{size} bytes");
+        let page = server
+            .client
+            .post(server.url("/"))
+            .form(&[("op", "inspect"), ("url", request["url"].as_str().unwrap())])
+            .send()
+            .await
+            .unwrap();
+        let size = page.bytes().await.unwrap().len();
+        assert!(size < 3_000_000, "page: {size} bytes");
+    }
+}

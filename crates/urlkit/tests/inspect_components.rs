@@ -335,7 +335,8 @@ fn report_decodes_segments_pairs_and_fragment() {
         whatwg::report("http://a/?=", None).unwrap().query_pairs,
         [(String::new(), String::new())]
     );
-    assert_eq!(r.fragment.as_deref(), Some("f g"));
+    assert_eq!(r.fragment.as_deref(), Some("f%20g"));
+    assert_eq!(r.fragment_decoded.as_deref(), Some("f g"));
     assert_eq!(r.host_type, "domain");
     assert_eq!(r.default_port, Some(80));
     assert_eq!(
@@ -382,7 +383,7 @@ fn diagram_brackets_each_component_of_the_seed_url() {
     }
     let labels: String = lines[2..].iter().flatten().collect();
     for name in [
-        "scheme", "userinfo", "host", "port", "path", "query", "fragment",
+        "scheme", "user", "host", "port", "path", "query", "fragment",
     ] {
         assert!(labels.contains(name), "{name} missing:\n{drawing}");
     }

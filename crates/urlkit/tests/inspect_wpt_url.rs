@@ -1,90 +1,17 @@
-//! WHATWG URL parsing against web-platform-tests' `urltestdata.json`, through the JSON
-//! report of `urlkit::inspect::whatwg::report`.
+//! WHATWG URL parsing against web-platform-tests' `urltestdata.json`, and the setters
+//! against `setters_tests.json`, through `urlkit::inspect::whatwg`: every case must pass.
 
 use serde_json::Value;
-use urlkit::inspect::whatwg::{self, diagram};
+use urlkit::inspect::edit::Component;
+use urlkit::inspect::whatwg::{self, UrlReport};
 use urlkit::inspect::Url;
-use urlkit_testdata::conformance;
+use urlkit_testdata::{conformance, url_api_differences};
 
-/// Cases (input, base, reason) where the `url` crate (2.5.8) follows an older version of the
-/// URL Standard than this copy of the tests. Everything else must pass, and these must
-/// still fail (so the list shrinks when `url` catches up).
-#[rustfmt::skip]
-const KNOWN_FAILURES: &[(&str, &str, &str)] = &[
-    ("file:///w|/m", "", "file: URLs: host and empty path segments handled by an older version of the standard"),
-    ("non-special:opaque  ?hi", "", "opaque path: a space before ? or # is now percent-encoded"),
-    ("non-special:opaque  #hi", "", "opaque path: a space before ? or # is now percent-encoded"),
-    ("non-special:opaque \t\t  \t#hi", "", "opaque path: a space before ? or # is now percent-encoded"),
-    ("non-special:opaque \t\t  #hi", "", "opaque path: a space before ? or # is now percent-encoded"),
-    ("non-special:opaque\t\t  \r #hi", "", "opaque path: a space before ? or # is now percent-encoded"),
-    ("http://a.b.c.xn--pokxncvks", "", "IDNA: an ASCII host is only lower-cased since whatwg/url#914; the url crate still rejects bad xn-- labels (servo/rust-url#1135)"),
-    ("http://10.0.0.xn--pokxncvks", "", "IDNA: an ASCII host is only lower-cased since whatwg/url#914; the url crate still rejects bad xn-- labels (servo/rust-url#1135)"),
-    ("http://a.b.c.XN--pokxncvks", "", "IDNA: an ASCII host is only lower-cased since whatwg/url#914; the url crate still rejects bad xn-- labels (servo/rust-url#1135)"),
-    ("http://a.b.c.Xn--pokxncvks", "", "IDNA: an ASCII host is only lower-cased since whatwg/url#914; the url crate still rejects bad xn-- labels (servo/rust-url#1135)"),
-    ("http://10.0.0.XN--pokxncvks", "", "IDNA: an ASCII host is only lower-cased since whatwg/url#914; the url crate still rejects bad xn-- labels (servo/rust-url#1135)"),
-    ("http://10.0.0.xN--pokxncvks", "", "IDNA: an ASCII host is only lower-cased since whatwg/url#914; the url crate still rejects bad xn-- labels (servo/rust-url#1135)"),
-    ("/", "file://h/C:/a/b", "file: URLs: host and empty path segments handled by an older version of the standard"),
-    ("file:\\\\//", "", "file: URLs: host and empty path segments handled by an older version of the standard"),
-    ("file:\\\\\\\\", "", "file: URLs: host and empty path segments handled by an older version of the standard"),
-    ("file:\\\\\\\\?fox", "", "file: URLs: host and empty path segments handled by an older version of the standard"),
-    ("file:\\\\\\\\#guppy", "", "file: URLs: host and empty path segments handled by an older version of the standard"),
-    ("file://spider///", "", "file: URLs: host and empty path segments handled by an older version of the standard"),
-    ("file:\\\\localhost//", "", "file: URLs: host and empty path segments handled by an older version of the standard"),
-    ("file://\\/localhost//cat", "", "file: URLs: host and empty path segments handled by an older version of the standard"),
-    ("file://localhost//a//../..//", "", "file: URLs: host and empty path segments handled by an older version of the standard"),
-    ("/////mouse", "file:///elephant", "special-authority-slashes: the url crate rejects ///host against an http base"),
-    ("\\/localhost//pig", "file://lion/", "file: URLs: host and empty path segments handled by an older version of the standard"),
-    ("//localhost//pig", "file://lion/", "file: URLs: host and empty path segments handled by an older version of the standard"),
-    ("/..//localhost//pig", "file://lion/", "file: URLs: host and empty path segments handled by an older version of the standard"),
-    ("C|", "file://host/dir/file", "file: URLs: host and empty path segments handled by an older version of the standard"),
-    ("C|", "file://host/D:/dir1/dir2/file", "file: URLs: host and empty path segments handled by an older version of the standard"),
-    ("C|#", "file://host/dir/file", "file: URLs: host and empty path segments handled by an older version of the standard"),
-    ("C|?", "file://host/dir/file", "file: URLs: host and empty path segments handled by an older version of the standard"),
-    ("C|/", "file://host/dir/file", "file: URLs: host and empty path segments handled by an older version of the standard"),
-    ("C|\n/", "file://host/dir/file", "file: URLs: host and empty path segments handled by an older version of the standard"),
-    ("C|\\", "file://host/dir/file", "file: URLs: host and empty path segments handled by an older version of the standard"),
-    ("/c:/foo/bar", "file://host/path", "file: URLs: host and empty path segments handled by an older version of the standard"),
-    ("..", "file://x/C:/", "file: URLs: host and empty path segments handled by an older version of the standard"),
-    ("file://example.net/C:/", "", "file: URLs: host and empty path segments handled by an older version of the standard"),
-    ("file://1.2.3.4/C:/", "", "file: URLs: host and empty path segments handled by an older version of the standard"),
-    ("file://[1::8]/C:/", "", "file: URLs: host and empty path segments handled by an older version of the standard"),
-    ("C|/", "file://host/", "file: URLs: host and empty path segments handled by an older version of the standard"),
-    ("/C:/", "file://host/", "file: URLs: host and empty path segments handled by an older version of the standard"),
-    ("file:C:/", "file://host/", "file: URLs: host and empty path segments handled by an older version of the standard"),
-    ("file:/C:/", "file://host/", "file: URLs: host and empty path segments handled by an older version of the standard"),
-    ("file://localhost//a//../..//foo", "", "file: URLs: host and empty path segments handled by an older version of the standard"),
-    ("file://localhost////foo", "", "file: URLs: host and empty path segments handled by an older version of the standard"),
-    ("file:////foo", "", "file: URLs: host and empty path segments handled by an older version of the standard"),
-    ("file:////one/two", "file:///", "file: URLs: host and empty path segments handled by an older version of the standard"),
-    ("////one/two", "file:///", "special-authority-slashes: the url crate rejects ///host against an http base"),
-    ("file:///.//", "file:////", "file: URLs: host and empty path segments handled by an older version of the standard"),
-    ("file:.//p", "", "file: URLs: host and empty path segments handled by an older version of the standard"),
-    ("file:/.//p", "", "file: URLs: host and empty path segments handled by an older version of the standard"),
-    ("blob:blob:https://example.org/", "", "blob: origin: the standard now gives an opaque origin unless the inner URL is http(s)"),
-    ("blob:ftp://host/path", "", "blob: origin: the standard now gives an opaque origin unless the inner URL is http(s)"),
-    ("blob:ws://example.org/", "", "blob: origin: the standard now gives an opaque origin unless the inner URL is http(s)"),
-    ("blob:wss://example.org/", "", "blob: origin: the standard now gives an opaque origin unless the inner URL is http(s)"),
-    ("file://xn--/p", "", "IDNA: an ASCII host is only lower-cased since whatwg/url#914; the url crate still rejects bad xn-- labels (servo/rust-url#1135)"),
-    ("foo://host/ !\"$%&'()*+,-./:;<=>@[\\]^_`{|}~", "", "path percent-encode set: the standard now encodes ^"),
-    ("wss://host/ !\"$%&'()*+,-./:;<=>@[\\]^_`{|}~", "", "path percent-encode set: the standard now encodes ^"),
-    ("https://xn--/", "", "IDNA: an ASCII host is only lower-cased since whatwg/url#914; the url crate still rejects bad xn-- labels (servo/rust-url#1135)"),
-    ("///test", "http://example.org/", "special-authority-slashes: the url crate rejects ///host against an http base"),
-    ("///\\//\\//test", "http://example.org/", "special-authority-slashes: the url crate rejects ///host against an http base"),
-    ("///example.org/path", "http://example.org/", "special-authority-slashes: the url crate rejects ///host against an http base"),
-    ("///example.org/../path", "http://example.org/", "special-authority-slashes: the url crate rejects ///host against an http base"),
-    ("///example.org/../../", "http://example.org/", "special-authority-slashes: the url crate rejects ///host against an http base"),
-    ("///example.org/../path/../../", "http://example.org/", "special-authority-slashes: the url crate rejects ///host against an http base"),
-    ("///example.org/../path/../../path", "http://example.org/", "special-authority-slashes: the url crate rejects ///host against an http base"),
-    ("/\\//\\/a/../", "file:///", "file: URLs: host and empty path segments handled by an older version of the standard"),
-    ("\\a", "foo://foo/a", "non-special scheme: a backslash is kept in a relative path"),
-    ("\\/a", "foo://foo/a", "non-special scheme: a backslash is kept in a relative path"),
-    ("\\\\a", "foo://foo/a", "non-special scheme: a backslash is kept in a relative path"),
-];
-
-const ATTRIBUTES: &[&str] = &[
-    "href", "protocol", "username", "password", "host", "hostname", "port", "pathname", "search",
-    "hash", "origin",
-];
+/// The differences between a case's expected attributes and a report's.
+fn differences(case: &Value, report: &UrlReport) -> Vec<String> {
+    let json = serde_json::to_value(report).expect("a report serializes");
+    url_api_differences(case, &json)
+}
 
 fn check(case: &Value) -> Result<(), String> {
     let input = case["input"].as_str().ok_or("no input")?;
@@ -100,75 +27,156 @@ fn check(case: &Value) -> Result<(), String> {
     if case["failure"] == true {
         return match result {
             Ok(r) => Err(format!("expected failure, got {}", r.href)),
+            Err(e) if e.position > input.len() => Err(format!("position past the end: {e}")),
             Err(_) => Ok(()),
         };
     }
     let report = result.map_err(|e| format!("failed: {e}"))?;
-    // The drawing must not fail on any URL the parser accepts, and starts with the href.
-    let url = Url::options()
-        .base_url(base.as_ref())
-        .parse(input)
-        .map_err(|e| e.to_string())?;
-    let drawing = diagram(&url);
-    if drawing.lines().next() != Some(url.as_str()) {
+    let wrong = differences(case, &report);
+    if !wrong.is_empty() {
+        return Err(wrong.join("; "));
+    }
+    // The report's URL API attributes are the parser's own.
+    let url = whatwg::parse(input, base.as_ref()).map_err(|e| e.to_string())?;
+    if report.url_api() != url.url_api() {
+        return Err(format!("{:?} != {:?}", report.url_api(), url.url_api()));
+    }
+    // The drawing starts with the href and marks every span.
+    let drawing = report.diagram.as_deref().unwrap_or("");
+    if report.href.len() <= whatwg::DRAWN_URL_LENGTH
+        && drawing.lines().next() != Some(report.href.as_str())
+    {
         return Err(format!("diagram does not start with the href: {drawing}"));
     }
-    let json = serde_json::to_value(&report).map_err(|e| e.to_string())?;
-    for attr in ATTRIBUTES {
-        if let Some(expected) = case.get(*attr) {
-            if json[*attr] != *expected {
-                return Err(format!("{attr}: expected {expected}, got {}", json[*attr]));
-            }
+    for span in &report.spans {
+        let text = report.href.get(span.start..span.end);
+        let expected = match span.component {
+            "scheme" => Some(report.scheme.as_str()),
+            "user" => Some(report.user.as_str()),
+            "password" => Some(report.password.as_str()),
+            "host" => report.host.as_deref(),
+            "path" => Some(report.path.as_str()),
+            "query" => report.query.as_deref(),
+            "fragment" => report.fragment.as_deref(),
+            _ => text,
+        };
+        if text != expected {
+            return Err(format!("span {span:?} is {text:?}, not {expected:?}"));
         }
     }
     Ok(())
 }
 
 #[test]
-fn urltestdata_cases_pass_through_the_json_report() {
+fn every_urltestdata_case_passes() {
     let data = conformance("wpt/urltestdata.json");
-    let cases = data.as_array().expect("array");
-    let mut failures = Vec::new();
-    let mut total = 0;
-    for case in cases.iter().filter(|c| c.is_object()) {
-        total += 1;
-        if let Err(why) = check(case) {
-            let input = case["input"].as_str().unwrap_or("").to_owned();
-            failures.push((input, case["base"].clone(), why));
+    let cases: Vec<&Value> = data
+        .as_array()
+        .expect("array")
+        .iter()
+        .filter(|c| c.is_object())
+        .collect();
+    let failures: Vec<String> = cases
+        .iter()
+        .filter_map(|case| {
+            check(case)
+                .err()
+                .map(|why| format!("{} base {}: {why}", case["input"], case["base"]))
+        })
+        .collect();
+    eprintln!(
+        "urltestdata.json: {} cases, {} failed",
+        cases.len(),
+        failures.len()
+    );
+    assert!(failures.is_empty(), "{failures:#?}");
+    assert!(cases.len() > 850);
+}
+
+/// Every failure of `urltestdata.json` is explained: a component and a message, not the
+/// catch-all.
+#[test]
+fn every_rejected_urltestdata_case_names_its_problem() {
+    let data = conformance("wpt/urltestdata.json");
+    let mut unexplained = Vec::new();
+    let mut failures = 0;
+    for case in data.as_array().expect("array").iter() {
+        let Some(input) = case["input"].as_str() else {
+            continue;
+        };
+        if case["failure"] != true {
+            continue;
+        }
+        let base = case["base"].as_str().map(Url::parse);
+        let base = match base {
+            Some(Ok(b)) => Some(b),
+            Some(Err(_)) => continue,
+            None => None,
+        };
+        failures += 1;
+        let e = whatwg::parse(input, base.as_ref()).expect_err(input);
+        if e.component == "url" {
+            unexplained.push(format!("{input:?}: {e}"));
         }
     }
-    let unexpected: Vec<_> = failures
-        .iter()
-        .filter(|(input, base, _)| {
-            !KNOWN_FAILURES
-                .iter()
-                .any(|(k, b, _)| k == input && base.as_str().unwrap_or("") == *b)
-        })
-        .collect();
-    for f in &unexpected {
-        eprintln!("FAIL {:?} base {} : {}", f.0, f.1, f.2);
+    eprintln!(
+        "{failures} rejected cases, {} unexplained",
+        unexplained.len()
+    );
+    assert!(unexplained.is_empty(), "{unexplained:#?}");
+}
+
+/// The component of `setters_tests.json`'s attribute name.
+fn setter(attribute: &str) -> Component {
+    match attribute {
+        // The URL API's `host` is host and port: `hostport` here; `host` is the hostname.
+        "host" => Component::HostPort,
+        other => Component::named(other).expect(other),
+    }
+}
+
+#[test]
+fn every_setters_tests_case_passes() {
+    let data = conformance("wpt/setters_tests.json");
+    let mut total = 0;
+    let mut failures = Vec::new();
+    for (attribute, cases) in data.as_object().expect("object") {
+        let Some(cases) = cases.as_array() else {
+            continue;
+        };
+        for case in cases {
+            let Some(href) = case["href"].as_str() else {
+                continue; // a comment
+            };
+            total += 1;
+            let value = case["new_value"].as_str().expect("new_value");
+            let mut url = Url::parse(href).expect(href);
+            let result = url.set(setter(attribute), value);
+            let report = whatwg::report_parsed(href, &url, Vec::new());
+            assert_eq!(
+                report.url_api(),
+                url.url_api(),
+                "{attribute} = {value:?} on {href:?}"
+            );
+            let wrong = differences(&case["expected"], &report);
+            if !wrong.is_empty() {
+                failures.push(format!(
+                    "{attribute} = {value:?} on {href:?} ({result:?}): {}",
+                    wrong.join("; ")
+                ));
+            }
+            if let Err(e) = result {
+                // A refusal says why, and leaves the URL as the standard does.
+                if e.message.is_empty() || e.to_string().contains("refuses this") {
+                    failures.push(format!("{attribute} = {value:?} on {href:?}: vague: {e}"));
+                }
+            }
+        }
     }
     eprintln!(
-        "urltestdata: {total} cases, {} failed ({} known)",
-        failures.len(),
-        failures.len() - unexpected.len()
+        "setters_tests.json: {total} cases, {} failed",
+        failures.len()
     );
-    assert!(
-        unexpected.is_empty(),
-        "{} unexpected failures",
-        unexpected.len()
-    );
-    let stale: Vec<_> = KNOWN_FAILURES
-        .iter()
-        .filter(|(k, b, _)| {
-            !failures
-                .iter()
-                .any(|(input, base, _)| input == k && base.as_str().unwrap_or("") == *b)
-        })
-        .collect();
-    assert!(
-        stale.is_empty(),
-        "listed as failing but now pass: {stale:?}"
-    );
-    assert!(total > 800);
+    assert!(failures.is_empty(), "{failures:#?}");
+    assert!(total > 250);
 }

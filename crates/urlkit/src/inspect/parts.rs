@@ -70,16 +70,29 @@ pub fn default_port(scheme: &str) -> Option<u16> {
 /// Nothing is dropped: duplicates are kept, and so are blanks — an empty segment
 /// (`a=1&&b=2`, a trailing `&`) is the pair `("", "")`. Only an empty query has no pairs.
 pub fn query_pairs(query: &str) -> Vec<(String, String)> {
-    if query.is_empty() {
-        return Vec::new();
-    }
+    pairs(query).collect()
+}
+
+/// [`query_pairs`], one pair at a time.
+pub(crate) fn pairs(query: &str) -> impl Iterator<Item = (String, String)> + '_ {
     query
         .split(['&', ';'])
+        .filter(move |_| !query.is_empty())
         .map(|p| {
             let (k, v) = p.split_once('=').unwrap_or((p, ""));
             (percent_decode_lossy(k, true), percent_decode_lossy(v, true))
         })
-        .collect()
+}
+
+/// A report lists at most this many query pairs, and as many path segments, and counts
+/// the rest, so that its size stays a small multiple of the URL's.
+pub const LISTED_ENTRIES: usize = 1000;
+
+/// The first [`LISTED_ENTRIES`] items, and how many more there were.
+pub(crate) fn capped<T>(items: impl IntoIterator<Item = T>) -> (Vec<T>, usize) {
+    let mut iter = items.into_iter();
+    let listed: Vec<T> = iter.by_ref().take(LISTED_ENTRIES).collect();
+    (listed, iter.count())
 }
 
 /// Whether the URL Standard treats `scheme` as special (§4.1).

@@ -1,5 +1,7 @@
 //! Output templates for `urlkit parse --get`, in the style of trurl: `{host}`,
-//! `{query:KEY}` and friends, filled in from a parsed URL without allocating.
+//! `{query:KEY}` and friends, filled in from a parsed URL without allocating: a URL of the
+//! URL Standard (`whatwg::Url`, with the `whatwg` feature) or an RFC 3986 reference
+//! ([`Reference`]), through [`Source`].
 //!
 //! | placeholder | value |
 //! |---|---|
@@ -9,6 +11,7 @@
 //! | `{host}` | the host (IPv6 in brackets), as serialized (Punycode) |
 //! | `{host:unicode}` | a domain host in Unicode (UTS #46 ToUnicode; allocates) |
 //! | `{port}` | the port, or the scheme's default when none is given |
+//! | `{hostport}` | the host and, when there is one, `:port` (the URL API's `host`) |
 //! | `{path}`, `{query}`, `{fragment}` | path, query (without `?`), fragment (without `#`) |
 //! | `{query:KEY}` | the value of the first query parameter named KEY |
 //! | `{query-all:KEY}` | the values of every parameter named KEY, separated by spaces |
@@ -20,13 +23,112 @@
 //! one line. `{{` and `}}` are literal braces; `\n` and `\t` are newline and tab.
 
 use super::parts::escape_at;
+use super::rfc3986::{split, UriRef};
+use std::borrow::Cow;
 use std::fmt;
-use url::Url;
+
+/// What a template reads from a URL. Every value is as it appears in the URL
+/// (percent-encoded); absent components are `None` or empty.
+pub trait Source {
+    /// The whole URL.
+    fn href(&self) -> &str;
+    /// The scheme, without `:`.
+    fn scheme(&self) -> &str;
+    /// The username.
+    fn user(&self) -> &str;
+    /// The password.
+    fn password(&self) -> &str;
+    /// The host (IPv6 in brackets).
+    fn host(&self) -> &str;
+    /// The host in Unicode where it is an internationalized domain name.
+    fn host_unicode(&self) -> Cow<'_, str> {
+        let host = self.host();
+        if host.contains("xn--") && !host.starts_with('[') {
+            super::idn::to_unicode_lossy(host).into()
+        } else {
+            host.into()
+        }
+    }
+    /// The port written in the URL (the URL Standard drops a default one).
+    fn port(&self) -> Option<u16>;
+    /// The port the scheme uses when none is written.
+    fn default_port(&self) -> Option<u16>;
+    /// The path.
+    fn path(&self) -> &str;
+    /// The query, without `?`.
+    fn query(&self) -> Option<&str>;
+    /// The fragment, without `#`.
+    fn fragment(&self) -> Option<&str>;
+}
+
+/// A URI reference split by the generic syntax of RFC 3986 ([`split`]), for templates: the
+/// port is read as a number (a port that is not one reads as none), and the default port
+/// is the one IANA registers for the scheme.
+#[derive(Clone, Copy, Debug)]
+pub struct Reference<'a> {
+    text: &'a str,
+    parts: UriRef<'a>,
+}
+
+impl<'a> Reference<'a> {
+    /// `text` split into its components. Never fails (see [`split`]).
+    pub fn new(text: &'a str) -> Self {
+        Reference {
+            text,
+            parts: split(text),
+        }
+    }
+}
+
+impl Source for Reference<'_> {
+    fn href(&self) -> &str {
+        self.text
+    }
+    fn scheme(&self) -> &str {
+        self.parts.scheme.unwrap_or("")
+    }
+    fn user(&self) -> &str {
+        let userinfo = self
+            .parts
+            .authority_parts()
+            .and_then(|a| a.userinfo)
+            .unwrap_or("");
+        userinfo.split_once(':').map_or(userinfo, |(u, _)| u)
+    }
+    fn password(&self) -> &str {
+        let userinfo = self
+            .parts
+            .authority_parts()
+            .and_then(|a| a.userinfo)
+            .unwrap_or("");
+        userinfo.split_once(':').map_or("", |(_, p)| p)
+    }
+    fn host(&self) -> &str {
+        self.parts.authority_parts().map_or("", |a| a.host)
+    }
+    fn port(&self) -> Option<u16> {
+        self.parts.authority_parts()?.port?.parse().ok()
+    }
+    fn default_port(&self) -> Option<u16> {
+        super::default_port(self.parts.scheme?)
+    }
+    fn path(&self) -> &str {
+        self.parts.path
+    }
+    fn query(&self) -> Option<&str> {
+        self.parts.query
+    }
+    fn fragment(&self) -> Option<&str> {
+        self.parts.fragment
+    }
+}
 
 /// A parsed `--get` template.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Template {
     parts: Vec<Part>,
+    /// Whether every placeholder is the scheme, the host or the port.
+    reads_only_scheme_host_port: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,6 +145,7 @@ enum Field {
     Password,
     Host,
     HostUnicode,
+    HostPort,
     Port,
     Path,
     Query,
@@ -125,12 +228,29 @@ impl Template {
         if !lit.is_empty() {
             parts.push(Part::Literal(lit));
         }
-        Ok(Template { parts })
+        let reads_only_scheme_host_port = parts.iter().all(|p| {
+            matches!(
+                p,
+                Part::Literal(_)
+                    | Part::Field {
+                        field: Field::Scheme
+                            | Field::Host
+                            | Field::HostUnicode
+                            | Field::HostPort
+                            | Field::Port,
+                        ..
+                    }
+            )
+        });
+        Ok(Template {
+            parts,
+            reads_only_scheme_host_port,
+        })
     }
 
     /// Appends the template filled in from `url` to `out`. Absent components are empty.
     /// Never fails; decoded bytes that are not UTF-8 are written as they are.
-    pub fn render(&self, url: &Url, out: &mut Vec<u8>) {
+    pub fn render(&self, url: &impl Source, out: &mut Vec<u8>) {
         for part in &self.parts {
             match part {
                 Part::Literal(l) => out.extend_from_slice(l),
@@ -180,6 +300,7 @@ fn parse_field(spec: &str, at: usize) -> Result<Part, TemplateError> {
                 "user" => Field::User,
                 "password" => Field::Password,
                 "host" => Field::Host,
+                "hostport" => Field::HostPort,
                 "port" => Field::Port,
                 "path" => Field::Path,
                 "query" => Field::Query,
@@ -187,7 +308,7 @@ fn parse_field(spec: &str, at: usize) -> Result<Part, TemplateError> {
                 "query-all" => return Err(bad("{query-all:KEY} needs a parameter name".into())),
                 other => {
                     return Err(bad(format!(
-                        "unknown placeholder {{{other}}}; known: url, scheme, user, password, host, host:unicode, port, path, query, fragment, query:KEY, query-all:KEY"
+                        "unknown placeholder {{{other}}}; known: url, scheme, user, password, host, host:unicode, hostport, port, path, query, fragment, query:KEY, query-all:KEY"
                     )))
                 }
             };
@@ -198,7 +319,7 @@ fn parse_field(spec: &str, at: usize) -> Result<Part, TemplateError> {
     Err(bad(format!("unknown placeholder {{{field}}}")))
 }
 
-fn render_field(field: &Field, raw: bool, url: &Url, out: &mut Vec<u8>) {
+fn render_field(field: &Field, raw: bool, url: &impl Source, out: &mut Vec<u8>) {
     let put = |s: &str, out: &mut Vec<u8>, plus: bool| {
         if raw {
             out.extend_from_slice(s.as_bytes());
@@ -207,26 +328,27 @@ fn render_field(field: &Field, raw: bool, url: &Url, out: &mut Vec<u8>) {
         }
     };
     match field {
-        Field::Url => out.extend_from_slice(url.as_str().as_bytes()),
+        Field::Url => out.extend_from_slice(url.href().as_bytes()),
         Field::Scheme => out.extend_from_slice(url.scheme().as_bytes()),
-        Field::User => put(url.username(), out, false),
-        Field::Password => put(url.password().unwrap_or(""), out, false),
-        Field::Host => put(url.host_str().unwrap_or(""), out, false),
-        Field::HostUnicode => match url.host() {
-            Some(url::Host::Domain(d)) if d.contains("xn--") => {
-                out.extend_from_slice(super::idn::to_unicode_lossy(d).as_bytes())
+        Field::User => put(url.user(), out, false),
+        Field::Password => put(url.password(), out, false),
+        Field::Host => put(url.host(), out, false),
+        Field::HostUnicode => put(&url.host_unicode(), out, false),
+        Field::HostPort => {
+            put(url.host(), out, false);
+            if let Some(p) = url.port() {
+                out.push(b':');
+                put_port(p, out);
             }
-            _ => put(url.host_str().unwrap_or(""), out, false),
-        },
+        }
         Field::Port => {
             let port = if raw {
                 url.port()
             } else {
-                url.port_or_known_default()
+                url.port().or_else(|| url.default_port())
             };
             if let Some(p) = port {
-                let mut buf = [0u8; 5];
-                out.extend_from_slice(format_u16(p, &mut buf));
+                put_port(p, out);
             }
         }
         Field::Path => put(url.path(), out, false),
@@ -251,6 +373,11 @@ fn render_field(field: &Field, raw: bool, url: &Url, out: &mut Vec<u8>) {
             }
         }
     }
+}
+
+fn put_port(port: u16, out: &mut Vec<u8>) {
+    let mut buf = [0u8; 5];
+    out.extend_from_slice(format_u16(port, &mut buf));
 }
 
 fn format_u16(mut n: u16, buf: &mut [u8; 5]) -> &[u8] {
@@ -304,4 +431,120 @@ fn decoded_equals(raw: &[u8], want: &[u8]) -> bool {
         j += 1;
     }
     j == want.len()
+}
+
+#[cfg(feature = "whatwg")]
+mod whatwg_source {
+    use super::{put_port, Field, Part, Source, Template};
+    use crate::inspect::whatwg::simple::{simple, Simple};
+    use crate::inspect::whatwg::{self, HostKind, ParseFailure, Url};
+    use std::borrow::Cow;
+
+    /// A URL of the URL Standard, as serialized.
+    impl Source for Url {
+        fn href(&self) -> &str {
+            self.as_str()
+        }
+        fn scheme(&self) -> &str {
+            Url::scheme(self)
+        }
+        fn user(&self) -> &str {
+            self.username()
+        }
+        fn password(&self) -> &str {
+            Url::password(self).unwrap_or("")
+        }
+        fn host(&self) -> &str {
+            self.host_str().unwrap_or("")
+        }
+        fn host_unicode(&self) -> Cow<'_, str> {
+            match (self.host_kind(), self.host_str()) {
+                (Some(HostKind::Domain), Some(d)) if d.contains("xn--") => {
+                    crate::inspect::idn::to_unicode_lossy(d).into()
+                }
+                _ => self.host().into(),
+            }
+        }
+        fn port(&self) -> Option<u16> {
+            Url::port(self)
+        }
+        fn default_port(&self) -> Option<u16> {
+            self.port_or_known_default()
+                .filter(|_| Url::port(self).is_none())
+        }
+        fn path(&self) -> &str {
+            Url::path(self)
+        }
+        fn query(&self) -> Option<&str> {
+            Url::query(self)
+        }
+        fn fragment(&self) -> Option<&str> {
+            Url::fragment(self)
+        }
+    }
+
+    impl Template {
+        /// Parses one input line by the URL Standard (against `base`) and appends the
+        /// template filled in from it to `out`: the same bytes as [`whatwg::parse`] and
+        /// [`render`](Template::render). A template that reads only the scheme, host and
+        /// port of a plain URL (`https://example.com/…`) is filled in without a full
+        /// parse. Bytes that are not UTF-8 are read as U+FFFD, as a browser reads them.
+        ///
+        /// Bad input: a line the standard rejects is the [`ParseFailure`] of
+        /// [`whatwg::parse`], and nothing is appended.
+        pub fn render_input(
+            &self,
+            line: &[u8],
+            base: Option<&Url>,
+            out: &mut Vec<u8>,
+        ) -> Result<(), ParseFailure> {
+            if self.reads_only_scheme_host_port && base.is_none() {
+                if let Some(plain) = simple(line) {
+                    let before = out.len();
+                    if self.render_simple(&plain, out) {
+                        return Ok(());
+                    }
+                    out.truncate(before);
+                }
+            }
+            let text = String::from_utf8_lossy(line);
+            match Url::parse_quiet(&text, base) {
+                Some(url) => {
+                    self.render(&url, out);
+                    Ok(())
+                }
+                None => whatwg::parse(&text, base).map(|_| ()),
+            }
+        }
+
+        /// Fills in the template from a plain URL; `false` if it reads more than the scheme,
+        /// host and port.
+        fn render_simple(&self, url: &Simple<'_>, out: &mut Vec<u8>) -> bool {
+            for part in &self.parts {
+                match part {
+                    Part::Literal(l) => out.extend_from_slice(l),
+                    Part::Field { field, raw } => match field {
+                        Field::Scheme => out.extend_from_slice(url.scheme),
+                        Field::Host | Field::HostUnicode | Field::HostPort => {
+                            let at = out.len();
+                            out.extend_from_slice(url.host.unwrap_or_default());
+                            out[at..].make_ascii_lowercase();
+                            if let (Field::HostPort, Some(p)) = (field, url.port) {
+                                out.push(b':');
+                                put_port(p, out);
+                            }
+                        }
+                        Field::Port => {
+                            let default = if *raw { None } else { url.default_port };
+                            if let Some(p) = url.port.or(default) {
+                                put_port(p, out);
+                            }
+                        }
+                        _ => return false,
+                    },
+                }
+            }
+            true
+        }
+    }
 }

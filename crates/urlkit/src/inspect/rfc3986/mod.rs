@@ -6,6 +6,7 @@
 //! `mailto:John.Doe@example.com` keeps its path `John.Doe@example.com`, and
 //! `ldap://[2001:db8::7]/c=GB?objectClass?one` keeps its query `objectClass?one`.
 
+use super::parts::capped;
 use std::fmt;
 use std::net::Ipv6Addr;
 
@@ -442,13 +443,18 @@ pub struct Components {
     /// The path (§3.3).
     pub path: String,
     /// The path's segments, percent-decoded (§3.3); for a path starting with `/` the empty
-    /// segment before it is left out.
+    /// segment before it is left out. At most [`LISTED_ENTRIES`](super::LISTED_ENTRIES).
     pub path_segments: Vec<String>,
+    /// Segments beyond those listed.
+    pub path_segments_not_listed: usize,
     /// The query (§3.4).
     pub query: Option<String>,
     /// The query split at `&` and `;` into decoded `[name, value]` pairs, as
-    /// [`query_pairs`](super::query_pairs) does; empty when there is no query.
+    /// [`query_pairs`](super::query_pairs) does; empty when there is no query. At most
+    /// [`LISTED_ENTRIES`](super::LISTED_ENTRIES).
     pub query_pairs: Vec<(String, String)>,
+    /// Pairs beyond those listed.
+    pub query_pairs_not_listed: usize,
     /// The fragment (§3.5).
     pub fragment: Option<String>,
 }
@@ -461,6 +467,17 @@ impl Components {
         let r = parse(input)?;
         let a = r.authority_parts();
         let segments = r.path.strip_prefix('/').unwrap_or(r.path);
+        let (path_segments, path_segments_not_listed) = if r.path.is_empty() {
+            (Vec::new(), 0)
+        } else {
+            capped(
+                segments
+                    .split('/')
+                    .map(|s| super::parts::percent_decode_lossy(s, false)),
+            )
+        };
+        let (query_pairs, query_pairs_not_listed) =
+            capped(r.query.into_iter().flat_map(super::parts::pairs));
         Ok(Components {
             input: input.to_owned(),
             kind: if r.scheme.is_some() {
@@ -475,16 +492,11 @@ impl Components {
             host_type: a.map(|a| host_kind(a.host)),
             port: a.and_then(|a| a.port).map(str::to_owned),
             path: r.path.to_owned(),
-            path_segments: if r.path.is_empty() {
-                Vec::new()
-            } else {
-                segments
-                    .split('/')
-                    .map(|s| super::parts::percent_decode_lossy(s, false))
-                    .collect()
-            },
+            path_segments,
+            path_segments_not_listed,
             query: r.query.map(str::to_owned),
-            query_pairs: r.query.map(super::parts::query_pairs).unwrap_or_default(),
+            query_pairs,
+            query_pairs_not_listed,
             fragment: r.fragment.map(str::to_owned),
         })
     }

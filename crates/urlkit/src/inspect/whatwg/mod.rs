@@ -1,30 +1,76 @@
-//! The WHATWG URL Standard view of a URL (what browsers do), through the `url` crate:
-//! every attribute of the URL API, decoded path segments, query pairs and fragment, and
-//! warnings about what the parser silently repaired.
+//! The WHATWG URL Standard view of a URL (what browsers do), through ada, the URL parser
+//! of Node.js: the components in the order a URL reads, decoded path segments and query
+//! pairs, a drawing of the URL with its parts marked, warnings about what the parser
+//! silently repaired, and the standard's setters ([`Url::set`]).
+//!
+//! The parser follows the current URL Standard and passes all of web-platform-tests'
+//! `urltestdata.json` and `setters_tests.json`. It reports only that a URL fails; this
+//! module reads the input again to say what failed and where ([`ParseFailure`]).
+//!
+//! ```
+//! use urlkit::inspect::edit::Component;
+//! use urlkit::inspect::whatwg;
+//!
+//! let mut url = whatwg::parse("http://例子.卷筒纸:8080/a?b=1", None).unwrap();
+//! assert_eq!(url.host_str(), Some("xn--fsqu00a.xn--3lr804guic"));
+//! url.set(Component::Port, "").unwrap(); // as `url.port = ""` in a browser
+//! assert_eq!(url.as_str(), "http://xn--fsqu00a.xn--3lr804guic/a?b=1");
+//!
+//! let refused = url.set(Component::Port, "99999").unwrap_err();
+//! assert_eq!(refused.to_string(), "port: byte 0 of the value: port 99999 is above 65535");
+//! let failure = whatwg::parse("https://exa mple.com/", None).unwrap_err();
+//! assert_eq!((failure.component, failure.position), ("host", 11));
+//! ```
 
-use super::parts::{default_port, is_special, percent_decode_lossy, query_pairs};
-use super::rfc3986::split;
-use super::{idn, parts};
-
-mod parser;
-
-use crate::diagnostics::{Code, Diagnostic};
-pub use parser::{parse, parse_reporting};
-use std::cell::RefCell;
+pub use super::parts::LISTED_ENTRIES;
+use super::parts::{capped, default_port, draw, pairs, percent_decode_lossy};
+use crate::diagnostics::Diagnostic;
 use std::fmt;
-use url::{quirks, Host, ParseError, SyntaxViolation, Url};
+
+mod failure;
+mod read;
+mod setters;
+pub(crate) mod simple;
+mod url;
+mod warnings;
+
+pub use url::{HostKind, Layout, Url, UrlApi};
 
 /// URLs longer than this many characters draw a `url-too-long` warning: the limit that old
 /// browsers and many servers and CDNs still enforce.
 pub const MAX_URL_LENGTH: usize = 2048;
 
-/// Why a URL failed to parse under the URL Standard: what and where.
+/// A report lists at most this many warnings, and counts the rest.
+pub const LISTED_WARNINGS: usize = 100;
+
+/// A report draws the URL ([`UrlReport::diagram`]) when it is at most this many bytes
+/// long; longer drawings help nobody.
+pub const DRAWN_URL_LENGTH: usize = MAX_URL_LENGTH;
+
+/// Why a URL failed to parse under the URL Standard: what, where, and which component.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseFailure {
     /// Byte offset into the input of the part that failed (the host, the port, …).
     pub position: usize,
+    /// The component at fault: `scheme`, `host`, `port`, or `url` when the failure is not
+    /// one component's.
+    pub component: &'static str,
     /// What failed.
     pub message: String,
+}
+
+impl ParseFailure {
+    pub(crate) fn new(
+        position: usize,
+        component: &'static str,
+        message: impl Into<String>,
+    ) -> Self {
+        ParseFailure {
+            position,
+            component,
+            message: message.into(),
+        }
+    }
 }
 
 impl fmt::Display for ParseFailure {
@@ -35,8 +81,29 @@ impl fmt::Display for ParseFailure {
 
 impl std::error::Error for ParseFailure {}
 
-/// A URL taken apart. Field names follow the URL API (`href` … `hash`) and then the extra
-/// views of this crate.
+/// A component's place in a URL's serialization: a byte range of
+/// [`UrlReport::href`], delimiters excluded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Span {
+    /// `scheme`, `user`, `password`, `host`, `port`, `path`, `query` or `fragment`.
+    pub component: &'static str,
+    /// The first byte.
+    pub start: usize,
+    /// The byte after the last.
+    pub end: usize,
+}
+
+/// A URL taken apart, its components in the order a URL reads, each as it appears in the
+/// serialization (percent-encoded), with decoded views beside them. Lists are capped
+/// ([`LISTED_ENTRIES`] query pairs and path segments, [`LISTED_WARNINGS`] warnings) and say how
+/// many entries they left out, so a report's size is bounded by a small multiple of the
+/// URL's.
+///
+/// The URL API's attributes follow from the fields: `protocol` is `scheme` and `:`,
+/// `username` is `user`, `hostname` is `host` (empty when `null`), `host` adds `:port`,
+/// `pathname` is `path`, `search` and `hash` are `?query` and `#fragment` when not empty.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -45,313 +112,208 @@ pub struct UrlReport {
     pub input: String,
     /// The serialized URL (URL Standard §4.5).
     pub href: String,
+    /// The scheme, lower-cased, without `:`.
+    pub scheme: String,
+    /// The username, percent-encoded; empty when there is none.
+    pub user: String,
+    /// The password, percent-encoded; empty when there is none.
+    pub password: String,
+    /// The host as serialized (Punycode, IPv6 in brackets); `null` when the URL has none
+    /// (`mailto:…`), empty for the empty host (`file:///…`).
+    pub host: Option<String>,
+    /// `domain`, `ipv4`, `ipv6`, `opaque` (hosts of non-special schemes), `empty` or
+    /// `none`.
+    pub host_type: &'static str,
+    /// A domain in Unicode (UTS #46 ToUnicode); `null` for other hosts.
+    pub host_unicode: Option<String>,
+    /// The port; `null` when there is none or it is the scheme's default.
+    pub port: Option<u16>,
+    /// The default port of the scheme (URL Standard §4.1 "special scheme"), if it has one.
+    pub default_port: Option<u16>,
+    /// The path (URL API `pathname`).
+    pub path: String,
+    /// The path's segments, percent-decoded as UTF-8 (invalid bytes become U+FFFD);
+    /// `null` for an opaque path (`mailto:…`). At most [`LISTED_ENTRIES`].
+    pub path_segments: Option<Vec<String>>,
+    /// Segments beyond those listed.
+    pub path_segments_not_listed: usize,
+    /// The query, without `?`; `null` when there is none.
+    pub query: Option<String>,
+    /// The query split at `&` and `;` into `[name, value]` pairs, `+` read as space and
+    /// percent-decoded; duplicates and blanks (empty segments as `["", ""]`) kept. At most
+    /// [`LISTED_ENTRIES`].
+    pub query_pairs: Vec<(String, String)>,
+    /// Pairs beyond those listed.
+    pub query_pairs_not_listed: usize,
+    /// The fragment, without `#`; `null` when there is none.
+    pub fragment: Option<String>,
+    /// The fragment, percent-decoded.
+    pub fragment_decoded: Option<String>,
     /// The ASCII serialization of the origin, `null` for opaque origins.
     pub origin: String,
-    /// The scheme followed by `:`.
-    pub protocol: String,
-    /// The username, percent-encoded.
-    pub username: String,
-    /// The password, percent-encoded.
-    pub password: String,
-    /// Host and, if not the default, `:port`.
-    pub host: String,
-    /// The host.
-    pub hostname: String,
-    /// The port, empty when it is the scheme's default or absent.
-    pub port: String,
-    /// The path (URL API `pathname`).
-    pub pathname: String,
-    /// `?` and the query, or empty.
-    pub search: String,
-    /// `#` and the fragment, or empty.
-    pub hash: String,
-    /// The scheme, without `:`.
-    pub scheme: String,
-    /// `domain`, `ipv4`, `ipv6`, `opaque` (hosts of non-special schemes) or `none`.
-    pub host_type: &'static str,
-    /// A domain host in Unicode (UTS #46 ToUnicode); `null` for other hosts.
-    pub host_unicode: Option<String>,
-    /// The scheme's default port (URL Standard §4.1 "special scheme"), if it has one.
-    pub default_port: Option<u16>,
-    /// The path's segments, percent-decoded as UTF-8 (invalid bytes become U+FFFD);
-    /// `null` for an opaque path (`mailto:…`).
-    pub path_segments: Option<Vec<String>>,
-    /// The query split at `&` and `;` into `[name, value]` pairs, `+` read as space and
-    /// percent-decoded; duplicates and blanks (empty segments as `["", ""]`) kept.
-    pub query_pairs: Vec<(String, String)>,
-    /// The fragment, percent-decoded; `null` when there is none.
-    pub fragment: Option<String>,
-    /// What the parser repaired or what looks risky.
+    /// Where each component sits in `href`.
+    pub spans: Vec<Span>,
+    /// `href` with each component bracketed and named beneath it (several lines); `null`
+    /// when `href` is longer than [`DRAWN_URL_LENGTH`] bytes.
+    pub diagram: Option<String>,
+    /// What the parser repaired or what looks risky. At most [`LISTED_WARNINGS`].
     pub warnings: Vec<Diagnostic>,
+    /// Warnings beyond those listed.
+    pub warnings_not_listed: usize,
 }
 
-/// Parses `input` (against `base` if given) by the URL Standard's basic URL parser and
-/// collects warnings: password in the URL (RFC 3986 §3.2.1), longer than
-/// [`MAX_URL_LENGTH`], explicit default port, whitespace or controls stripped, backslashes
-/// taken as slashes, IPv4 in a non-canonical form, mixed-script or confusable host names,
-/// and other validation errors (URL Standard §4.4).
+impl UrlReport {
+    /// The URL API's attributes of the URL reported (`protocol`, `hostname`, `search`, …),
+    /// made from the report's components as the URL API makes them (URL Standard §6.1).
+    pub fn url_api(&self) -> UrlApi {
+        let hostname = self.host.clone().unwrap_or_default();
+        let port = self.port.map(|p| p.to_string()).unwrap_or_default();
+        let prefixed = |prefix: char, component: &Option<String>| match component.as_deref() {
+            Some(c) if !c.is_empty() => format!("{prefix}{c}"),
+            _ => String::new(),
+        };
+        UrlApi {
+            href: self.href.clone(),
+            origin: self.origin.clone(),
+            protocol: format!("{}:", self.scheme),
+            username: self.user.clone(),
+            password: self.password.clone(),
+            host: if port.is_empty() {
+                hostname.clone()
+            } else {
+                format!("{hostname}:{port}")
+            },
+            hostname,
+            port,
+            pathname: self.path.clone(),
+            search: prefixed('?', &self.query),
+            hash: prefixed('#', &self.fragment),
+        }
+    }
+}
+
+/// Parses `input` (against `base` if given) by the URL Standard's basic URL parser (§4.4).
 ///
 /// Bad input: a URL the standard rejects (no scheme and no base, invalid host or port, …)
-/// is a [`ParseFailure`] naming the problem and the byte offset of the part at fault.
+/// is a [`ParseFailure`] naming the problem, the component and the byte offset of the
+/// part at fault.
+pub fn parse(input: &str, base: Option<&Url>) -> Result<Url, ParseFailure> {
+    Url::parse_quiet(input, base).ok_or_else(|| failure::diagnose(input, base))
+}
+
+/// [`parse`], and warnings: password in the URL (RFC 3986 §3.2.1), longer than
+/// [`MAX_URL_LENGTH`], explicit default port, whitespace or controls stripped, backslashes
+/// taken as slashes, missing slashes after a special scheme, IPv4 in a non-canonical form,
+/// mixed-script or confusable host names, malformed escapes and characters that are not
+/// URL code points (validation errors of URL Standard §4.4).
+///
+/// Bad input: see [`parse`].
 pub fn parse_with_warnings(
     input: &str,
     base: Option<&Url>,
 ) -> Result<(Url, Vec<Diagnostic>), ParseFailure> {
-    let violations = RefCell::new(Vec::<SyntaxViolation>::new());
-    let record = |v: SyntaxViolation| {
-        let mut list = violations.borrow_mut();
-        if !list.contains(&v) {
-            list.push(v);
-        }
-    };
-    let url = parse_reporting(input, base, Some(&record)).map_err(|e| failure(input, e))?;
-    let mut warnings = Vec::new();
-    let shape = InputShape::of(input);
-    if let Some((offset, _)) = input.char_indices().nth(MAX_URL_LENGTH) {
-        warnings.push(Diagnostic::new(
-            Code::UrlTooLong,
-            offset as u64,
-            format!(
-                "URL is {} characters long; many servers and browsers reject more than {MAX_URL_LENGTH}",
-                input.chars().count()
-            ),
-        ));
-    }
-    for v in violations.into_inner() {
-        let (code, offset, message) = match v {
-            SyntaxViolation::Backslash => (
-                Code::BackslashAsSlash,
-                input.find('\\').unwrap_or(0),
-                "\"\\\" was taken as \"/\" (URL Standard §4.4, special schemes)".to_owned(),
-            ),
-            SyntaxViolation::C0SpaceIgnored => (
-                Code::WhitespaceStripped,
-                if input.starts_with(|c: char| c <= ' ') {
-                    0
-                } else {
-                    input.trim_end_matches(|c: char| c <= ' ').len()
-                },
-                "leading or trailing spaces or controls were stripped (URL Standard §4.4)"
-                    .to_owned(),
-            ),
-            SyntaxViolation::TabOrNewlineIgnored => (
-                Code::WhitespaceStripped,
-                input.find(['\t', '\n', '\r']).unwrap_or(0),
-                "tabs and newlines inside the URL were removed (URL Standard §4.4)".to_owned(),
-            ),
-            SyntaxViolation::EmbeddedCredentials => continue,
-            SyntaxViolation::PercentDecode => (
-                Code::ValidationError,
-                malformed_escape_position(input),
-                "\"%\" not followed by two hex digits, kept as it is".to_owned(),
-            ),
-            other => (Code::ValidationError, 0, other.description().to_owned()),
-        };
-        warnings.push(Diagnostic::new(code, offset as u64, message));
-    }
-    if url.password().is_some() {
-        warnings.push(Diagnostic::new(
-            Code::PasswordInUrl,
-            shape.password.unwrap_or(0) as u64,
-            "the URL carries a password; RFC 3986 §3.2.1 deprecates \"user:password\" in URLs",
-        ));
-    }
-    if let (None, Some((port_at, port_end)), Some(_)) =
-        (url.port(), shape.port, url.port_or_known_default())
-    {
-        let port_text = &input[port_at..port_end];
-        if !port_text.is_empty() {
-            warnings.push(Diagnostic::new(
-                Code::ExplicitDefaultPort,
-                port_at as u64,
-                format!(
-                    "port {port_text} is the default for {}: and is dropped",
-                    url.scheme()
-                ),
-            ));
-        }
-    }
-    if let Some(Host::Ipv4(addr)) = url.host() {
-        if let Some((at, end)) = shape.host {
-            let text = &input[at..end];
-            if !text.eq_ignore_ascii_case(&addr.to_string()) {
-                warnings.push(Diagnostic::new(
-                    Code::NonCanonicalIpv4,
-                    at as u64,
-                    format!("IPv4 address written as {text:?} means {addr}"),
-                ));
-            }
-        }
-    }
-    if let Some(Host::Domain(domain)) = url.host() {
-        if is_special(url.scheme()) && domain.contains("xn--") {
-            let unicode = idn::to_unicode_lossy(domain);
-            let at = shape.host.map_or(0, |(at, _)| at);
-            for mut d in idn::host_warnings(&unicode, 0) {
-                d.offset = at as u64;
-                warnings.push(d);
-            }
-        }
-    }
+    let url = parse(input, base)?;
+    let warnings = warnings::warnings(input, &url, base);
     Ok((url, warnings))
 }
 
 /// [`parse_with_warnings`], then every component of the URL as a [`UrlReport`].
 ///
-/// Bad input: see [`parse_with_warnings`].
+/// Bad input: see [`parse`].
 pub fn report(input: &str, base: Option<&Url>) -> Result<UrlReport, ParseFailure> {
     let (url, warnings) = parse_with_warnings(input, base)?;
     Ok(report_parsed(input, &url, warnings))
 }
 
-/// The report of a URL already parsed from `input`, with the warnings found while parsing.
-/// Never fails.
-pub fn report_parsed(input: &str, url: &Url, warnings: Vec<Diagnostic>) -> UrlReport {
-    let special = is_special(url.scheme());
-    let (host_type, host_unicode) = match url.host() {
-        Some(Host::Domain(d)) if special => ("domain", Some(idn::to_unicode_lossy(d))),
-        Some(Host::Domain("")) => ("none", None),
-        Some(Host::Domain(_)) => ("opaque", None),
-        Some(Host::Ipv4(_)) => ("ipv4", None),
-        Some(Host::Ipv6(_)) => ("ipv6", None),
-        None => ("none", None),
+/// The report of a URL already parsed from `input` (or edited since), with the warnings
+/// found while parsing. Never fails.
+pub fn report_parsed(input: &str, url: &Url, mut warnings: Vec<Diagnostic>) -> UrlReport {
+    let host_kind = url.host_kind();
+    let host_unicode = match (host_kind, url.host_str()) {
+        (Some(HostKind::Domain), Some(d)) => Some(super::idn::to_unicode_lossy(d)),
+        _ => None,
     };
+    let (path_segments, path_segments_not_listed) = match url.path_segments() {
+        Some(segments) => {
+            let (listed, rest) = capped(segments);
+            (
+                Some(
+                    listed
+                        .into_iter()
+                        .map(|s| percent_decode_lossy(s, false))
+                        .collect(),
+                ),
+                rest,
+            )
+        }
+        None => (None, 0),
+    };
+    let (query_pairs, query_pairs_not_listed) = capped(url.query().into_iter().flat_map(pairs));
+    let warnings_not_listed = warnings.len().saturating_sub(LISTED_WARNINGS);
+    warnings.truncate(LISTED_WARNINGS);
+    let href = url.as_str();
     UrlReport {
         input: input.to_owned(),
-        href: quirks::href(url).to_owned(),
-        origin: quirks::origin(url),
-        protocol: quirks::protocol(url).to_owned(),
-        username: quirks::username(url).to_owned(),
-        password: quirks::password(url).to_owned(),
-        host: quirks::host(url).to_owned(),
-        hostname: quirks::hostname(url).to_owned(),
-        port: quirks::port(url).to_owned(),
-        pathname: quirks::pathname(url).to_owned(),
-        search: quirks::search(url).to_owned(),
-        hash: quirks::hash(url).to_owned(),
+        href: href.to_owned(),
         scheme: url.scheme().to_owned(),
-        host_type,
+        user: url.username().to_owned(),
+        password: url.password().unwrap_or("").to_owned(),
+        host: url.host_str().map(str::to_owned),
+        host_type: host_kind.map_or("none", HostKind::as_str),
         host_unicode,
-        default_port: if special {
+        port: url.port(),
+        default_port: if url.is_special() {
             default_port(url.scheme())
         } else {
             None
         },
-        path_segments: url
-            .path_segments()
-            .map(|segments| segments.map(|s| percent_decode_lossy(s, false)).collect()),
-        query_pairs: url.query().map(query_pairs).unwrap_or_default(),
-        fragment: url.fragment().map(|f| percent_decode_lossy(f, false)),
+        path: url.path().to_owned(),
+        path_segments,
+        path_segments_not_listed,
+        query: url.query().map(str::to_owned),
+        query_pairs,
+        query_pairs_not_listed,
+        fragment: url.fragment().map(str::to_owned),
+        fragment_decoded: url.fragment().map(|f| percent_decode_lossy(f, false)),
+        origin: url.origin(),
+        spans: spans(url),
+        diagram: (href.len() <= DRAWN_URL_LENGTH).then(|| diagram(url)),
         warnings,
+        warnings_not_listed,
     }
 }
 
-/// Where the host, port and password sit in the input, by the generic syntax, as byte
-/// ranges into the input.
-struct InputShape {
-    host: Option<(usize, usize)>,
-    port: Option<(usize, usize)>,
-    password: Option<usize>,
-}
-
-impl InputShape {
-    fn of(input: &str) -> Self {
-        // Special schemes read `\` as `/`; the replacement keeps every offset.
-        let slashed = input.replace('\\', "/");
-        let trimmed = slashed.trim_matches(|c: char| c <= ' ');
-        let lead = slashed.len() - slashed.trim_start_matches(|c: char| c <= ' ').len();
-        let r = split(trimmed);
-        let base = trimmed.as_ptr() as usize;
-        let at = |s: &str| s.as_ptr() as usize - base + lead;
-        let range = |s: &str| (at(s), at(s) + s.len());
-        let Some(a) = r.authority_parts() else {
-            return InputShape {
-                host: None,
-                port: None,
-                password: None,
-            };
-        };
-        InputShape {
-            host: Some(range(a.host)),
-            port: a.port.map(range),
-            password: a.userinfo.and_then(|u| u.find(':').map(|i| at(u) + i + 1)),
-        }
-    }
-}
-
-fn malformed_escape_position(input: &str) -> usize {
-    let b = input.as_bytes();
-    (0..b.len())
-        .find(|&i| {
-            b[i] == b'%'
-                && !(b.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
-                    && b.get(i + 2).is_some_and(u8::is_ascii_hexdigit))
+/// Where each component that is not empty sits in the URL's serialization, in order.
+pub fn spans(url: &Url) -> Vec<Span> {
+    let l = url.layout();
+    [
+        ("scheme", Some(l.scheme)),
+        ("user", l.user),
+        ("password", l.password),
+        ("host", l.host),
+        ("port", l.port),
+        ("path", Some(l.path)),
+        ("query", l.query),
+        ("fragment", l.fragment),
+    ]
+    .into_iter()
+    .filter_map(|(component, range)| {
+        range.filter(|r| !r.is_empty()).map(|r| Span {
+            component,
+            start: r.start,
+            end: r.end,
         })
-        .unwrap_or(0)
-}
-
-fn failure(input: &str, e: ParseError) -> ParseFailure {
-    let shape = InputShape::of(input);
-    let host_at = shape.host.map_or(0, |(at, _)| at);
-    let (position, message) = match e {
-        ParseError::RelativeUrlWithoutBase => (
-            0,
-            "relative URL without a base: give a scheme (\"https://…\") or a base URL".to_owned(),
-        ),
-        ParseError::InvalidPort => (
-            shape.port.map_or(host_at, |(at, _)| at),
-            "invalid port: it must be a number from 0 to 65535".to_owned(),
-        ),
-        ParseError::InvalidDomainCharacter | ParseError::IdnaError => {
-            let (at, end) = shape.host.unwrap_or((0, input.len()));
-            let host = &input[at..end];
-            match host.char_indices().find(|&(_, c)| idn::is_forbidden_domain_char(c)) {
-                Some((i, c)) => (
-                    at + i,
-                    format!("the host contains {c:?}, which no domain may contain (URL Standard §3.3)"),
-                ),
-                None => (
-                    at,
-                    "the host fails IDNA processing (UTS #46: disallowed character, bad Punycode, or bidi/joiner rules)".to_owned(),
-                ),
-            }
-        }
-        ParseError::EmptyHost => (host_at, "the host is empty".to_owned()),
-        ParseError::InvalidIpv4Address => (host_at, "invalid IPv4 address".to_owned()),
-        ParseError::InvalidIpv6Address => (host_at, "invalid IPv6 address".to_owned()),
-        other => (0, other.to_string()),
-    };
-    ParseFailure { position, message }
+    })
+    .collect()
 }
 
 /// A drawing of the URL's serialization with each component bracketed and named below it,
-/// like the one on the URL's Wikipedia page. Never fails; components that are absent are
-/// left out.
+/// like the one on the URL's Wikipedia page. Never fails; components that are absent or
+/// empty are left out.
 pub fn diagram(url: &Url) -> String {
-    let href = url.as_str();
-    // The serialization is scheme ":" ["//" [userinfo "@"] host [":" port]] path ["?" query]
-    // ["#" fragment], so the spans follow from the components' lengths, counted from the end.
-    let frag_len = url.fragment().map_or(0, |f| f.len() + 1);
-    let query_len = url.query().map_or(0, |q| q.len() + 1);
-    let path_end = href.len() - frag_len - query_len;
-    let path_start = path_end - url.path().len();
-    let port_len = url.port().map_or(0, |p| p.to_string().len() + 1);
-    let host_len = url.host_str().map_or(0, str::len);
-    let host_start = path_start - port_len - host_len;
-    let mut spans: Vec<(usize, usize, &str)> = Vec::new();
-    let mut add = |s: usize, e: usize, name: &'static str| {
-        if e > s {
-            spans.push((s, e, name));
-        }
-    };
-    add(0, url.scheme().len(), "scheme");
-    if !url.username().is_empty() || url.password().is_some() {
-        add(url.scheme().len() + 3, host_start - 1, "userinfo");
-    }
-    add(host_start, host_start + host_len, "host");
-    add(path_start - port_len + 1, path_start, "port");
-    add(path_start, path_end, "path");
-    add(path_end + 1, path_end + query_len, "query");
-    add(href.len() - frag_len + 1, href.len(), "fragment");
-    parts::draw(href, &spans)
+    let marks: Vec<(usize, usize, &str)> = spans(url)
+        .iter()
+        .map(|s| (s.start, s.end, s.component))
+        .collect();
+    draw(url.as_str(), &marks)
 }

@@ -1,0 +1,703 @@
+//! `urlkit parse` and `urlkit edit`: URLs from the arguments or stdin (one per line), taken
+//! apart or edited in one pass, printed as a table, one JSON object per line, a `--get`
+//! template or the edited URL. Each becomes calls on `urlkit::inspect`.
+
+use super::{status, usage};
+use clap::Args;
+use serde_json::json;
+use std::io::{self, BufWriter, Read, Write};
+use std::path::Path;
+use std::process::ExitCode;
+use urlkit::inspect::edit::{expand_alternatives, Component, EditError, Edits};
+use urlkit::inspect::rfc3986::{self, Components};
+use urlkit::inspect::template::{Reference, Template};
+use urlkit::inspect::whatwg::{self, UrlReport};
+use urlkit::inspect::{iri, Url};
+use urlkit_api::inspect::{InspectError, InspectRequest};
+use urlkit_api::RequestError;
+
+/// What `urlkit parse` prints without `--json` or `--get`: a table per URL.
+pub const PARSE_HELP: &str = "Examples:
+  urlkit parse 'https://john.doe@www.example.com:123/forum/questions/?tag=networking&order=newest#top'
+  urlkit parse --json 'http://例子.卷筒纸/引き割り.html'
+  urlkit parse --rfc3986 'ldap://[2001:db8::7]/c=GB?objectClass?one'
+  urlkit parse --base https://example.com/a/b '../c?x=1'
+  cat urls.txt | urlkit parse --get '{host}'
+  cat urls.txt | urlkit parse --get '{scheme}://{host}:{port} {query:utm_source}'
+
+Every option of `urlkit edit` works here too; the table or JSON then shows the edited URL.
+
+--get placeholders: {url} {scheme} {user} {password} {host} {host:unicode} {hostport} {port}
+{path} {query} {fragment} {query:KEY} {query-all:KEY}. Values are decoded; {:path} or
+{path:raw} gives the encoded form. A URL that fails to parse or to take an edit leaves its
+line empty (one output line per URL), is named on stderr with its line and byte, and makes
+the exit status 1.
+
+The JSON (and POST /api/inspect) lists at most 1,000 query pairs, 1,000 path segments and
+100 warnings per URL, with the count of those left out, and draws URLs up to 2,048 bytes.";
+
+/// What `urlkit edit` prints: one URL per line.
+pub const EDIT_HELP: &str = "Examples:
+  urlkit edit --set host=example.org --set port= 'http://a.example:8080/x'
+  urlkit edit --append query=lang=en --qtrim 'utm_*' --sort-query < urls.txt
+  urlkit edit --redirect ../here.html 'https://curl.se/we/are.html'   # https://curl.se/here.html
+  urlkit edit --expand 'https://{www,api}.example.com/{a,b}'
+  urlkit edit --iterate 'scheme=http https' --iterate 'port=80 8080' http://example.com/x
+  urlkit edit --rfc3986 --set host=ldap.example 'ldap://[2001:db8::7]/c=GB?objectClass?one'
+  urlkit edit --json --clear query 'https://a.example/?q=1#f'
+
+Components (trurl's names; the URL API's in brackets): scheme (protocol), user (username),
+password, host (hostname), hostport (host: host and port), port, path (pathname),
+query (search), fragment (hash), url (href). Setting follows the URL Standard's setters,
+as `new URL()` in a browser: `--set port=` clears the port, `--set path=a b` gives `/a%20b`,
+and a value a setter refuses is an error naming the URL's line and the component.
+
+Order of edits (as trurl): --redirect, each --set in the order given, each --clear, --append,
+--qtrim/--trim, --sort-query. With --rfc3986 the edits follow RFC 3986 instead (for ldap:,
+urn: and other URIs a browser would rewrite). Exit status 1 if any URL failed (its line is
+left empty), 2 for wrong usage. --json lists at most 1,000 query pairs, 1,000 path segments
+and 100 warnings per URL, with the count of those left out.";
+
+/// What `urlkit inspect` does.
+pub const INSPECT_HELP: &str = "Examples:
+  urlkit inspect '{\"url\": \"https://a.example/?q=1\", \"set\": {\"port\": \"8080\"}, \"sort_query\": true}'
+  urlkit inspect < requests.jsonl > answers.jsonl
+
+Each request is the JSON body of POST /api/inspect: {url, base?, set?: {component: value},
+clear?: [component], append_query?: [\"name=value\"], trim_query?: [\"name or pattern\"],
+sort_query?: bool}. Each answer is the server's, on one line: {whatwg, whatwg_error, rfc3986,
+rfc3986_error, resolved}, or its error body {error: {code, message, field, offset}}.
+Requests carry at most 64 KiB of text and 100 edits; answers list at most 1,000 query
+pairs, 1,000 path segments and 100 warnings per view. Exit status 1 if any request failed.";
+
+/// The options of `urlkit inspect`.
+#[derive(Args, Debug)]
+pub struct InspectArgs {
+    /// Requests (JSON objects); none: one per line on stdin.
+    requests: Vec<String>,
+}
+
+/// Runs `urlkit inspect`: each request through `urlkit_api::inspect`, the server's own code.
+pub fn run_inspect(a: InspectArgs) -> io::Result<ExitCode> {
+    let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let mut ok = true;
+    for_each_input(&a.requests, None, |_, line| {
+        let answer = serde_json::from_slice::<InspectRequest>(line)
+            .map_err(|e| {
+                InspectError::Invalid(RequestError::new(
+                    "",
+                    format!("not an inspect request: {e}"),
+                ))
+            })
+            .and_then(|request| urlkit_api::inspect::inspect(&request));
+        match answer {
+            Ok(response) => writeln!(out, "{}", serde_json::to_string(&response)?),
+            Err(e) => {
+                ok = false;
+                writeln!(out, "{}", serde_json::to_string(&e.to_body())?)
+            }
+        }
+    })?;
+    out.flush()?;
+    Ok(status(ok))
+}
+
+/// The options of `urlkit parse` and `urlkit edit`.
+#[derive(Args, Debug)]
+pub struct UrlArgs {
+    /// One JSON object per line for every URL (errors as {"input", "error", "component",
+    /// "position"}).
+    #[arg(long)]
+    json: bool,
+    /// Read the URLs by the RFC 3986 generic syntax instead of the WHATWG URL Standard.
+    #[arg(long)]
+    rfc3986: bool,
+    /// Resolve each URL against this base URL first.
+    #[arg(long, value_name = "URL")]
+    base: Option<String>,
+    /// Print one line per URL from this template (see below).
+    #[arg(short = 'g', long, value_name = "FORMAT", conflicts_with = "json")]
+    get: Option<String>,
+    #[command(flatten)]
+    edits: EditArgs,
+    /// Read the URLs from this file, one per line (`-`: stdin), after those given as
+    /// arguments.
+    #[arg(short = 'f', long, value_name = "FILE")]
+    url_file: Option<std::path::PathBuf>,
+    /// URLs; none (and no --url-file): one per line on stdin.
+    urls: Vec<String>,
+}
+
+/// The edits, with trurl's option names.
+#[derive(Args, Debug)]
+pub struct EditArgs {
+    /// Set a component: COMPONENT=VALUE (also COMPONENT:=VALUE). An empty value clears
+    /// the port, query, fragment, user or password.
+    #[arg(short = 's', long = "set", value_name = "COMPONENT=VALUE")]
+    set: Vec<String>,
+    /// Remove a component (user, password, port, query, fragment; the path becomes empty,
+    /// the host empty where the scheme allows it).
+    #[arg(long, value_name = "COMPONENT")]
+    clear: Vec<String>,
+    /// Append a path segment (path=SEGMENT) or a query parameter (query=NAME=VALUE), each
+    /// percent-encoded as text.
+    #[arg(short = 'a', long, value_name = "path=SEGMENT|query=NAME=VALUE")]
+    append: Vec<String>,
+    /// Remove the query parameters named NAME; `*` matches any run of characters (utm_*).
+    #[arg(long, value_name = "NAME")]
+    qtrim: Vec<String>,
+    /// Like --qtrim, written query=NAME (trurl's older form).
+    #[arg(long, value_name = "query=NAME")]
+    trim: Vec<String>,
+    /// Sort the query parameters by name (stable, as URLSearchParams.sort()).
+    #[arg(long)]
+    sort_query: bool,
+    /// Resolve this reference against each URL (follow a redirect or a link).
+    #[arg(long, value_name = "URL")]
+    redirect: Option<String>,
+    /// Set a component to each of several values in turn: COMPONENT="A B C" prints one URL
+    /// per value; several --iterate give every combination.
+    #[arg(long, value_name = "COMPONENT=VALUES")]
+    iterate: Vec<String>,
+    /// Expand {a,b} alternatives in the URLs and in --set values into one URL each (a
+    /// literal brace is \{ or %7B).
+    #[arg(long)]
+    expand: bool,
+    /// The character between query parameters for --append query, --qtrim and --sort-query.
+    #[arg(long, value_name = "CHAR", default_value = "&")]
+    query_separator: char,
+}
+
+/// What to print for each URL.
+enum Output {
+    Table,
+    Json,
+    Get(Template),
+    Href,
+}
+
+/// A URL read from the input and about to be printed.
+enum Parsed {
+    Whatwg(Url, Vec<urlkit::Diagnostic>),
+    Generic(String),
+}
+
+/// Why one input gave no URL: the component at fault, the byte of the URL when the URL
+/// itself is at fault (not an edit's value), and the message.
+struct Failed {
+    component: &'static str,
+    position: Option<usize>,
+    message: String,
+}
+
+impl From<whatwg::ParseFailure> for Failed {
+    fn from(e: whatwg::ParseFailure) -> Self {
+        Failed {
+            component: e.component,
+            position: Some(e.position),
+            message: e.message,
+        }
+    }
+}
+
+impl From<EditError> for Failed {
+    fn from(e: EditError) -> Self {
+        Failed {
+            component: e.component,
+            position: None,
+            message: e.to_string(),
+        }
+    }
+}
+
+/// Runs `urlkit parse` (`edit` false: a table by default) or `urlkit edit` (the URL).
+pub fn run(a: UrlArgs, edit: bool) -> io::Result<ExitCode> {
+    let (edits, variants) = match edits_of(&a.edits) {
+        Ok(e) => e,
+        Err(message) => return usage(message),
+    };
+    let base = match a.base.as_deref() {
+        Some(b) if a.rfc3986 => match rfc3986::parse(b) {
+            Ok(r) if r.scheme.is_some() => None,
+            _ => return usage(format!("--base {b:?} is not an absolute RFC 3986 URI")),
+        },
+        Some(b) => match whatwg::parse(b, None) {
+            Ok(u) => Some(u),
+            Err(e) => return usage(format!("--base is not a valid URL: {e}")),
+        },
+        None => None,
+    };
+    let output = match (&a.get, a.json) {
+        (Some(format), _) => match Template::parse(format) {
+            Ok(t) => Output::Get(t),
+            Err(e) => return usage(format!("--get: {e}")),
+        },
+        (None, true) => Output::Json,
+        (None, false) if edit => Output::Href,
+        (None, false) => Output::Table,
+    };
+    if let Output::Get(template) = &output {
+        if edits.is_empty() && variants.len() == 1 && !a.edits.expand && !a.rfc3986 {
+            return run_get(template, base.as_ref(), &a.urls, a.url_file.as_deref());
+        }
+    }
+    let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let mut ok = true;
+    let mut printed = 0usize;
+    for_each_input(&a.urls, a.url_file.as_deref(), |n, line| {
+        let text = String::from_utf8_lossy(line);
+        let at = |p: Option<usize>| match (n, p) {
+            (Some(n), Some(p)) => format!("line {n}, byte {p}: "),
+            (Some(n), None) => format!("line {n}: "),
+            (None, Some(p)) => format!("byte {p}: "),
+            (None, None) => String::new(),
+        };
+        let inputs = if a.edits.expand {
+            match expand_alternatives(&text) {
+                Ok(list) => list,
+                Err(e) => {
+                    ok = false;
+                    eprintln!("urlkit: {text:?}: {}{}", at(Some(e.position)), e.message);
+                    return fail_line(
+                        &mut out,
+                        &output,
+                        &text,
+                        "url",
+                        Some(e.position),
+                        &e.message,
+                    );
+                }
+            }
+        } else {
+            vec![text.into_owned()]
+        };
+        for input in &inputs {
+            for variant in &variants {
+                let result = if a.rfc3986 {
+                    generic(input, a.base.as_deref(), variant)
+                } else {
+                    browser(input, base.as_ref(), variant)
+                };
+                match result {
+                    Ok(parsed) => {
+                        if printed > 0 && matches!(output, Output::Table) {
+                            writeln!(out)?;
+                        }
+                        print(&mut out, &output, input, &parsed)?;
+                    }
+                    Err(f) => {
+                        ok = false;
+                        eprintln!("urlkit: {input:?}: {}{}", at(f.position), f.message);
+                        fail_line(
+                            &mut out,
+                            &output,
+                            input,
+                            f.component,
+                            f.position,
+                            &f.message,
+                        )?;
+                    }
+                }
+                printed += 1;
+            }
+        }
+        Ok(())
+    })?;
+    out.flush()?;
+    Ok(status(ok))
+}
+
+/// What a failed URL leaves in the output: an empty line (so lines still match the input's),
+/// or its JSON error, or nothing in a table.
+fn fail_line(
+    out: &mut impl Write,
+    output: &Output,
+    input: &str,
+    component: &str,
+    position: Option<usize>,
+    message: &str,
+) -> io::Result<()> {
+    match output {
+        Output::Table => Ok(()),
+        Output::Json => {
+            let j = json!({"input": input, "error": message, "component": component, "position": position});
+            writeln!(out, "{j}")
+        }
+        Output::Get(_) | Output::Href => writeln!(out),
+    }
+}
+
+/// The edits of the options, and one edit list per combination of `--iterate` values.
+fn edits_of(a: &EditArgs) -> Result<(Edits, Vec<Edits>), String> {
+    let mut edits = Edits {
+        redirect: a.redirect.clone(),
+        sort_query: a.sort_query,
+        query_separator: a.query_separator,
+        ..Edits::default()
+    };
+    let component = |name: &str, option: &str| {
+        Component::named(name).map_err(|e| format!("{option} {name}: {}", e.message))
+    };
+    // Each (component, values): one value, or several to iterate over.
+    let mut iterated: Vec<(Component, Vec<String>)> = Vec::new();
+    for item in &a.set {
+        let Some((name, value)) = item.split_once('=') else {
+            return Err(format!("--set {item:?}: write COMPONENT=VALUE"));
+        };
+        let name = name.strip_suffix(':').unwrap_or(name);
+        let c = component(name, "--set")?;
+        if a.expand {
+            let values = expand_alternatives(value).map_err(|e| {
+                format!(
+                    "--set {item:?}: byte {} of the value: {}",
+                    e.position, e.message
+                )
+            })?;
+            iterated.push((c, values));
+        } else {
+            edits.set.push((c, value.to_owned()));
+        }
+    }
+    for item in &a.iterate {
+        let Some((name, values)) = item.split_once('=') else {
+            return Err(format!("--iterate {item:?}: write COMPONENT=\"A B C\""));
+        };
+        let c = component(name.strip_suffix(':').unwrap_or(name), "--iterate")?;
+        if iterated.iter().any(|(d, _)| *d == c) {
+            return Err(format!(
+                "--iterate {name}: the component is already iterated"
+            ));
+        }
+        iterated.push((c, values.split(' ').map(str::to_owned).collect()));
+    }
+    for name in &a.clear {
+        edits.clear.push(component(name, "--clear")?);
+    }
+    for item in &a.append {
+        match item.split_once('=') {
+            Some((name, value)) if component(name, "--append")? == Component::Path => {
+                edits.append_path.push(value.to_owned())
+            }
+            Some((name, value)) if component(name, "--append")? == Component::Query => {
+                edits.append_query.push(value.to_owned())
+            }
+            _ => {
+                return Err(format!(
+                    "--append {item:?}: write path=SEGMENT or query=NAME=VALUE"
+                ))
+            }
+        }
+    }
+    edits.trim_query.extend(a.qtrim.iter().cloned());
+    for item in &a.trim {
+        match item.split_once('=') {
+            Some((name, pattern)) if component(name, "--trim")? == Component::Query => {
+                edits.trim_query.push(pattern.to_owned())
+            }
+            _ => {
+                return Err(format!(
+                    "--trim {item:?}: write query=NAME (only the query can be trimmed)"
+                ))
+            }
+        }
+    }
+    let mut variants = vec![edits.clone()];
+    for (c, values) in &iterated {
+        variants = variants
+            .iter()
+            .flat_map(|v| {
+                values.iter().map(move |value| {
+                    let mut v = v.clone();
+                    v.set.push((*c, value.clone()));
+                    v
+                })
+            })
+            .collect();
+    }
+    if variants.len() > urlkit::inspect::edit::MAX_EXPANSIONS {
+        return Err(format!(
+            "{} combinations of values; at most {}",
+            variants.len(),
+            urlkit::inspect::edit::MAX_EXPANSIONS
+        ));
+    }
+    Ok((edits, variants))
+}
+
+/// `input` by the URL Standard, against `base`, with `edits`.
+fn browser(input: &str, base: Option<&Url>, edits: &Edits) -> Result<Parsed, Failed> {
+    let (url, warnings) = whatwg::parse_with_warnings(input, base)?;
+    if edits.is_empty() {
+        return Ok(Parsed::Whatwg(url, warnings));
+    }
+    let edited = edits.apply(&url)?;
+    Ok(Parsed::Whatwg(edited, warnings))
+}
+
+/// `input` by RFC 3986, resolved against `base`, with `edits`.
+fn generic(input: &str, base: Option<&str>, edits: &Edits) -> Result<Parsed, Failed> {
+    let resolved = match base {
+        Some(b) => rfc3986::resolve(b, input).map_err(|e| Failed {
+            component: "url",
+            position: None,
+            message: format!("does not resolve against --base: {}", e.message),
+        })?,
+        None => input.to_owned(),
+    };
+    let uri = if edits.is_empty() {
+        rfc3986::parse(&resolved).map_err(|e| Failed {
+            component: "url",
+            position: Some(e.position),
+            message: e.message,
+        })?;
+        resolved
+    } else {
+        edits.apply_rfc3986(&resolved)?
+    };
+    Ok(Parsed::Generic(uri))
+}
+
+fn print(out: &mut impl Write, output: &Output, input: &str, parsed: &Parsed) -> io::Result<()> {
+    match (output, parsed) {
+        (Output::Href, Parsed::Whatwg(url, _)) => writeln!(out, "{url}"),
+        (Output::Href, Parsed::Generic(uri)) => writeln!(out, "{uri}"),
+        (Output::Get(t), Parsed::Whatwg(url, _)) => write_rendered(out, t, url),
+        (Output::Get(t), Parsed::Generic(uri)) => write_rendered(out, t, &Reference::new(uri)),
+        (Output::Json, Parsed::Whatwg(url, warnings)) => {
+            let report = whatwg::report_parsed(input, url, warnings.clone());
+            writeln!(out, "{}", serde_json::to_string(&report)?)
+        }
+        (Output::Json, Parsed::Generic(uri)) => match Components::of(uri) {
+            Ok(c) => writeln!(out, "{}", serde_json::to_string(&c)?),
+            Err(_) => writeln!(out),
+        },
+        (Output::Table, Parsed::Whatwg(url, warnings)) => {
+            write_table(out, &whatwg::report_parsed(input, url, warnings.clone()))
+        }
+        (Output::Table, Parsed::Generic(uri)) => match Components::of(uri) {
+            Ok(c) => write_rfc3986_table(out, &c),
+            Err(_) => Ok(()),
+        },
+    }
+}
+
+fn write_rendered(
+    out: &mut impl Write,
+    template: &Template,
+    url: &impl urlkit::inspect::template::Source,
+) -> io::Result<()> {
+    let mut line = Vec::new();
+    template.render(url, &mut line);
+    line.push(b'\n');
+    out.write_all(&line)
+}
+
+/// The batch path: `--get` without edits, one line in, one line out, through
+/// [`Template::render_input`], which reads plain URLs without a full parse.
+fn run_get(
+    template: &Template,
+    base: Option<&Url>,
+    urls: &[String],
+    url_file: Option<&Path>,
+) -> io::Result<ExitCode> {
+    let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let mut buf: Vec<u8> = Vec::with_capacity(1 << 16);
+    let mut ok = true;
+    for_each_input(urls, url_file, |n, line| {
+        if let Err(e) = template.render_input(line, base, &mut buf) {
+            ok = false;
+            let input = String::from_utf8_lossy(line);
+            let at = match n {
+                Some(n) => format!("line {n}, byte {}", e.position),
+                None => format!("byte {}", e.position),
+            };
+            eprintln!("urlkit: {input:?}: {at}: {}", e.message);
+        }
+        buf.push(b'\n');
+        if buf.len() >= 1 << 15 {
+            out.write_all(&buf)?;
+            buf.clear();
+        }
+        Ok(())
+    })?;
+    out.write_all(&buf)?;
+    out.flush()?;
+    Ok(status(ok))
+}
+
+/// Calls `f` for each URL: the arguments (line `None`), then each line of `file` (`-`:
+/// stdin), or without either, each line of stdin (LF or CRLF; a byte order mark opening
+/// the input is not part of the first line), with its line number. Lines are read a
+/// megabyte at a time and each handed over where it lies, so a line costs no copy.
+pub fn for_each_input(
+    urls: &[String],
+    file: Option<&Path>,
+    mut f: impl FnMut(Option<usize>, &[u8]) -> io::Result<()>,
+) -> io::Result<()> {
+    for u in urls {
+        f(None, u.as_bytes())?;
+    }
+    match file {
+        Some(path) if path != Path::new("-") => {
+            let file = std::fs::File::open(path).map_err(|e| {
+                io::Error::new(e.kind(), format!("cannot read {}: {e}", path.display()))
+            })?;
+            for_each_line(file, f)
+        }
+        Some(_) => for_each_line(io::stdin().lock(), f),
+        None if urls.is_empty() => for_each_line(io::stdin().lock(), f),
+        None => Ok(()),
+    }
+}
+
+/// Calls `f` for each line of `input`, numbered from 1.
+fn for_each_line(
+    mut input: impl Read,
+    mut f: impl FnMut(Option<usize>, &[u8]) -> io::Result<()>,
+) -> io::Result<()> {
+    let mut buffer = vec![0u8; 1 << 20];
+    // `buffer[..filled]` holds what is read and not yet handed over: a line's start.
+    let mut filled = 0;
+    let mut n = 0;
+    let mut line = |n: usize, mut l: &[u8]| {
+        if n == 1 {
+            // A byte order mark opens many files saved on Windows; it is not part of the URL.
+            l = l.strip_prefix("\u{FEFF}".as_bytes()).unwrap_or(l);
+        }
+        f(Some(n), l.strip_suffix(b"\r").unwrap_or(l))
+    };
+    loop {
+        let read = match input.read(&mut buffer[filled..]) {
+            Ok(read) => read,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        let searched = filled;
+        filled += read;
+        let mut start = 0;
+        for end in memchr::memchr_iter(b'\n', &buffer[searched..filled]) {
+            n += 1;
+            line(n, &buffer[start..searched + end])?;
+            start = searched + end + 1;
+        }
+        if read == 0 {
+            if start < filled {
+                line(n + 1, &buffer[start..filled])?;
+            }
+            return Ok(());
+        }
+        buffer.copy_within(start..filled, 0);
+        filled -= start;
+        if filled == buffer.len() {
+            // A line longer than the buffer: room for more of it.
+            buffer.resize(buffer.len() * 2, 0);
+        }
+    }
+}
+
+fn write_table(out: &mut impl Write, r: &UrlReport) -> io::Result<()> {
+    if let Some(drawing) = &r.diagram {
+        for line in drawing.lines() {
+            writeln!(out, "  {line}")?;
+        }
+        writeln!(out)?;
+    }
+    let row = |out: &mut dyn Write, k: &str, v: &str| writeln!(out, "{k:<14}{v}");
+    row(out, "href", &r.href)?;
+    let hostname = r.host.as_deref().unwrap_or("");
+    let display = iri::uri_to_iri_display(&r.href);
+    let display = match &r.host_unicode {
+        Some(u) if u != hostname => display.replacen(hostname, u, 1),
+        _ => display,
+    };
+    if display != r.href {
+        row(out, "display", &display)?;
+    }
+    row(out, "scheme", &r.scheme)?;
+    if !r.user.is_empty() {
+        row(out, "user", &r.user)?;
+    }
+    if !r.password.is_empty() {
+        row(out, "password", &r.password)?;
+    }
+    if let Some(host) = &r.host {
+        let host = match &r.host_unicode {
+            Some(u) if u != host => format!("{host}  ({}, Unicode: {u})", r.host_type),
+            _ => format!("{host}  ({})", r.host_type),
+        };
+        row(out, "host", &host)?;
+    }
+    let port = match (r.port, r.default_port) {
+        (None, Some(d)) => format!("{d}  (default)"),
+        (None, None) => String::new(),
+        (Some(p), Some(d)) => format!("{p}  ({}: default {d})", r.scheme),
+        (Some(p), None) => p.to_string(),
+    };
+    if !port.is_empty() {
+        row(out, "port", &port)?;
+    }
+    row(out, "path", &r.path)?;
+    if let Some(segments) = &r.path_segments {
+        for (i, s) in segments.iter().enumerate() {
+            writeln!(out, "  [{i}]         {s:?}")?;
+        }
+        not_listed(out, r.path_segments_not_listed, "segments")?;
+    }
+    if let Some(query) = r.query.as_deref().filter(|q| !q.is_empty()) {
+        row(out, "query", query)?;
+        for (k, v) in &r.query_pairs {
+            writeln!(out, "  {k:?} = {v:?}")?;
+        }
+        not_listed(out, r.query_pairs_not_listed, "pairs")?;
+    }
+    if let Some(f) = &r.fragment_decoded {
+        row(out, "fragment", f)?;
+    }
+    row(out, "origin", &r.origin)?;
+    for w in &r.warnings {
+        writeln!(out, "warning       {w}")?;
+    }
+    not_listed(out, r.warnings_not_listed, "warnings")
+}
+
+fn not_listed(out: &mut impl Write, count: usize, what: &str) -> io::Result<()> {
+    if count > 0 {
+        writeln!(out, "  … and {count} more {what}")?;
+    }
+    Ok(())
+}
+
+fn write_rfc3986_table(out: &mut impl Write, c: &Components) -> io::Result<()> {
+    let row = |out: &mut dyn Write, k: &str, v: Option<&str>| match v {
+        Some(v) => writeln!(out, "{k:<14}{v}"),
+        None => Ok(()),
+    };
+    if let Ok(drawing) = rfc3986::diagram(&c.input) {
+        for line in drawing.lines() {
+            writeln!(out, "  {line}")?;
+        }
+        writeln!(out)?;
+    }
+    row(out, "uri", Some(&c.input))?;
+    row(out, "kind", Some(c.kind))?;
+    row(out, "scheme", c.scheme.as_deref())?;
+    row(out, "authority", c.authority.as_deref())?;
+    row(out, "userinfo", c.userinfo.as_deref())?;
+    if let (Some(h), Some(t)) = (&c.host, c.host_type) {
+        let t = serde_json::to_value(t).ok();
+        let kind = t.as_ref().and_then(|v| v.as_str()).unwrap_or("");
+        row(out, "host", Some(&format!("{h}  ({kind})")))?;
+    }
+    row(out, "port", c.port.as_deref())?;
+    row(out, "path", Some(&c.path))?;
+    row(out, "query", c.query.as_deref())?;
+    // Only queries that look like name=value lists are shown as pairs (LDAP's is not one).
+    let looks_like_pairs = c.query.as_deref().is_some_and(|q| q.contains('='));
+    if looks_like_pairs {
+        for (k, v) in &c.query_pairs {
+            writeln!(out, "  {k:?} = {v:?}")?;
+        }
+        not_listed(out, c.query_pairs_not_listed, "pairs")?;
+    }
+    row(out, "fragment", c.fragment.as_deref())
+}

@@ -1,0 +1,709 @@
+//! Editing URLs, the job people use trurl for: set or clear components, append path
+//! segments and query parameters, remove parameters by name or wildcard, sort the query,
+//! follow a redirect, and expand alternatives (`{a,b}`) into several URLs.
+//!
+//! The edits are described once ([`Edits`]) and applied to a URL of either view: the URL
+//! Standard's, through its setters (`whatwg::Url::set`, with the `whatwg` feature), or
+//! the generic syntax of RFC 3986 ([`Edits::apply_rfc3986`]) for URIs a browser would
+//! rewrite (`ldap:`, `urn:`, …).
+//!
+//! Edits run in this order, as trurl runs them: the redirect, each set in the order given,
+//! each clear, then path and query appends, trims, and the sort.
+
+use super::rfc3986::{self, host_kind, HostKind};
+use crate::{encode, EncodeOptions, EncodeSet};
+use std::fmt;
+
+/// A URL component, as edits and `--get` templates name it.
+///
+/// Names are trurl's (`scheme`, `user`, `password`, `host`, `port`, `path`, `query`,
+/// `fragment`); the URL API's (`protocol`, `username`, `hostname`, `pathname`, `search`,
+/// `hash`, `href`) are accepted as aliases. `hostport` is the URL API's `host`: a host
+/// with an optional `:port`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Component {
+    /// The scheme (`https`).
+    Scheme,
+    /// The username.
+    User,
+    /// The password.
+    Password,
+    /// The host name or address, without the port.
+    Host,
+    /// The host and an optional `:port` (the URL API's `host`).
+    HostPort,
+    /// The port.
+    Port,
+    /// The path.
+    Path,
+    /// The query, without `?`.
+    Query,
+    /// The fragment, without `#`.
+    Fragment,
+    /// The whole URL (the URL API's `href`; trurl's `url`).
+    Href,
+}
+
+/// Every name a component answers to, trurl's first.
+const NAMES: &[(&str, Component)] = &[
+    ("scheme", Component::Scheme),
+    ("user", Component::User),
+    ("password", Component::Password),
+    ("host", Component::Host),
+    ("hostport", Component::HostPort),
+    ("port", Component::Port),
+    ("path", Component::Path),
+    ("query", Component::Query),
+    ("fragment", Component::Fragment),
+    ("url", Component::Href),
+    ("protocol", Component::Scheme),
+    ("username", Component::User),
+    ("hostname", Component::Host),
+    ("pathname", Component::Path),
+    ("search", Component::Query),
+    ("hash", Component::Fragment),
+    ("href", Component::Href),
+];
+
+impl Component {
+    /// The component a name means (trurl's names, or the URL API's), case-insensitive.
+    ///
+    /// Bad input: an unknown name is an error listing the known ones.
+    pub fn named(name: &str) -> Result<Component, EditError> {
+        NAMES
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name.trim()))
+            .map(|&(_, c)| c)
+            .ok_or_else(|| {
+                EditError::new(
+                    "url",
+                    None,
+                    format!(
+                        "unknown component {name:?}; the components are: {}",
+                        NAMES.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+                    ),
+                )
+            })
+    }
+
+    /// The component's own name (trurl's).
+    pub fn name(self) -> &'static str {
+        NAMES
+            .iter()
+            .find(|&&(_, c)| c == self)
+            .map_or("url", |(n, _)| n)
+    }
+}
+
+impl fmt::Display for Component {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An edit the URL refused: which component, what is wrong, and where in the value given
+/// (when one byte is at fault).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EditError {
+    /// The component's name (`port`, `host`, …), or `url` for the URL as a whole.
+    pub component: &'static str,
+    /// Byte offset in the value given, when one byte is at fault.
+    pub position: Option<usize>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl EditError {
+    pub(crate) fn new(
+        component: &'static str,
+        position: Option<usize>,
+        message: impl Into<String>,
+    ) -> Self {
+        EditError {
+            component,
+            position,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for EditError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: ", self.component)?;
+        if let Some(p) = self.position {
+            write!(f, "byte {p} of the value: ")?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for EditError {}
+
+/// The edits to make to each URL. The default is no edit at all.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Edits {
+    /// Resolve this reference against the URL first (trurl's `--redirect`).
+    pub redirect: Option<String>,
+    /// Components to set, in order (`--set port=8080`). An empty value clears where the
+    /// URL Standard's setter does (port, query, fragment, user, password).
+    pub set: Vec<(Component, String)>,
+    /// Components to remove: user, password, port, query and fragment go; the path
+    /// becomes empty (`/` for special schemes); the host becomes empty where it may.
+    pub clear: Vec<Component>,
+    /// Path segments to append, each percent-encoded as one segment (`/` included).
+    pub append_path: Vec<String>,
+    /// Query parameters to append, `name=value` or `name`, each side encoded as
+    /// `application/x-www-form-urlencoded` (space as `+`), so the query's pairs then end
+    /// with exactly the name and value given.
+    pub append_query: Vec<String>,
+    /// Remove the query parameters whose decoded name matches one of these patterns:
+    /// `*` matches any run of characters, `\*` a star.
+    pub trim_query: Vec<String>,
+    /// Sort the query's parameters by decoded name, keeping the order of equal names
+    /// (as `URLSearchParams.sort()` orders them).
+    pub sort_query: bool,
+    /// What separates query parameters for the append, trim and sort edits (`&`).
+    pub query_separator: char,
+}
+
+impl Default for Edits {
+    fn default() -> Self {
+        Edits {
+            redirect: None,
+            set: Vec::new(),
+            clear: Vec::new(),
+            append_path: Vec::new(),
+            append_query: Vec::new(),
+            trim_query: Vec::new(),
+            sort_query: false,
+            query_separator: '&',
+        }
+    }
+}
+
+impl Edits {
+    /// Whether there is nothing to do.
+    pub fn is_empty(&self) -> bool {
+        self.redirect.is_none()
+            && self.set.is_empty()
+            && self.clear.is_empty()
+            && !self.edits_query()
+            && self.append_path.is_empty()
+    }
+
+    /// Whether an append, a trim or the sort touches the query.
+    pub(crate) fn edits_query(&self) -> bool {
+        !self.append_query.is_empty() || !self.trim_query.is_empty() || self.sort_query
+    }
+
+    /// The path after the path appends (`path` is not opaque).
+    pub(crate) fn appended_path(&self, path: &str) -> String {
+        let mut out = path.to_owned();
+        for segment in &self.append_path {
+            if !out.ends_with('/') {
+                out.push('/');
+            }
+            out.push_str(&encoded(segment, EncodeSet::COMPONENT));
+        }
+        out
+    }
+
+    /// The query after the appends, trims and sort: `None` when no parameter is left.
+    pub fn edited_query(&self, query: Option<&str>) -> Option<String> {
+        let separator = self.query_separator;
+        let mut pairs: Vec<String> = query
+            .filter(|q| !q.is_empty())
+            .map(|q| q.split(separator).map(str::to_owned).collect())
+            .unwrap_or_default();
+        for item in &self.append_query {
+            let (name, value) = match item.split_once('=') {
+                Some((n, v)) => (n, Some(v)),
+                None => (item.as_str(), None),
+            };
+            let mut pair = encoded(name, EncodeSet::FORM);
+            if let Some(v) = value {
+                pair.push('=');
+                pair.push_str(&encoded(v, EncodeSet::FORM));
+            }
+            pairs.push(pair);
+        }
+        if !self.trim_query.is_empty() {
+            pairs.retain(|p| {
+                let name = pair_name(p);
+                !self
+                    .trim_query
+                    .iter()
+                    .any(|pattern| matches_pattern(pattern, &name))
+            });
+        }
+        if self.sort_query {
+            pairs.sort_by(|a, b| pair_name(a).encode_utf16().cmp(pair_name(b).encode_utf16()));
+        }
+        if pairs.is_empty() {
+            return None;
+        }
+        let mut out = String::new();
+        for (i, p) in pairs.iter().enumerate() {
+            if i > 0 {
+                out.push(separator);
+            }
+            out.push_str(p);
+        }
+        Some(out)
+    }
+
+    /// Applies the edits to a URI reference under the generic syntax of RFC 3986, without
+    /// the URL Standard's rewriting: values are percent-encoded where the component does
+    /// not allow a character (escapes already in them are kept), and the result is checked
+    /// against RFC 3986 §4.1. The redirect resolves by RFC 3986 §5.2.
+    ///
+    /// Bad input: a URI that is not a URI reference, a redirect that does not resolve, a
+    /// scheme or port with a character they cannot hold, a user, password or port on a URI
+    /// without an authority, or a result that would read differently (a path starting with
+    /// `//` without an authority) is an [`EditError`] naming the component.
+    pub fn apply_rfc3986(&self, uri: &str) -> Result<String, EditError> {
+        let resolved;
+        let uri = match &self.redirect {
+            Some(reference) => {
+                resolved = rfc3986::resolve(uri, reference)
+                    .map_err(|e| EditError::new("url", None, format!("redirect: {}", e.message)))?;
+                resolved.as_str()
+            }
+            None => uri,
+        };
+        let mut parts = GenericParts::of(uri)?;
+        for (component, value) in &self.set {
+            parts.set(*component, value)?;
+        }
+        for component in &self.clear {
+            parts.clear(*component)?;
+        }
+        if !self.append_path.is_empty() {
+            parts.path = self.appended_path(&parts.path);
+            if parts.authority.is_some() && !parts.path.starts_with('/') {
+                parts.path.insert(0, '/');
+            }
+        }
+        if self.edits_query() {
+            parts.query = self.edited_query(parts.query.as_deref());
+        }
+        parts.recompose()
+    }
+}
+
+/// The decoded name of a query pair (`+` as space).
+fn pair_name(pair: &str) -> String {
+    let name = pair.split_once('=').map_or(pair, |(n, _)| n);
+    super::parts::percent_decode_lossy(name, true)
+}
+
+/// `value` with every byte that `set` does not keep escaped (UTF-8).
+fn encoded(value: &str, set: EncodeSet) -> String {
+    let options = EncodeOptions {
+        set,
+        ..EncodeOptions::default()
+    };
+    encode(value.as_bytes(), &options).text()
+}
+
+/// Whether `text` matches `pattern`, where `*` matches any run of characters and `\*` (or
+/// `\\`) stands for the character itself.
+pub fn matches_pattern(pattern: &str, text: &str) -> bool {
+    // Pieces between unescaped stars, unescaped.
+    let mut pieces: Vec<String> = vec![String::new()];
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some(next) => pieces.last_mut().expect("one piece").push(next),
+                None => pieces.last_mut().expect("one piece").push('\\'),
+            },
+            '*' => pieces.push(String::new()),
+            c => pieces.last_mut().expect("one piece").push(c),
+        }
+    }
+    if pieces.len() == 1 {
+        return text == pieces[0];
+    }
+    let (first, rest) = pieces.split_first().expect("two pieces or more");
+    let (last, middle) = rest.split_last().expect("two pieces or more");
+    let Some(mut text) = text.strip_prefix(first.as_str()) else {
+        return false;
+    };
+    for piece in middle {
+        match text.find(piece.as_str()) {
+            Some(i) => text = &text[i + piece.len()..],
+            None => return false,
+        }
+    }
+    text.ends_with(last.as_str())
+}
+
+/// Why alternatives could not be expanded: where and what.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExpandError {
+    /// Byte offset of the brace at fault.
+    pub position: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for ExpandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "byte {}: {}", self.position, self.message)
+    }
+}
+
+impl std::error::Error for ExpandError {}
+
+/// The most texts one text expands into.
+pub const MAX_EXPANSIONS: usize = 10_000;
+
+/// Expands every `{a,b,…}` group of `text` into its alternatives, as curl's globbing does:
+/// `https://{www,api}.example.com/` gives two texts, and several groups give every
+/// combination, in order. `{,www.}` has an empty alternative; a literal brace is written
+/// `\{` or `\}` (or percent-encoded, `%7B`, `%7D`).
+///
+/// Bad input: an unclosed `{`, a `}` without its `{`, a `{` inside a group, or more than
+/// [`MAX_EXPANSIONS`] texts is an error naming the byte.
+pub fn expand_alternatives(text: &str) -> Result<Vec<String>, ExpandError> {
+    let mut results = vec![String::new()];
+    let mut chars = text.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '\\' => {
+                let next = chars.next().map_or('\\', |(_, n)| n);
+                results.iter_mut().for_each(|r| r.push(next));
+            }
+            '{' => {
+                let mut alternatives = vec![String::new()];
+                loop {
+                    match chars.next() {
+                        None => {
+                            return Err(ExpandError {
+                                position: i,
+                                message: "\"{\" is never closed (write \\{ for a literal brace)"
+                                    .into(),
+                            })
+                        }
+                        Some((_, '}')) => break,
+                        Some((_, ',')) => alternatives.push(String::new()),
+                        Some((_, '\\')) => {
+                            let next = chars.next().map_or('\\', |(_, n)| n);
+                            alternatives.last_mut().expect("one").push(next);
+                        }
+                        Some((j, '{')) => {
+                            return Err(ExpandError {
+                                position: j,
+                                message: "alternatives cannot nest".into(),
+                            })
+                        }
+                        Some((_, c)) => alternatives.last_mut().expect("one").push(c),
+                    }
+                }
+                if results.len() * alternatives.len() > MAX_EXPANSIONS {
+                    return Err(ExpandError {
+                        position: i,
+                        message: format!("more than {MAX_EXPANSIONS} combinations"),
+                    });
+                }
+                results = results
+                    .iter()
+                    .flat_map(|r| alternatives.iter().map(move |a| format!("{r}{a}")))
+                    .collect();
+            }
+            '}' => {
+                return Err(ExpandError {
+                    position: i,
+                    message: "\"}\" without \"{\" (write \\} for a literal brace)".into(),
+                })
+            }
+            c => results.iter_mut().for_each(|r| r.push(c)),
+        }
+    }
+    Ok(results)
+}
+
+/// A URI reference's components, owned, for editing under RFC 3986.
+struct GenericParts {
+    scheme: Option<String>,
+    /// `Some` when there is an authority, holding its userinfo, host and port.
+    authority: Option<(Option<String>, String, Option<String>)>,
+    path: String,
+    query: Option<String>,
+    fragment: Option<String>,
+}
+
+impl GenericParts {
+    fn of(uri: &str) -> Result<GenericParts, EditError> {
+        let r = rfc3986::parse(uri).map_err(|e| {
+            EditError::new(
+                "url",
+                Some(e.position),
+                format!("not an RFC 3986 URI reference: {}", e.message),
+            )
+        })?;
+        Ok(GenericParts {
+            scheme: r.scheme.map(str::to_owned),
+            authority: r.authority_parts().map(|a| {
+                (
+                    a.userinfo.map(str::to_owned),
+                    a.host.to_owned(),
+                    a.port.map(str::to_owned),
+                )
+            }),
+            path: r.path.to_owned(),
+            query: r.query.map(str::to_owned),
+            fragment: r.fragment.map(str::to_owned),
+        })
+    }
+
+    fn userinfo_parts(&self) -> (Option<String>, Option<String>) {
+        match self.authority.as_ref().and_then(|a| a.0.as_deref()) {
+            Some(u) => match u.split_once(':') {
+                Some((user, password)) => (Some(user.to_owned()), Some(password.to_owned())),
+                None => (Some(u.to_owned()), None),
+            },
+            None => (None, None),
+        }
+    }
+
+    fn authority_mut(
+        &mut self,
+        component: Component,
+    ) -> Result<&mut (Option<String>, String, Option<String>), EditError> {
+        self.authority.as_mut().ok_or_else(|| {
+            EditError::new(
+                component.name(),
+                None,
+                "the URI has no authority (\"//host\"): set the host first",
+            )
+        })
+    }
+
+    fn set_userinfo(&mut self, user: Option<String>, password: Option<String>) {
+        if let Some(a) = self.authority.as_mut() {
+            a.0 = match (user, password) {
+                (None, None) => None,
+                (u, None) => u,
+                (u, Some(p)) => Some(format!("{}:{p}", u.unwrap_or_default())),
+            };
+        }
+    }
+
+    fn set(&mut self, component: Component, value: &str) -> Result<(), EditError> {
+        if value.is_empty() && !matches!(component, Component::Path | Component::Href) {
+            return self.clear(component);
+        }
+        match component {
+            Component::Href => *self = GenericParts::of(value)?,
+            Component::Scheme => {
+                let b = value.as_bytes();
+                let bad = if b[0].is_ascii_alphabetic() {
+                    b.iter().position(|c| {
+                        !(c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.'))
+                    })
+                } else {
+                    Some(0)
+                };
+                if let Some(i) = bad {
+                    return Err(EditError::new(
+                        "scheme",
+                        Some(i),
+                        "a scheme is a letter, then letters, digits, \"+\", \"-\" or \".\" (RFC 3986 §3.1)",
+                    ));
+                }
+                self.scheme = Some(value.to_owned());
+            }
+            Component::User => {
+                self.authority_mut(component)?;
+                let (_, password) = self.userinfo_parts();
+                let user = keep_or_escape(value, is_unreserved_or_sub_delim);
+                self.set_userinfo(Some(user), password);
+            }
+            Component::Password => {
+                self.authority_mut(component)?;
+                let (user, _) = self.userinfo_parts();
+                let password =
+                    keep_or_escape(value, |c| is_unreserved_or_sub_delim(c) || c == b':');
+                self.set_userinfo(user, Some(password));
+            }
+            Component::Host => {
+                let host = if value.starts_with('[') {
+                    if host_kind(value) == HostKind::RegName {
+                        return Err(EditError::new(
+                            "host",
+                            Some(0),
+                            format!("{value:?} is neither an IPv6 address nor an IPvFuture literal (RFC 3986 §3.2.2)"),
+                        ));
+                    }
+                    value.to_owned()
+                } else {
+                    keep_or_escape(value, is_unreserved_or_sub_delim)
+                };
+                match self.authority.as_mut() {
+                    Some(a) => a.1 = host,
+                    None => self.authority = Some((None, host, None)),
+                }
+            }
+            Component::HostPort => {
+                let parts = rfc3986::split_authority(value);
+                self.set(Component::Host, parts.host)?;
+                if let Some(port) = parts.port {
+                    self.set(Component::Port, port)?;
+                }
+            }
+            Component::Port => {
+                if let Some(i) = value.bytes().position(|c| !c.is_ascii_digit()) {
+                    return Err(EditError::new(
+                        "port",
+                        Some(i),
+                        "a port is made of digits (RFC 3986 §3.2.3)",
+                    ));
+                }
+                self.authority_mut(component)?.2 = Some(value.to_owned());
+            }
+            Component::Path => {
+                let mut path = keep_or_escape(value, |c| is_pchar(c) || c == b'/');
+                if self.authority.is_some() && !path.is_empty() && !path.starts_with('/') {
+                    path.insert(0, '/');
+                }
+                self.path = path;
+            }
+            Component::Query => {
+                self.query = Some(keep_or_escape(value, |c| {
+                    is_pchar(c) || c == b'/' || c == b'?'
+                }))
+            }
+            Component::Fragment => {
+                self.fragment = Some(keep_or_escape(value, |c| {
+                    is_pchar(c) || c == b'/' || c == b'?'
+                }))
+            }
+        }
+        Ok(())
+    }
+
+    fn clear(&mut self, component: Component) -> Result<(), EditError> {
+        match component {
+            Component::Href => {
+                return Err(EditError::new(
+                    "url",
+                    None,
+                    "the URL itself cannot be cleared",
+                ))
+            }
+            Component::Scheme => self.scheme = None,
+            Component::User => {
+                let (_, password) = self.userinfo_parts();
+                self.set_userinfo(password.as_ref().map(|_| String::new()), password);
+            }
+            Component::Password => {
+                let (user, _) = self.userinfo_parts();
+                self.set_userinfo(user, None);
+            }
+            Component::Host | Component::HostPort => match &self.authority {
+                Some((None, _, None)) | None => self.authority = None,
+                Some(_) if component == Component::HostPort => {
+                    if let Some(a) = self.authority.as_mut() {
+                        a.1.clear();
+                        a.2 = None;
+                    }
+                }
+                Some(_) => {
+                    return Err(EditError::new(
+                        "host",
+                        None,
+                        "the URI has a user, password or port: clear them before the host",
+                    ))
+                }
+            },
+            Component::Port => {
+                if let Some(a) = self.authority.as_mut() {
+                    a.2 = None;
+                }
+            }
+            Component::Path => self.path.clear(),
+            Component::Query => self.query = None,
+            Component::Fragment => self.fragment = None,
+        }
+        Ok(())
+    }
+
+    /// The URI, checked to be a URI reference that reads back as these components.
+    fn recompose(&self) -> Result<String, EditError> {
+        let authority = self.authority.as_ref().map(|(userinfo, host, port)| {
+            let mut a = String::new();
+            if let Some(u) = userinfo {
+                a.push_str(u);
+                a.push('@');
+            }
+            a.push_str(host);
+            if let Some(p) = port {
+                a.push(':');
+                a.push_str(p);
+            }
+            a
+        });
+        let mut out = String::new();
+        rfc3986::recompose_into(
+            &mut out,
+            self.scheme.as_deref(),
+            authority.as_deref(),
+            &self.path,
+            self.query.as_deref(),
+            self.fragment.as_deref(),
+        );
+        let back = rfc3986::parse(&out).map_err(|e| {
+            EditError::new(
+                "url",
+                None,
+                format!("the edited URI {out:?} is not valid: {e}"),
+            )
+        })?;
+        if back.scheme != self.scheme.as_deref()
+            || back.authority != authority.as_deref()
+            || back.path != self.path
+        {
+            let why = if authority.is_none() && self.path.starts_with("//") {
+                "a path starting with \"//\" needs an authority (RFC 3986 §3.3)"
+            } else if self.scheme.is_none() {
+                "without a scheme, the first path segment cannot contain \":\" (RFC 3986 §4.2)"
+            } else {
+                "its components would read differently"
+            };
+            return Err(EditError::new(
+                "path",
+                None,
+                format!("the edited URI {out:?} is ambiguous: {why}"),
+            ));
+        }
+        Ok(out)
+    }
+}
+
+fn is_unreserved_or_sub_delim(c: u8) -> bool {
+    rfc3986::is_unreserved(c) || b"!$&'()*+,;=".contains(&c)
+}
+
+fn is_pchar(c: u8) -> bool {
+    is_unreserved_or_sub_delim(c) || c == b':' || c == b'@'
+}
+
+/// `value` with each byte that `allowed` refuses percent-encoded (UTF-8, upper-case hex),
+/// escapes already in it (`%` and two hex digits) kept as they are.
+fn keep_or_escape(value: &str, allowed: impl Fn(u8) -> bool) -> String {
+    let b = value.as_bytes();
+    let mut out = String::with_capacity(value.len());
+    for (i, &c) in b.iter().enumerate() {
+        let escape = c == b'%'
+            && b.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
+            && b.get(i + 2).is_some_and(u8::is_ascii_hexdigit);
+        if escape || allowed(c) {
+            out.push(char::from(c));
+        } else {
+            out.push_str(&format!("%{c:02X}"));
+        }
+    }
+    out
+}

@@ -1,0 +1,324 @@
+//! Editing URLs: components by name, the setters' refusals, query edits, redirects,
+//! alternatives, and the RFC 3986 view's edits.
+
+use proptest::prelude::*;
+use urlkit::inspect::edit::{
+    expand_alternatives, matches_pattern, Component, Edits, MAX_EXPANSIONS,
+};
+use urlkit::inspect::{query_pairs, Url};
+
+fn url(s: &str) -> Url {
+    Url::parse(s).unwrap_or_else(|e| panic!("{s}: {e}"))
+}
+
+fn edited(edits: &Edits, s: &str) -> String {
+    edits
+        .apply(&url(s))
+        .unwrap_or_else(|e| panic!("{s}: {e}"))
+        .to_string()
+}
+
+#[test]
+fn components_answer_to_trurl_names_and_url_api_names() {
+    for (name, component) in [
+        ("scheme", Component::Scheme),
+        ("protocol", Component::Scheme),
+        ("user", Component::User),
+        ("username", Component::User),
+        ("host", Component::Host),
+        ("hostname", Component::Host),
+        ("HostPort", Component::HostPort),
+        ("pathname", Component::Path),
+        ("search", Component::Query),
+        ("hash", Component::Fragment),
+        ("url", Component::Href),
+        ("href", Component::Href),
+    ] {
+        assert_eq!(Component::named(name), Ok(component), "{name}");
+    }
+    assert_eq!(Component::Fragment.name(), "fragment");
+    let e = Component::named("colour").unwrap_err();
+    assert!(e.message.contains("hostport"), "{e}");
+}
+
+#[test]
+fn patterns_match_names_with_stars_anywhere() {
+    assert!(matches_pattern("utm_*", "utm_source"));
+    assert!(matches_pattern("utm_*", "utm_"));
+    assert!(!matches_pattern("utm_*", "xutm_source"));
+    assert!(matches_pattern("*_id", "session_id"));
+    assert!(matches_pattern("a*b*c", "a-x-b-y-c"));
+    assert!(!matches_pattern("a*b*c", "a-x-c-y-b"));
+    assert!(matches_pattern("*", ""));
+    assert!(matches_pattern("a\\*", "a*"));
+    assert!(!matches_pattern("a\\*", "ab"));
+    assert!(matches_pattern("name", "name"));
+    assert!(!matches_pattern("name", "names"));
+}
+
+#[test]
+fn alternatives_expand_in_order_and_bad_braces_name_their_byte() {
+    assert_eq!(
+        expand_alternatives("h://{a,b}.x/{1,2}").unwrap(),
+        ["h://a.x/1", "h://a.x/2", "h://b.x/1", "h://b.x/2"]
+    );
+    assert_eq!(expand_alternatives("{,www.}e").unwrap(), ["e", "www.e"]);
+    assert_eq!(expand_alternatives("a\\{b\\}\\,").unwrap(), ["a{b},"]);
+    assert_eq!(expand_alternatives("{\\,,x}").unwrap(), [",", "x"]);
+    assert_eq!(expand_alternatives("plain").unwrap(), ["plain"]);
+    assert_eq!(expand_alternatives("ab{c").unwrap_err().position, 2);
+    assert_eq!(expand_alternatives("ab}").unwrap_err().position, 2);
+    assert_eq!(expand_alternatives("{a{b}}").unwrap_err().position, 2);
+    let many = "{0,1,2,3,4,5,6,7,8,9}".repeat(5);
+    let e = expand_alternatives(&many).unwrap_err();
+    assert!(e.message.contains(&MAX_EXPANSIONS.to_string()), "{e}");
+}
+
+#[test]
+fn query_edits_append_encoded_trim_by_decoded_name_and_sort_stably() {
+    let edits = Edits {
+        append_query: vec!["a b=c&d=e".into(), "flag".into()],
+        ..Edits::default()
+    };
+    let q = edits.edited_query(Some("x=1")).unwrap();
+    assert_eq!(q, "x=1&a+b=c%26d%3De&flag");
+    assert_eq!(
+        query_pairs(&q),
+        [
+            ("x".to_owned(), "1".to_owned()),
+            ("a b".into(), "c&d=e".into()),
+            ("flag".into(), "".into())
+        ]
+    );
+
+    let trim = Edits {
+        trim_query: vec!["utm_*".into(), "a b".into()],
+        ..Edits::default()
+    };
+    assert_eq!(
+        trim.edited_query(Some("utm%5Fsource=1&id=2&a+b=3&utm_x"))
+            .as_deref(),
+        Some("id=2")
+    );
+    assert_eq!(trim.edited_query(Some("utm_a=1")), None);
+
+    let sort = Edits {
+        sort_query: true,
+        ..Edits::default()
+    };
+    assert_eq!(
+        sort.edited_query(Some("b=1&a=2&b=0&%C3%A9=3&z=4"))
+            .as_deref(),
+        Some("a=2&b=1&b=0&z=4&%C3%A9=3")
+    );
+    // UTF-16 order, as URLSearchParams.sort(): U+1F600 (D83D DE00) before U+FF5E, though
+    // its code point is greater.
+    assert_eq!(
+        sort.edited_query(Some("%EF%BD%9E=2&%F0%9F%98%80=1"))
+            .as_deref(),
+        Some("%F0%9F%98%80=1&%EF%BD%9E=2")
+    );
+    let semicolons = Edits {
+        sort_query: true,
+        query_separator: ';',
+        ..Edits::default()
+    };
+    assert_eq!(
+        semicolons.edited_query(Some("b=1;a=2")).as_deref(),
+        Some("a=2;b=1")
+    );
+}
+
+#[test]
+fn edits_run_in_trurls_order() {
+    // The redirect first, then the sets, then the query edits.
+    let edits = Edits {
+        redirect: Some("../b?z=1&y=2".into()),
+        set: vec![
+            (Component::Port, "8080".into()),
+            (Component::Fragment, "f".into()),
+        ],
+        append_query: vec!["x=3".into()],
+        trim_query: vec!["z".into()],
+        sort_query: true,
+        ..Edits::default()
+    };
+    assert_eq!(
+        edited(&edits, "https://h.example/a/c"),
+        "https://h.example:8080/b?x=3&y=2#f"
+    );
+    let paths = Edits {
+        append_path: vec!["x y".into(), "z/w".into()],
+        ..Edits::default()
+    };
+    assert_eq!(edited(&paths, "http://h/a/"), "http://h/a/x%20y/z%2Fw");
+    let e = paths.apply(&url("mailto:x@y")).unwrap_err();
+    assert_eq!(e.component, "path");
+}
+
+#[test]
+fn clearing_removes_what_the_url_can_lose_and_refuses_the_rest() {
+    let mut u = url("https://u:p@a.example:8443/p?q#f");
+    for c in [
+        Component::Password,
+        Component::Port,
+        Component::Query,
+        Component::Fragment,
+    ] {
+        u.clear(c).unwrap();
+    }
+    assert_eq!(u.as_str(), "https://u@a.example/p");
+    u.clear(Component::Path).unwrap();
+    assert_eq!(u.as_str(), "https://u@a.example/");
+    assert!(u.clear(Component::Scheme).is_err());
+    let e = u.clear(Component::Host).unwrap_err();
+    assert!(e.message.contains("must have a host"), "{e}");
+
+    let mut file = url("file://server/share/x");
+    file.clear(Component::Host).unwrap();
+    assert_eq!(file.as_str(), "file:///share/x");
+
+    let mut opaque = url("sc://h:1/p");
+    opaque.clear(Component::HostPort).unwrap();
+    assert_eq!(opaque.as_str(), "sc:///p");
+}
+
+#[test]
+fn refused_values_say_why_and_where() {
+    let cases: &[(&str, Component, &str, &str, Option<usize>)] = &[
+        ("http://a/", Component::Scheme, "foo", "special", None),
+        ("foo://a/", Component::Scheme, "https", "special", None),
+        ("http://u@a/", Component::Scheme, "file", "file:", None),
+        (
+            "http://a/",
+            Component::Scheme,
+            "1x",
+            "starts with a letter",
+            Some(0),
+        ),
+        (
+            "http://a/",
+            Component::Scheme,
+            "h*",
+            "cannot be part of a scheme",
+            Some(1),
+        ),
+        ("mailto:x", Component::User, "u", "without a host", None),
+        ("file:///x", Component::Port, "80", "file: URL", None),
+        ("http://a/", Component::Port, "x", "number", Some(0)),
+        (
+            "http://a/",
+            Component::Port,
+            "65536",
+            "above 65535",
+            Some(0),
+        ),
+        ("http://a/", Component::Host, "a b", "' '", Some(1)),
+        ("http://a/", Component::Host, "b:81", "hostport", Some(1)),
+        ("http://a/", Component::Host, "", "must have a host", None),
+        ("http://a/", Component::Host, "1.2.3.999", "IPv4", Some(0)),
+        ("http://a/", Component::Host, "[::g]", "IPv6", Some(0)),
+        ("mailto:x", Component::Host, "h", "opaque path", None),
+        ("mailto:x", Component::Path, "/p", "opaque path", None),
+        (
+            "http://a/",
+            Component::Href,
+            "nope",
+            "relative URL",
+            Some(0),
+        ),
+    ];
+    for &(href, component, value, says, at) in cases {
+        let mut u = url(href);
+        let e = u.set(component, value).expect_err(value);
+        assert!(
+            e.message.contains(says),
+            "{href} {component} {value:?}: {e}"
+        );
+        assert_eq!(e.position, at, "{href} {component} {value:?}: {e}");
+        assert_eq!(e.component, component.name());
+        assert_eq!(u.as_str(), url(href).as_str(), "refused, so unchanged");
+    }
+}
+
+#[test]
+fn rfc3986_edits_encode_what_a_component_cannot_hold_and_keep_escapes() {
+    let set = |pairs: &[(Component, &str)]| Edits {
+        set: pairs.iter().map(|&(c, v)| (c, v.to_owned())).collect(),
+        ..Edits::default()
+    };
+    let ldap = "ldap://[2001:db8::7]/c=GB?objectClass?one";
+    assert_eq!(
+        set(&[
+            (Component::Host, "h.example"),
+            (Component::User, "a b"),
+            (Component::Password, "p:w")
+        ])
+        .apply_rfc3986(ldap)
+        .unwrap(),
+        "ldap://a%20b:p:w@h.example/c=GB?objectClass?one"
+    );
+    assert_eq!(
+        set(&[(Component::Query, "x y%41"), (Component::Fragment, "#")])
+            .apply_rfc3986("urn:a")
+            .unwrap(),
+        "urn:a?x%20y%41#%23"
+    );
+    assert_eq!(
+        set(&[(Component::Host, "h")])
+            .apply_rfc3986("x:/p")
+            .unwrap(),
+        "x://h/p"
+    );
+    assert_eq!(
+        set(&[(Component::Path, "p")])
+            .apply_rfc3986("x://h")
+            .unwrap(),
+        "x://h/p"
+    );
+    // (the values set, the URI, what the refusal says)
+    type Refused<'a> = (&'a [(Component, &'a str)], &'a str, &'a str);
+    let refused: &[Refused] = &[
+        (&[(Component::Port, "1")], "mailto:x", "no authority"),
+        (&[(Component::Port, "1a")], "x://h", "digits"),
+        (&[(Component::Scheme, "1x")], "x:y", "letter"),
+        (&[(Component::Host, "[zz]")], "x://h", "IPv6"),
+        (&[(Component::Path, "//p")], "x:y", "authority"),
+        (&[(Component::Scheme, "")], "a:b:c", "first path segment"),
+    ];
+    for (pairs, uri, says) in refused {
+        let e = set(pairs).apply_rfc3986(uri).unwrap_err();
+        assert!(e.to_string().contains(says), "{uri} {pairs:?}: {e}");
+    }
+    let clear_host = Edits {
+        clear: vec![Component::Host],
+        ..Edits::default()
+    };
+    assert!(clear_host.apply_rfc3986("x://u@h/p").is_err());
+    assert_eq!(clear_host.apply_rfc3986("x://h/p").unwrap(), "x:/p");
+    let redirect = Edits {
+        redirect: Some("../g".into()),
+        ..Edits::default()
+    };
+    assert_eq!(
+        redirect.apply_rfc3986("http://a/b/c/d;p?q").unwrap(),
+        "http://a/b/g"
+    );
+}
+
+proptest! {
+    /// Whatever the name and value, an appended parameter reads back as given (`=` in the
+    /// name aside, where the first one splits).
+    #[test]
+    fn an_appended_parameter_reads_back_as_given(name in "[^=]{0,12}", value in ".{0,12}") {
+        let edits = Edits {
+            append_query: vec![format!("{name}={value}")],
+            ..Edits::default()
+        };
+        let u = edits.apply(&url("https://h.example/?a=1")).unwrap();
+        let pairs = query_pairs(u.query().unwrap());
+        prop_assert_eq!(pairs.last().cloned(), Some((name.clone(), value.clone())));
+        let again = edits.apply_rfc3986("https://h.example/?a=1").unwrap();
+        prop_assert_eq!(again, u.to_string());
+    }
+}
