@@ -8,10 +8,12 @@
 pub mod api;
 pub mod codec;
 pub mod error;
+pub mod i18n;
 pub mod page;
 pub mod routes;
 pub mod store;
 pub mod tls;
+pub mod view;
 
 use anyhow::Context;
 use std::net::SocketAddr;
