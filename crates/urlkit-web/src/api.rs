@@ -321,7 +321,7 @@ pub async fn process_upload(
                 "the `op` field (encode or decode) must come before `file`",
             )
         })?;
-        let name = result_name(field.file_name().unwrap_or(""), op);
+        let name = result_name(&form_file_name(field.file_name().unwrap_or("")), op);
         let mut codec = options.codec(op)?;
         let id = ResultId::random().map_err(|e| ApiError::internal("cannot make an id", e))?;
         let store = state.store();
@@ -412,11 +412,24 @@ fn clean_name(name: &str) -> Option<String> {
         .filter(|c| !c.is_control() && !matches!(c, '"' | '\u{2028}' | '\u{2029}'))
         .collect();
     let clean = clean.trim().trim_start_matches('.').trim();
-    let mut end = clean.len().min(NAME_BYTES);
-    while !clean.is_char_boundary(end) {
+    // A name too long loses the end of its stem, not its extension.
+    let (stem, extension) = match clean.rfind('.') {
+        Some(dot) if dot > 0 && clean.len() - dot <= 16 => clean.split_at(dot),
+        _ => (clean, ""),
+    };
+    let mut end = stem.len().min(NAME_BYTES - extension.len());
+    while !stem.is_char_boundary(end) {
         end -= 1;
     }
-    Some(clean[..end].to_string()).filter(|c| !c.is_empty())
+    Some(format!("{}{extension}", &stem[..end])).filter(|c| !c.is_empty())
+}
+
+/// A file name as a browser sent it in a form: the HTML Standard's multipart encoding writes
+/// `"`, LF and CR as `%22`, `%0A` and `%0D` (and nothing else), which are read back here.
+fn form_file_name(sent: &str) -> String {
+    sent.replace("%22", "\"")
+        .replace("%0A", "\n")
+        .replace("%0D", "\r")
 }
 
 /// The name a result is saved under: the upload's file name, made safe, with `.encoded` or

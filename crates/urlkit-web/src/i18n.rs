@@ -180,6 +180,11 @@ impl Catalog {
 
     /// The message `id` with named arguments.
     pub fn format(&self, id: &str, args: &[(&str, Arg)]) -> String {
+        self.unisolated(self.format_isolated(id, args))
+    }
+
+    /// [`format`](Self::format) with the isolation marks around every inserted value.
+    fn format_isolated(&self, id: &str, args: &[(&str, Arg)]) -> String {
         let Some(pattern) = self.bundle.get_message(id).and_then(|m| m.value()) else {
             return id.to_string();
         };
@@ -194,6 +199,17 @@ impl Catalog {
         self.bundle
             .format_pattern(pattern, Some(&fluent_args), &mut errors)
             .into_owned()
+    }
+
+    /// Fluent puts every inserted value between Unicode isolation marks (FSI, PDI), which
+    /// keep a left-to-right value whole in right-to-left text; a left-to-right page does
+    /// without them.
+    fn unisolated(&self, text: String) -> String {
+        if self.lang.dir() == "rtl" {
+            text
+        } else {
+            text.replace(['\u{2068}', '\u{2069}'], "")
+        }
     }
 
     /// Every message id of the catalog, in the order written.
@@ -246,15 +262,16 @@ impl Catalog {
                     _ => (*name, Arg::Text(hole.as_str())),
                 })
                 .collect();
-            let text = self.format(id, &args);
-            match number {
-                // The number stands between isolation marks: put its hole back there.
+            let text = self.format_isolated(id, &args);
+            // The number stands between isolation marks: put its hole back there.
+            let text = match number {
                 Some((n, value)) => text.replace(
                     &format!("\u{2068}{value}\u{2069}"),
                     &format!("\u{2068}{{${n}}}\u{2069}"),
                 ),
                 None => text,
-            }
+            };
+            self.unisolated(text)
         };
         let Some(&selector) = selectors.first() else {
             return Value::String(holes(None));
@@ -401,15 +418,19 @@ mod tests {
     fn plural_forms_follow_the_language() {
         let cs = Lang::Cs.catalog();
         let count = |n: u64| cs.format("findings-total", &[("count", Arg::Number(n))]);
-        assert_eq!(count(1), "\u{2068}1\u{2069} nález");
-        assert_eq!(count(3), "\u{2068}3\u{2069} nálezy");
-        assert_eq!(count(12), "\u{2068}12\u{2069} nálezů");
+        assert_eq!(count(1), "1 nález");
+        assert_eq!(count(3), "3 nálezy");
+        assert_eq!(count(12), "12 nálezů");
         let script: Value = serde_json::from_str(cs.for_script()).unwrap();
         let forms = &script["findings-total"];
         assert_eq!(forms["$plural"], "count");
-        assert_eq!(forms["few"], "\u{2068}{$count}\u{2069} nálezy");
-        assert_eq!(forms["other"], "\u{2068}{$count}\u{2069} nálezů");
-        assert_eq!(forms["one"], "\u{2068}{$count}\u{2069} nález");
+        assert_eq!(forms["few"], "{$count} nálezy");
+        assert_eq!(forms["other"], "{$count} nálezů");
+        assert_eq!(forms["one"], "{$count} nález");
+        // Right to left, inserted values stay between isolation marks.
+        let fa = Lang::Fa.catalog();
+        let at = fa.format("at-byte", &[("offset", Arg::Number(7))]);
+        assert_eq!(at, "بایت \u{2068}7\u{2069}");
     }
 
     #[test]
@@ -420,7 +441,7 @@ mod tests {
         let script: Value = serde_json::from_str(script).unwrap();
         assert_eq!(
             script["error-rejected"],
-            "Strict mode rejected the input at byte \u{2068}{$offset}\u{2069}: \u{2068}{$problem}\u{2069}."
+            "Strict mode rejected the input at byte {$offset}: {$problem}."
         );
         assert_eq!(script["encode"], "Encode");
         assert!(script["footer-html"].as_str().unwrap().contains("<a href"));

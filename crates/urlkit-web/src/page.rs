@@ -574,7 +574,7 @@ fn reference_rows(chars: &[(&str, &str)], t: &Catalog) -> String {
         let literal = text.chars().all(|c| !c.is_whitespace());
         let _ = write!(
             out,
-            "<tr><td{dir}><code>{}</code></td><td dir=\"ltr\"><code>{}</code></td><td>{}</td></tr>",
+            "<tr><td{dir}><code class=\"char\">{}</code></td><td dir=\"ltr\"><code>{}</code></td><td>{}</td></tr>",
             escape(&shown),
             escaped,
             escape(&t.text(note)),

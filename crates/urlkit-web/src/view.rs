@@ -499,7 +499,7 @@ fn drawing(out: &mut String, view: &Value, t: &Catalog) {
         escape(&t.text("drawn-url"))
     );
     let mut at = 0;
-    for (start, end, component) in marks {
+    for (i, (start, end, component)) in marks.into_iter().enumerate() {
         if start > at {
             let _ = write!(
                 out,
@@ -509,10 +509,12 @@ fn drawing(out: &mut String, view: &Value, t: &Catalog) {
         }
         let _ = write!(
             out,
-            "<span class=\"mark mark-{c}\"><span class=\"text\">{}</span><span class=\"label\" dir=\"auto\">{}</span></span>",
+            "<span class=\"mark mark-{c}{lower}\"><span class=\"text\">{}</span><span class=\"label\" dir=\"auto\">{}</span></span>",
             escape(&href[start..end]),
             escape(&t.text(&format!("part-{component}"))),
             c = escape(component),
+            // Every other name a line lower, as the page's script draws it.
+            lower = if i % 2 == 1 { " lower" } else { "" },
         );
         at = end;
     }

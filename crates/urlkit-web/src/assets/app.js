@@ -189,7 +189,10 @@ function liveMode() {
 export async function runCodec(op, input, options, onProgress) {
   if (liveMode()) {
     const live = worker();
-    await live.ready;
+    await live.ready.catch((error) => {
+      liveWorker = null;
+      throw new CodecError("live-failed", String(error.message || error));
+    });
     const result = await live.run(op, input, options, onProgress);
     if (result.error) throw CodecError.of(result, 422);
     return result;
@@ -400,6 +403,8 @@ function showError(container, error, input, limitKind) {
     box.append(el("p", null, t(`error-${error.code}`)), detail);
   } else if (error.code === "network") {
     box.append(el("p", null, t("error-network", { message: error.message })));
+  } else if (error.code === "live-failed") {
+    box.append(el("p", null, t("error-live-failed", { message: error.message })));
   } else {
     box.append(el("p", null, el("code", { class: "code" }, error.code || "error"), " ", error.message || ""));
   }
@@ -746,12 +751,17 @@ function drawing(view) {
   const slice = (from, to) => text8.decode(bytes.subarray(from, to));
   const line = el("div", { class: "drawn-url", dir: "ltr" });
   let at = 0;
-  for (const s of spans) {
-    if (s.start < at || s.end > bytes.length || s.start >= s.end) return null;
+  spans.forEach((s, i) => {
+    if (at === null || s.start < at || s.end > bytes.length || s.start >= s.end) {
+      at = null;
+      return;
+    }
     if (s.start > at) line.append(el("span", { class: "sep" }, slice(at, s.start)));
-    line.append(el("span", { class: `mark mark-${s.component}` }, el("span", { class: "text" }, slice(s.start, s.end)), el("span", { class: "label", dir: "auto" }, t(`part-${s.component}`))));
+    const lower = i % 2 === 1 ? " lower" : "";
+    line.append(el("span", { class: `mark mark-${s.component}${lower}` }, el("span", { class: "text" }, slice(s.start, s.end)), el("span", { class: "label", dir: "auto" }, t(`part-${s.component}`))));
     at = s.end;
-  }
+  });
+  if (at === null) return null;
   if (at < bytes.length) line.append(el("span", { class: "sep" }, slice(at, bytes.length)));
   return el("figure", { class: "drawn" }, el("figcaption", null, t("drawn-url")), line);
 }

@@ -183,14 +183,10 @@ part-query = dotaz
 part-fragment = fragment
 field-href = URL
 field-origin = původ
-field-userinfo = údaje o uživateli
-field-authority = autorita
-field-kind = druh
 host-unicode = v Unicode
 host-type = typ
 port-default = výchozí port schématu: { $port }
 none = žádný
-path-segments = segmenty
 query-name = název
 query-value = hodnota
 query-not-listed = { $count ->
@@ -198,7 +194,6 @@ query-not-listed = { $count ->
     [few] …a ještě { $count } dvojice
    *[other] …a ještě { $count } dvojic
 }
-segments-not-listed = …a ještě { $count }
 fragment-decoded = dekódováno
 warnings = Varování
 warnings-none = Žádná varování.

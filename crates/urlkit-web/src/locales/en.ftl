@@ -181,21 +181,16 @@ part-query = query
 part-fragment = fragment
 field-href = URL
 field-origin = origin
-field-userinfo = userinfo
-field-authority = authority
-field-kind = kind
 host-unicode = in Unicode
 host-type = type
 port-default = default port of the scheme: { $port }
 none = none
-path-segments = segments
 query-name = name
 query-value = value
 query-not-listed = { $count ->
     [one] …and { $count } more pair
    *[other] …and { $count } more pairs
 }
-segments-not-listed = …and { $count } more
 fragment-decoded = decoded
 warnings = Warnings
 warnings-none = No warnings.

@@ -180,21 +180,16 @@ part-query = क्वेरी
 part-fragment = फ़्रैगमेंट
 field-href = URL
 field-origin = ओरिजिन
-field-userinfo = यूज़र जानकारी
-field-authority = अथॉरिटी
-field-kind = प्रकार
 host-unicode = यूनिकोड में
 host-type = प्रकार
 port-default = स्कीम का डिफ़ॉल्ट पोर्ट: { $port }
 none = कोई नहीं
-path-segments = खंड
 query-name = नाम
 query-value = मान
 query-not-listed = { $count ->
     [one] …और { $count } जोड़ी
    *[other] …और { $count } जोड़ियाँ
 }
-segments-not-listed = …और { $count }
 fragment-decoded = डिकोड किया हुआ
 warnings = चेतावनियाँ
 warnings-none = कोई चेतावनी नहीं।
