@@ -316,7 +316,7 @@ function selectInInput(offset) {
 /** How many findings are listed before "show all". */
 const FIRST_FINDINGS = 50;
 /** Findings added to the list per frame after "show all". */
-const FINDINGS_BATCH = 500;
+const FINDINGS_BATCH = 1000;
 
 function explained(code, message) {
   if (messages["library-language"] === lang) return el("span", { class: "what" }, message);
@@ -437,6 +437,36 @@ function showAlternatives(detected) {
 let sequence = 0;
 // The exact output: a textarea turns CRLF into LF, so copy, download and swap use this.
 let lastOutput = "";
+
+/**
+ * How much of the output the output box shows: a browser lays out all of a text box's text
+ * on every change, which for a megabyte takes it longer than a keystroke should. Copy,
+ * Download and Swap take all of the output.
+ */
+const SHOWN_CHARS = 32 * 1024;
+const SHOWN_LINES = 1000;
+
+/** Shows `output` in the output box, or its start with a note when it is long. */
+function showOutput(output) {
+  let end = Math.min(output.length, SHOWN_CHARS);
+  for (let at = output.indexOf("\n"), lines = 1; at !== -1 && at < end; at = output.indexOf("\n", at + 1), lines++) {
+    if (lines === SHOWN_LINES) {
+      end = at + 1;
+      break;
+    }
+  }
+  const box = $("output");
+  const shown = output.slice(0, end);
+  if (box.value !== shown) box.value = shown;
+  const note = $("output-note");
+  if (end === output.length) {
+    note.hidden = true;
+    return;
+  }
+  const size = (text) => humanSize(new TextEncoder().encode(text).length);
+  note.textContent = t("output-shown", { shown: size(shown), total: size(output) });
+  note.hidden = false;
+}
 // When the input that is being answered changed (for the latency a reader feels).
 let inputAt = 0;
 
@@ -468,7 +498,7 @@ async function run() {
     frame = requestAnimationFrame(() => {
       frame = 0;
       if (mine !== sequence) return;
-      $("output").value = parts.join("");
+      showOutput(parts.join(""));
       showProgress(done, total);
     });
   };
@@ -479,7 +509,7 @@ async function run() {
     const result = await runCodec(op, input, optionsFor(op), progress);
     if (result.stale || mine !== sequence) return;
     lastOutput = result.output;
-    $("output").value = result.output;
+    showOutput(result.output);
     if (result.detected) {
       const d = result.detected;
       notes.unshift(t("status-detected", { charset: d.charset, confidence: Math.round(d.confidence * 100), reason: d.reason }));
@@ -493,7 +523,7 @@ async function run() {
   } catch (error) {
     if (mine !== sequence) return;
     lastOutput = "";
-    $("output").value = "";
+    showOutput("");
     $("status").textContent = t(op === "encode" ? "status-not-encoded" : "status-not-decoded");
     showError($("diagnostics"), error instanceof CodecError ? error : { code: "network", message: String(error.message || error) }, input, "text");
   } finally {

@@ -41,6 +41,7 @@ copy = Kopírovat
 download = Stáhnout
 copied = Zkopírováno
 copy-select = Označeno: zkopírujte klávesami Ctrl+C
+output-shown = Zobrazen je začátek výstupu ({ $shown } z { $total }); Kopírovat, Stáhnout i Prohodit berou celý výstup.
 live-mode = Živý režim
 live-hint-on = běží ve vašem prohlížeči: nic se neodesílá
 live-hint-off = server odpoví po stisku tlačítka

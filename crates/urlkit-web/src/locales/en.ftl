@@ -42,6 +42,7 @@ copy = Copy
 download = Download
 copied = Copied
 copy-select = Selected: press Ctrl+C to copy
+output-shown = Showing the start of the output ({ $shown } of { $total }); Copy, Download and Swap take all of it.
 live-mode = Live mode
 live-hint-on = runs in your browser: nothing is sent
 live-hint-off = the server answers when you press a button
