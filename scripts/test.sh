@@ -179,8 +179,11 @@ section_wasm_node() {
 }
 
 section_browser() {
-  if ! ensure_debian node:nodejs npm:npm /usr/bin/chromium:chromium curl:curl; then
-    skip_section browser "needs Chromium (/usr/bin/chromium), Node.js and npm"
+  # Fonts for the page's Hindi and Persian and the CJK in its examples, for screenshots
+  # that show text rather than boxes.
+  if ! ensure_debian node:nodejs npm:npm /usr/bin/chromium:chromium curl:curl \
+    fonts-noto-ui-core fonts-droid-fallback; then
+    skip_section browser "needs Chromium (/usr/bin/chromium), Node.js, npm and the fonts-noto-ui-core and fonts-droid-fallback packages"
     return
   fi
   cargo build --workspace --locked

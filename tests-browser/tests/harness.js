@@ -53,3 +53,56 @@ export function launchBrowser() {
     ],
   });
 }
+
+/** The sizes and colour schemes every point of the page is tried at. */
+export const LOOKS = {
+  desktop: { viewport: { width: 1280, height: 800 }, colorScheme: "light" },
+  "desktop-dark": { viewport: { width: 1280, height: 800 }, colorScheme: "dark" },
+  phone: { viewport: { width: 390, height: 844 }, colorScheme: "light", isMobile: true, hasTouch: true },
+  "phone-dark": { viewport: { width: 390, height: 844 }, colorScheme: "dark", isMobile: true, hasTouch: true },
+};
+
+/** The languages of the page. */
+export const LANGUAGES = ["en", "hi", "cs", "fa"];
+
+/**
+ * A page of `base` in a new context (`options`: a look from LOOKS and any context option),
+ * with console errors and page errors collected in `errors` unless `expected` matches them.
+ */
+export async function openPage(browser, base, options = {}, errors = [], expected = /$^/) {
+  const { path = "/", ...contextOptions } = options;
+  const context = await browser.newContext({ acceptDownloads: true, ...contextOptions });
+  const page = await context.newPage();
+  page.on("console", (message) => {
+    if (message.type() === "error" && !expected.test(message.text())) errors.push(`${message.text()} (${page.url()})`);
+  });
+  page.on("pageerror", (error) => errors.push(`page error: ${error.message}`));
+  await page.goto(base + path);
+  return { context, page };
+}
+
+/** Puts `text` in the input as a paste would (one input event), however long it is. */
+export function paste(page, text) {
+  return page.evaluate((value) => {
+    const box = document.getElementById("input");
+    box.value = value;
+    box.dispatchEvent(new InputEvent("input", { bubbles: true, inputType: "insertFromPaste" }));
+  }, text);
+}
+
+/** Waits until the page has answered the input as it is now (live mode or the server). */
+export function answered(page, timeout = 60000) {
+  return page.waitForFunction(() => window.__urlkitAnswers > 0, null, { timeout }).then(() => page.evaluate(() => {
+    window.__urlkitAnswers = 0;
+  }));
+}
+
+/** Counts the page's answers from now on (see `answered`). */
+export function countAnswers(page) {
+  return page.evaluate(() => {
+    window.__urlkitAnswers = 0;
+    document.addEventListener("urlkit:answered", () => {
+      window.__urlkitAnswers += 1;
+    });
+  });
+}

@@ -94,7 +94,7 @@ test("live mode shows what the server shows", async () => {
     const box = page.getByLabel("Live mode");
     if (live) await box.check();
     else await box.uncheck();
-    await page.getByLabel("Character set").selectOption("auto");
+    await page.locator("#codec-form").getByLabel("Character set").selectOption("auto");
     await page.getByLabel("Input", { exact: true }).fill("%83%89%81%5B%83%81%83%93%zz");
     await page.locator("#output").evaluate((node) => {
       node.value = "";
@@ -129,8 +129,8 @@ test("in live mode no request carries the input", async () => {
   await page.getByRole("button", { name: "Decode", exact: true }).click();
   await page.getByLabel("Input", { exact: true }).pressSequentially(typed, { delay: 10 });
   await page.waitForFunction(() => document.getElementById("output").value === "SECRETtyped引");
-  await page.getByLabel("Character set").selectOption("windows-1251");
-  await page.getByLabel("Strict mode").check();
+  await page.locator("#codec-form").getByLabel("Character set").selectOption("windows-1251");
+  await page.locator("#codec-form").getByLabel("Strict mode").check();
   await page.waitForFunction(() => /windows-1251/.test(document.getElementById("status").textContent));
   await page.getByLabel("Operation").selectOption("decode");
   await page.getByLabel("File", { exact: true }).setInputFiles({

@@ -94,19 +94,19 @@ test("every option reaches the codec", async () => {
     assert.equal(saved, expected);
   };
 
-  await page.getByLabel("Character set").selectOption("Shift_JIS");
+  await page.locator("#codec-form").getByLabel("Character set").selectOption("Shift_JIS");
   await input.fill("ラーメン");
   await page.getByRole("button", { name: "Encode", exact: true }).click();
   await settle("%83%89%81%5B%83%81%83%93");
 
-  await page.getByLabel("Character set").selectOption("auto");
+  await page.locator("#codec-form").getByLabel("Character set").selectOption("auto");
   await input.fill("%83%89%81%5B%83%81%83%93");
   await page.getByRole("button", { name: "Decode", exact: true }).click();
   await settle("ラーメン");
   assert.match(await page.locator("#status").textContent(), /Detected Shift_JIS/);
 
-  await page.getByLabel("Character set").selectOption("UTF-8");
-  await page.getByLabel("Encode set").selectOption("component");
+  await page.locator("#codec-form").getByLabel("Character set").selectOption("UTF-8");
+  await page.locator("#codec-form").getByLabel("Encode set").selectOption("component");
   await page.getByLabel("Encode each line separately").check();
   await input.fill("it's (ok)\na b");
   await page.getByRole("button", { name: "Encode", exact: true }).click();
@@ -130,7 +130,7 @@ test("every option reaches the codec", async () => {
   assert.match(await page.locator("#status").textContent(), /1 layer/);
 
   await page.getByLabel("Decode until stable").uncheck();
-  await page.getByLabel("Strict mode").check();
+  await page.locator("#codec-form").getByLabel("Strict mode").check();
   await input.fill("ok%zz");
   await page.waitForFunction(() => /malformed-escape/.test(document.getElementById("diagnostics").textContent));
   assert.equal(await value(), "");
@@ -204,12 +204,32 @@ test("inspects a URL", async () => {
 
 test("the keyboard alone is enough", async () => {
   const { context, page } = await newPage();
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: base });
+  const output = () => page.locator("#output").inputValue();
   await page.getByLabel("Input", { exact: true }).focus();
   await page.keyboard.type("a&b");
+  await page.keyboard.press("Control+Shift+E");
+  await page.waitForFunction(() => document.getElementById("output").value === "a%26b");
+  assert.equal(await page.locator("#encode-button").getAttribute("aria-pressed"), "true");
+  // Swap comes right after the input: output to input, the direction reversed.
   await page.keyboard.press("Tab");
+  assert.equal(await page.evaluate(() => document.activeElement.id), "swap");
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => document.getElementById("input").value === "a%26b" && document.getElementById("output").value === "a&b");
+  assert.equal(await page.locator("#decode-button").getAttribute("aria-pressed"), "true");
+  // The direction switch is just before the input.
+  await page.getByLabel("Input", { exact: true }).focus();
+  await page.keyboard.press("Shift+Tab");
+  await page.keyboard.press("Shift+Tab");
   assert.equal(await page.evaluate(() => document.activeElement.id), "encode-button");
   await page.keyboard.press("Enter");
+  await page.waitForFunction(() => document.getElementById("output").value === "a%2526b");
+  await page.keyboard.press("Control+Shift+X");
   await page.waitForFunction(() => document.getElementById("output").value === "a%26b");
+  await page.keyboard.press("Control+Shift+D");
+  await page.keyboard.press("Control+Shift+C");
+  await page.waitForFunction(() => document.getElementById("copy-status").textContent !== "");
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), await output());
   await context.close();
 });
 
@@ -232,12 +252,12 @@ test("works with JavaScript disabled", async () => {
   assert.equal(await page.getByLabel("Live mode").isVisible(), false);
   assert.equal(await page.getByRole("button", { name: "Copy" }).isVisible(), false);
   await page.getByLabel("Input", { exact: true }).fill("%E5%BC%95%zz");
-  await page.getByLabel("Character set").selectOption("auto");
+  await page.locator("#codec-form").getByLabel("Character set").selectOption("auto");
   await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Decode", exact: true }).click()]);
   assert.equal(await page.locator("#output").inputValue(), "引%zz");
   assert.match(await page.locator("#diagnostics").textContent(), /byte 9/);
   assert.match(await page.locator("#status").textContent(), /Detected UTF-8/);
-  assert.equal(await page.getByLabel("Character set").inputValue(), "auto");
+  assert.equal(await page.locator("#codec-form").getByLabel("Character set").inputValue(), "auto");
   await page.screenshot({ path: join(shots, "no-js.png"), fullPage: false });
 
   await page.getByLabel("Input", { exact: true }).fill("a b");

@@ -31,7 +31,7 @@ use serde::Serialize;
 use serde_json::Value;
 use std::fmt;
 use urlkit::settings::{DecodeSettings, EncodeSettings, Run, Setting, SettingError};
-use urlkit::{Codec, Detection, Diagnostic, Rejection};
+use urlkit::{Codec, Detection, Diagnostic, Diagnostics, Rejection};
 
 /// A request that could not be understood: which field, and why.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -313,10 +313,14 @@ pub struct CodecResponse {
     /// `auto` detected for the last entry.
     pub charset: Option<String>,
     /// The findings in the order the codec found them, at most
-    /// [`KEPT_FINDINGS`](urlkit::diagnostics::KEPT_FINDINGS).
+    /// [`KEPT_FINDINGS`](urlkit::diagnostics::KEPT_FINDINGS); in per-line mode each with
+    /// its `line` and `column`.
     pub diagnostics: Vec<Diagnostic>,
     /// How many findings were found beyond the listed ones and only counted.
     pub diagnostics_not_listed: u64,
+    /// How many findings of each code were made, listed or not, the most frequent first:
+    /// the summary to show before the list.
+    pub diagnostic_counts: Vec<CodeCount>,
     /// For decoding with `auto`: what was detected (for the last entry in per-line mode),
     /// the library's [`Detection`]: `{charset, confidence, reason, bom_length, runners_up}`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -327,6 +331,28 @@ pub struct CodecResponse {
     /// With `until_stable`: each intermediate layer, outermost first.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub layers: Option<Vec<String>>,
+}
+
+/// How many findings of one code a run made.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct CodeCount {
+    /// The findings' code.
+    pub code: urlkit::Code,
+    /// How many, listed in `diagnostics` or not.
+    pub count: u64,
+}
+
+/// The counts of a sink, the most frequent code first (codes seen first before others as
+/// frequent).
+pub fn code_counts(diagnostics: &Diagnostics) -> Vec<CodeCount> {
+    let mut counts: Vec<CodeCount> = diagnostics
+        .counts()
+        .iter()
+        .map(|&(code, count)| CodeCount { code, count })
+        .collect();
+    counts.sort_by_key(|c| std::cmp::Reverse(c.count));
+    counts
 }
 
 fn lossy(bytes: &[u8]) -> String {
@@ -342,6 +368,7 @@ impl CodecResponse {
             charset: finished.charset.map(|c| c.name().to_string()),
             diagnostics: finished.diagnostics.items().to_vec(),
             diagnostics_not_listed: finished.diagnostics.dropped(),
+            diagnostic_counts: code_counts(&finished.diagnostics),
             detected: finished.detection.clone(),
             depth: run.layers.as_ref().map(|l| l.depth),
             layers: run
@@ -359,6 +386,7 @@ impl CodecResponse {
             charset: codec.charset().map(|c| c.name().to_string()),
             diagnostics: codec.diagnostics().items().to_vec(),
             diagnostics_not_listed: codec.diagnostics().dropped(),
+            diagnostic_counts: code_counts(codec.diagnostics()),
             detected: codec.detection().cloned(),
             depth: None,
             layers: None,
@@ -463,6 +491,58 @@ mod tests {
         let body = serde_json::to_value(failure.to_body()).unwrap();
         assert_eq!(body["error"]["code"], "malformed-escape");
         assert_eq!(body["error"]["offset"], 2);
+    }
+
+    #[test]
+    fn strict_rejection_says_it_rejected_and_where() {
+        let request =
+            DecodeRequest::from_json(r#"{"input": "ok\nab%zz", "strict": true, "per_line": true}"#)
+                .unwrap();
+        let body = serde_json::to_value(request.run().unwrap_err().to_body()).unwrap();
+        let error = &body["error"];
+        assert_eq!(error["offset"], 5);
+        let message = error["message"].as_str().unwrap();
+        assert!(message.contains("rejected"), "{message}");
+        assert!(!message.contains("kept as it is"), "{message}");
+    }
+
+    #[test]
+    fn findings_are_counted_by_code_beyond_the_listed_ones() {
+        let input = "%zz".repeat(urlkit::diagnostics::KEPT_FINDINGS + 5) + "%01";
+        let request = DecodeRequest {
+            input,
+            ..DecodeRequest::default()
+        };
+        let response = request.run().unwrap();
+        assert_eq!(response.diagnostics_not_listed, 6);
+        let written = serde_json::to_value(&response).unwrap();
+        assert_eq!(
+            written["diagnostic_counts"],
+            serde_json::json!([
+                {"code": "malformed-escape", "count": urlkit::diagnostics::KEPT_FINDINGS + 5},
+                {"code": "control-character", "count": 1},
+            ])
+        );
+    }
+
+    #[test]
+    fn per_line_findings_carry_line_and_column_and_others_do_not() {
+        let per_line =
+            DecodeRequest::from_json(r#"{"input": "%41\r\nb%zz\n%", "per_line": true}"#).unwrap();
+        let written = serde_json::to_value(per_line.run().unwrap()).unwrap();
+        let positions: Vec<(u64, u64, u64)> = written["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| {
+                let n = |k: &str| d[k].as_u64().unwrap();
+                (n("offset"), n("line"), n("column"))
+            })
+            .collect();
+        assert_eq!(positions, [(6, 2, 2), (10, 3, 1)]);
+        let whole = DecodeRequest::from_json(r#"{"input": "a\n%zz"}"#).unwrap();
+        let written = serde_json::to_value(whole.run().unwrap()).unwrap();
+        assert!(written["diagnostics"][0].get("line").is_none(), "{written}");
     }
 
     #[test]

@@ -270,6 +270,11 @@ pub struct FileCreated {
     pub diagnostics: Vec<Diagnostic>,
     /// Findings beyond the listed ones, counted only.
     pub diagnostics_not_listed: u64,
+    /// How many findings of each code, listed or not, the most frequent first.
+    pub diagnostic_counts: Vec<urlkit_api::CodeCount>,
+    /// The name the download is saved under: the upload's, marked with what was done
+    /// (`report.csv` → `report.decoded.csv`).
+    pub name: String,
 }
 
 /// The multipart form of `POST /api/files` (for the OpenAPI document).
@@ -278,6 +283,10 @@ pub struct FileCreated {
 pub struct FileUpload {
     /// `encode` or `decode`; must come before `file`.
     op: Op,
+    /// A charset (`auto` too, for decoding): encoding reads the file as UTF-8 text and
+    /// writes the charset's bytes, decoding reads the decoded bytes in the charset and
+    /// writes UTF-8. Without it the file's bytes are escaped or decoded as they are.
+    charset: Option<String>,
     /// Encode set (encode).
     set: Option<String>,
     /// Characters to keep literal too (encode).
@@ -299,7 +308,8 @@ pub struct FileUpload {
     newline: Option<String>,
     /// Reject bad input (422) instead of repairing it.
     strict: Option<bool>,
-    /// The file, processed as bytes (no charset step). Must be the last field.
+    /// The file. Must be the last field; its name, marked with what was done, names the
+    /// download.
     #[schema(value_type = String, format = Binary)]
     file: Vec<u8>,
 }
@@ -363,6 +373,7 @@ pub async fn process_upload(
                 "the `op` field (encode or decode) must come before `file`",
             )
         })?;
+        let name = result_name(&form_file_name(field.file_name().unwrap_or("")), op);
         let mut codec = options.codec(op)?;
         let id = ResultId::random().map_err(|e| ApiError::internal("cannot make an id", e))?;
         let store = state.store();
@@ -430,19 +441,105 @@ pub async fn process_upload(
         state.metrics().results_stored.inc();
         let mut diagnostics = codec.diagnostics().items().to_vec();
         diagnostics.sort_by_key(|d| d.offset);
+        let query = urlkit::encode(name.as_bytes(), &urlkit::EncodeOptions::default()).text();
         return Ok(FileCreated {
-            download: format!("/api/files/{id}"),
+            download: format!("/api/files/{id}?name={query}"),
             id: id.to_string(),
             expires_at: rfc3339(std::time::SystemTime::now() + state.ttl()),
             size,
             diagnostics,
             diagnostics_not_listed: codec.diagnostics().dropped(),
+            diagnostic_counts: urlkit_api::code_counts(codec.diagnostics()),
+            name,
         });
     }
     Err(ApiError::bad_request(
         "missing-file",
         "the form has no `file` field",
     ))
+}
+
+/// The most bytes of a download's name that are kept (file systems take 255).
+const NAME_BYTES: usize = 200;
+
+/// A file name made safe to save and to send back: its last path part, without control
+/// characters, quotes or leading dots, at most [`NAME_BYTES`]; `None` when nothing is left.
+fn clean_name(name: &str) -> Option<String> {
+    let base = name.rsplit(['/', '\\']).next().unwrap_or("");
+    let clean: String = base
+        .chars()
+        .filter(|c| !c.is_control() && !matches!(c, '"' | '\u{2028}' | '\u{2029}'))
+        .collect();
+    let clean = clean.trim().trim_start_matches('.').trim();
+    // A name too long loses the end of its stem, not its extension.
+    let (stem, extension) = match clean.rfind('.') {
+        Some(dot) if dot > 0 && clean.len() - dot <= 16 => clean.split_at(dot),
+        _ => (clean, ""),
+    };
+    let mut end = stem.len().min(NAME_BYTES - extension.len());
+    while !stem.is_char_boundary(end) {
+        end -= 1;
+    }
+    Some(format!("{}{extension}", &stem[..end])).filter(|c| !c.is_empty())
+}
+
+/// A file name as a browser sent it in a form: the HTML Standard's multipart encoding writes
+/// `"`, LF and CR as `%22`, `%0A` and `%0D` (and nothing else), which are read back here.
+fn form_file_name(sent: &str) -> String {
+    sent.replace("%22", "\"")
+        .replace("%0A", "\n")
+        .replace("%0D", "\r")
+}
+
+/// The name a result is saved under: the upload's file name, made safe, with `.encoded` or
+/// `.decoded` before its extension (`report.csv` → `report.decoded.csv`, `notes` →
+/// `notes.decoded`); a nameless upload gives `urlkit-result.encoded.txt` or
+/// `urlkit-result.decoded.txt`.
+pub fn result_name(upload: &str, op: Op) -> String {
+    let mark = match op {
+        Op::Encode => "encoded",
+        Op::Decode => "decoded",
+    };
+    let clean = clean_name(upload).unwrap_or_else(|| "urlkit-result.txt".to_string());
+    match clean.rfind('.') {
+        Some(dot) if dot > 0 => format!("{}.{mark}{}", &clean[..dot], &clean[dot..]),
+        _ => format!("{clean}.{mark}"),
+    }
+}
+
+/// `Content-Disposition` for a download named `name` (RFC 6266): an ASCII `filename` with
+/// everything else as `_`, and the name itself as UTF-8 in `filename*` (RFC 8187).
+pub fn content_disposition(name: &str) -> HeaderValue {
+    let ascii: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_graphic() && c != '"' && c != '\\' || c == ' ' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let encoded = urlkit::encode(name.as_bytes(), &urlkit::EncodeOptions::default()).text();
+    HeaderValue::from_str(&format!(
+        "attachment; filename=\"{ascii}\"; filename*=UTF-8''{encoded}"
+    ))
+    .unwrap_or_else(|_| HeaderValue::from_static("attachment; filename=\"urlkit-result.txt\""))
+}
+
+/// The download name a `GET /api/files/{id}` asks for with `?name=`, made safe as an
+/// upload's name is; `urlkit-result.txt` without one.
+fn download_name(query: Option<&str>) -> String {
+    let asked = query.and_then(|q| {
+        urlkit::codec::parse_form(q.as_bytes())
+            .into_iter()
+            .find(|(key, _)| key == "name")
+            .map(|(_, value)| value)
+    });
+    asked
+        .as_deref()
+        .and_then(clean_name)
+        .unwrap_or_else(|| "urlkit-result.txt".to_string())
 }
 
 fn too_large(limit: u64) -> ApiError {
@@ -476,7 +573,10 @@ async fn small_field(
 /// short); every later one is a 404.
 #[utoipa::path(
     get, path = "/api/files/{id}", tag = "files",
-    params(("id" = String, Path, description = "The id from POST /api/files")),
+    params(
+        ("id" = String, Path, description = "The id from POST /api/files"),
+        ("name" = Option<String>, Query, description = "The name to save the result under (`download` carries the upload's, marked `.encoded` or `.decoded`)"),
+    ),
     responses(
         (status = 200, description = "The result, as an attachment", content_type = "application/octet-stream"),
         (status = 404, description = "No such result, already downloaded, or expired", body = ErrorBody),
@@ -488,6 +588,7 @@ pub async fn download_file(
     State(state): State<AppState>,
     method: axum::http::Method,
     Path(id): Path<String>,
+    axum::extract::RawQuery(query): axum::extract::RawQuery,
 ) -> Result<Response, ApiError> {
     // A HEAD (link preview, prefetch) must not use up the one download.
     if method == axum::http::Method::HEAD {
@@ -522,7 +623,7 @@ pub async fn download_file(
     headers.insert(header::CONTENT_LENGTH, HeaderValue::from(size));
     headers.insert(
         header::CONTENT_DISPOSITION,
-        HeaderValue::from_static("attachment; filename=\"urlkit-result.txt\""),
+        content_disposition(&download_name(query.as_deref())),
     );
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     Ok(response)

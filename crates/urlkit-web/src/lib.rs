@@ -11,12 +11,14 @@ pub mod codec;
 pub mod compress;
 pub mod conn;
 pub mod error;
+pub mod i18n;
 pub mod metrics;
 pub mod page;
 pub mod ratelimit;
 pub mod routes;
 pub mod store;
 pub mod tls;
+pub mod view;
 
 use anyhow::Context;
 pub use conn::{serve_connections, ConnectionLimits};

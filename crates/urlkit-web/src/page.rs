@@ -1,24 +1,28 @@
-//! The page: rendered on the server, so every operation works as a plain form post without
-//! JavaScript; `assets/app.js` makes the same page answer as you type through the API.
+//! The page: rendered on the server in the reader's language, so every operation works as a
+//! plain form post without JavaScript; `assets/app.js` makes the same page answer as you
+//! type, with live mode's codec in a worker (`assets/worker.js`).
 
-use crate::api::{inspect_url, process_upload, FileCreated, InspectResponse};
+use crate::api::{inspect, process_upload, ApiJson, FileCreated, InspectRequest, InspectResponse};
 use crate::codec::answer;
 use crate::error::ApiError;
+use crate::i18n::{Catalog, Lang};
+use crate::view;
 use crate::AppState;
-use axum::extract::{Multipart, Path, State};
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::extract::{Multipart, Path, RawQuery, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
-use axum::Form;
+use axum::{Form, Json};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 use urlkit::{Charset, EncodeSet};
-use urlkit::{DecodeSettings, Diagnostic, EncodeSettings};
+use urlkit::{DecodeSettings, EncodeSettings};
 use urlkit_api::{form_flag, CodecResponse, DecodeRequest, EncodeRequest};
 
 const TEMPLATE: &str = include_str!("assets/index.html");
 const STYLE: &str = include_str!("assets/style.css");
 const SCRIPT: &str = include_str!("assets/app.js");
+const WORKER: &str = include_str!("assets/worker.js");
 use urlkit_wasm_assets::{URLKIT_MJS, URLKIT_WASM};
 
 /// A stylesheet, script or WebAssembly module embedded in the binary.
@@ -37,19 +41,15 @@ fn assets() -> &'static HashMap<&'static str, Asset> {
             content_type,
             version: format!("{:016x}", fnv1a(body)),
         };
+        let script = "text/javascript; charset=utf-8";
         HashMap::from([
             (
                 "style.css",
                 asset(STYLE.as_bytes(), "text/css; charset=utf-8"),
             ),
-            (
-                "app.js",
-                asset(SCRIPT.as_bytes(), "text/javascript; charset=utf-8"),
-            ),
-            (
-                "urlkit.mjs",
-                asset(URLKIT_MJS.as_bytes(), "text/javascript; charset=utf-8"),
-            ),
+            ("app.js", asset(SCRIPT.as_bytes(), script)),
+            ("worker.js", asset(WORKER.as_bytes(), script)),
+            ("urlkit.mjs", asset(URLKIT_MJS.as_bytes(), script)),
             ("urlkit.wasm", asset(URLKIT_WASM, "application/wasm")),
         ])
     })
@@ -66,9 +66,9 @@ fn asset_url(name: &str) -> String {
     format!("/assets/{name}?v={version}")
 }
 
-/// `GET /assets/{name}`: the stylesheet, the script and live mode's WebAssembly module
-/// with its loader, cached for a year (their URLs carry a
-/// content hash). Unknown names are a 404.
+/// `GET /assets/{name}`: the stylesheet, the script, live mode's worker and WebAssembly
+/// module with its loader, cached for a year (their URLs carry a content hash). Unknown
+/// names are a 404.
 pub async fn asset(Path(name): Path<String>) -> Response {
     match assets().get(name.as_str()) {
         Some(a) => (
@@ -89,17 +89,68 @@ pub async fn asset(Path(name): Path<String>) -> Response {
     }
 }
 
+/// The direction the codec form ran, or will run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Direction {
+    /// Nothing chosen yet: the page's script picks one from the input.
+    #[default]
+    Auto,
+    Encode,
+    Decode,
+}
+
+impl Direction {
+    fn named(name: &str) -> Direction {
+        match name {
+            "encode" => Direction::Encode,
+            "decode" => Direction::Decode,
+            _ => Direction::Auto,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Direction::Auto => "auto",
+            Direction::Encode => "encode",
+            Direction::Decode => "decode",
+        }
+    }
+}
+
 /// What the page shows: the submitted fields and the results of the operation.
-#[derive(Default)]
 pub struct PageState {
     fields: HashMap<String, String>,
-    op: Option<String>,
+    lang: Lang,
+    direction: Direction,
+    /// The largest text body and the largest upload the server takes, in bytes.
+    text_limit: u64,
+    upload_limit: u64,
     codec: Option<Result<CodecResponse, ApiError>>,
     inspect: Option<Result<InspectResponse, ApiError>>,
+    /// Edits were asked for, but this server does not edit URLs.
+    edits_unavailable: bool,
     file: Option<Result<FileCreated, ApiError>>,
 }
 
 impl PageState {
+    fn new(lang: Lang, upload_limit: u64) -> Self {
+        PageState {
+            fields: HashMap::new(),
+            lang,
+            direction: Direction::Auto,
+            text_limit: crate::routes::TEXT_LIMIT as u64,
+            upload_limit,
+            codec: None,
+            inspect: None,
+            edits_unavailable: false,
+            file: None,
+        }
+    }
+
+    fn catalog(&self) -> &'static Catalog {
+        self.lang.catalog()
+    }
+
     fn field(&self, name: &str) -> &str {
         self.fields.get(name).map(String::as_str).unwrap_or("")
     }
@@ -156,42 +207,183 @@ impl PageState {
             },
         }
     }
+
+    /// Runs the codec form in `direction`.
+    fn run(&mut self, direction: Direction) {
+        self.direction = direction;
+        self.codec = Some(match direction {
+            Direction::Decode => answer(self.decode_request().run()),
+            _ => answer(self.encode_request().run()),
+        });
+    }
+
+    /// The inspect form as an API request: the URL and base, and for `inspect-set`,
+    /// `inspect-clear` and `inspect-query` the edit asked for, in the JSON of
+    /// `POST /api/inspect`.
+    fn inspect_request(&self, op: &str) -> serde_json::Value {
+        let mut request = serde_json::json!({ "url": self.field("url") });
+        if let Some(base) = self.optional("base") {
+            request["base"] = base.into();
+        }
+        let component = self.field("edit_component");
+        match op {
+            "inspect-set" => {
+                request["set"] = serde_json::json!({ component: self.field("edit_value") })
+            }
+            "inspect-clear" => request["clear"] = serde_json::json!([component]),
+            "inspect-query" => {
+                if let Some(append) = self.optional("append_query") {
+                    request["append_query"] = serde_json::json!([append]);
+                }
+                if let Some(trim) = self.optional("trim_query") {
+                    request["trim_query"] = serde_json::json!([trim]);
+                }
+                if self.on("sort_query") {
+                    request["sort_query"] = true.into();
+                }
+            }
+            _ => {}
+        }
+        request
+    }
+
+    async fn run_inspect(&mut self, op: &str) {
+        let json = self.inspect_request(op);
+        let edited = json
+            .as_object()
+            .is_some_and(|o| o.keys().any(|k| k != "url" && k != "base"));
+        let request = match serde_json::from_value::<InspectRequest>(json) {
+            Ok(request) => request,
+            Err(_) => {
+                // A server whose inspector takes no edits: show the URL as it is.
+                self.edits_unavailable = edited;
+                let plain = self.inspect_request("inspect");
+                match serde_json::from_value::<InspectRequest>(plain) {
+                    Ok(request) => request,
+                    Err(e) => {
+                        self.inspect =
+                            Some(Err(ApiError::bad_request("invalid-request", e.to_string())));
+                        return;
+                    }
+                }
+            }
+        };
+        self.inspect = Some(inspect(ApiJson(request)).await.map(|Json(r)| r));
+    }
 }
 
-/// `GET /`: the page with its defaults.
-pub async fn index() -> Html<String> {
-    let mut state = PageState::default();
+/// The language of a request, and whether it was chosen with the switch (`?lang=`), which
+/// the answer then remembers in a cookie.
+fn language(query: Option<&str>, headers: &HeaderMap) -> (Lang, Option<Lang>) {
+    let asked = query.and_then(|q| {
+        urlkit::codec::parse_form(q.as_bytes())
+            .into_iter()
+            .find(|(name, _)| name == "lang")
+            .and_then(|(_, value)| Lang::from_tag(&value))
+    });
+    let cookie = headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(name, _)| *name == crate::i18n::COOKIE)
+        .map(|(_, value)| value);
+    let accept = headers
+        .get(header::ACCEPT_LANGUAGE)
+        .and_then(|v| v.to_str().ok());
+    let lang = Lang::choose(asked.map(Lang::tag), cookie, accept);
+    (lang, asked)
+}
+
+/// The page as an answer: its language named, cached per language, and a language chosen
+/// with the switch remembered for a year.
+fn page_response(
+    status: StatusCode,
+    state: &PageState,
+    chosen: Option<Lang>,
+    tls: bool,
+) -> Response {
+    let mut response = (status, Html(render(state))).into_response();
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_LANGUAGE,
+        HeaderValue::from_static(state.lang.tag()),
+    );
+    headers.insert(
+        header::VARY,
+        HeaderValue::from_static("accept-language, cookie"),
+    );
+    if let Some(lang) = chosen {
+        let cookie = format!(
+            "{}={}; Path=/; Max-Age=31536000; SameSite=Lax{}",
+            crate::i18n::COOKIE,
+            lang.tag(),
+            if tls { "; Secure" } else { "" }
+        );
+        if let Ok(value) = HeaderValue::from_str(&cookie) {
+            headers.insert(header::SET_COOKIE, value);
+        }
+    }
+    response
+}
+
+/// `GET /`: the page with its defaults, in the language of `?lang=`, the remembered choice
+/// or `Accept-Language`.
+pub async fn index(
+    State(app): State<AppState>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    let (lang, chosen) = language(query.as_deref(), &headers);
+    let mut state = PageState::new(lang, app.max_upload());
     state.fields.insert("live".into(), "on".into());
-    Html(render(&state))
+    page_response(StatusCode::OK, &state, chosen, app.tls())
 }
 
-/// `POST /` (form post without JavaScript): runs `op` (`encode`, `decode` or `inspect`)
-/// and renders the page with the result. Bad options are shown on the page with a 400; a
-/// body that is not a form is a JSON 400.
+/// `POST /` (form post without JavaScript): runs `op` (`encode`, `decode`, `swap`, which
+/// decodes or encodes the last output the other way, `decode-per-line`, `inspect` and the
+/// inspector's edits) and renders the page with the result. Bad options are shown on the
+/// page with a 400, a body over the limit with a 413; a body that is not a form is a JSON
+/// 400.
 pub async fn submit(
+    State(app): State<AppState>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
     form: Result<Form<Vec<(String, String)>>, axum::extract::rejection::FormRejection>,
 ) -> Response {
+    let (lang, _) = language(query.as_deref(), &headers);
+    let mut state = PageState::new(lang, app.max_upload());
     let fields = match form {
         Ok(Form(fields)) => fields,
+        Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+            state.codec = Some(Err(ApiError::too_large(rejection.body_text())));
+            return page_response(StatusCode::PAYLOAD_TOO_LARGE, &state, None, app.tls());
+        }
         Err(rejection) => {
             return ApiError::bad_request("bad-form", rejection.body_text()).into_response()
         }
     };
-    let mut state = PageState {
-        fields: fields.into_iter().collect(),
-        ..PageState::default()
-    };
+    state.fields = fields.into_iter().collect();
     let op = state.field("op").to_string();
     match op.as_str() {
-        "encode" => state.codec = Some(answer(state.encode_request().run())),
-        "decode" => state.codec = Some(answer(state.decode_request().run())),
-        "inspect" => {
-            let request = crate::api::InspectRequest {
-                url: state.field("url").to_owned(),
-                base: state.optional("base"),
-                ..Default::default()
+        "encode" => state.run(Direction::Encode),
+        "decode" => state.run(Direction::Decode),
+        "swap" => {
+            let output = state.field("output").to_string();
+            state.fields.insert("input".into(), output);
+            let reverse = match Direction::named(state.field("direction")) {
+                Direction::Encode => Direction::Decode,
+                _ => Direction::Encode,
             };
-            state.inspect = Some(inspect_url(&request));
+            state.run(reverse);
+        }
+        "decode-per-line" => {
+            state.fields.insert("decode_per_line".into(), "on".into());
+            state.run(Direction::Decode);
+        }
+        "inspect" | "inspect-set" | "inspect-clear" | "inspect-query" => {
+            state.run_inspect(&op).await
         }
         _ => {
             state.codec = Some(Err(ApiError::bad_request(
@@ -200,7 +392,6 @@ pub async fn submit(
             )))
         }
     }
-    state.op = Some(op);
     let failed = [
         state.codec.as_ref().map(|r| r.as_ref().err()),
         state.inspect.as_ref().map(|r| r.as_ref().err()),
@@ -211,15 +402,18 @@ pub async fn submit(
     .map(|e| e.status)
     .next();
     let status = failed.unwrap_or(StatusCode::OK);
-    (status, Html(render(&state))).into_response()
+    page_response(status, &state, None, app.tls())
 }
 
 /// `POST /files` (form post without JavaScript): processes the upload like
 /// `POST /api/files` and renders the page with the download link or the error.
 pub async fn submit_file(
     State(app): State<AppState>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
     multipart: Result<Multipart, axum::extract::multipart::MultipartRejection>,
 ) -> Response {
+    let (lang, _) = language(query.as_deref(), &headers);
     let result = match multipart {
         Ok(multipart) => process_upload(&app, multipart).await,
         Err(rejection) => Err(ApiError::from(rejection)),
@@ -228,10 +422,32 @@ pub async fn submit_file(
         Ok(_) => StatusCode::CREATED,
         Err(e) => e.status,
     };
-    let mut state = PageState::default();
+    let mut state = PageState::new(lang, app.max_upload());
     state.fields.insert("live".into(), "on".into());
     state.file = Some(result);
-    (status, Html(render(&state))).into_response()
+    page_response(status, &state, None, app.tls())
+}
+
+/// The page's answer to a form (`POST /`) or a file (`POST /files`) whose
+/// `Content-Length` is over the route's limit, given before any of the body is read: the
+/// page in the reader's language with the limit named and the way around it (Files for
+/// text, live mode for a file). `message` is the detail kept for the JSON body's readers.
+pub fn refuse_too_large(
+    app: &AppState,
+    query: Option<&str>,
+    headers: &HeaderMap,
+    file: bool,
+    message: String,
+) -> Response {
+    let (lang, _) = language(query, headers);
+    let mut state = PageState::new(lang, app.max_upload());
+    state.fields.insert("live".into(), "on".into());
+    if file {
+        state.file = Some(Err(ApiError::too_large(message)));
+    } else {
+        state.codec = Some(Err(ApiError::too_large(message)));
+    }
+    page_response(StatusCode::PAYLOAD_TOO_LARGE, &state, None, app.tls())
 }
 
 /// Escapes text for HTML content and attribute values.
@@ -260,17 +476,22 @@ fn option(out: &mut String, value: &str, text: &str, selected: bool) {
     );
 }
 
-fn charset_options(selected: &str) -> String {
-    let selected = if selected.is_empty() {
-        "UTF-8"
-    } else {
-        selected
-    };
+/// The charset list. `first`, when given, is an extra first entry (value and label): files
+/// offer "bytes as they are" there.
+fn charset_options(selected: &str, t: &Catalog, first: Option<(&str, &str)>) -> String {
     let mut out = String::new();
+    let selected = match (selected, first) {
+        ("", Some((value, _))) => value,
+        ("", None) => "UTF-8",
+        (s, _) => s,
+    };
+    if let Some((value, label)) = first {
+        option(&mut out, value, label, selected == value);
+    }
     option(
         &mut out,
         "auto",
-        "auto — detect (decoding)",
+        &t.text("charset-auto"),
         selected.eq_ignore_ascii_case("auto"),
     );
     let chosen = Charset::for_label(selected).ok();
@@ -315,239 +536,122 @@ fn newline_options(selected: &str) -> String {
     out
 }
 
-fn op_options(selected: &str) -> String {
+fn op_options(selected: &str, t: &Catalog) -> String {
     let mut out = String::new();
-    option(&mut out, "encode", "Encode", selected != "decode");
-    option(&mut out, "decode", "Decode", selected == "decode");
+    option(&mut out, "encode", &t.text("encode"), selected != "decode");
+    option(&mut out, "decode", &t.text("decode"), selected == "decode");
     out
 }
 
-fn error_html(error: &ApiError) -> String {
-    let at = error
-        .offset
-        .map(|offset| format!(" (byte {offset})"))
-        .unwrap_or_default();
-    format!(
-        "<p class=\"error\" role=\"alert\"><strong>{}</strong>: {}{at}</p>",
-        escape(&error.code),
-        escape(&error.message)
-    )
-}
+/// The components the inspector edits, in the order a URL reads.
+pub const COMPONENTS: [&str; 8] = [
+    "scheme", "user", "password", "host", "port", "path", "query", "fragment",
+];
 
-fn diagnostics_html(list: &[Diagnostic], not_listed: u64) -> String {
-    if list.is_empty() {
-        return "<p class=\"quiet\">No findings.</p>".into();
-    }
-    let mut out = String::from("<ul class=\"findings\">");
-    for d in list {
-        let _ = write!(
-            out,
-            "<li><span class=\"pos\">byte {}</span> <code>{}</code> {}</li>",
-            d.offset,
-            escape(d.code.as_str()),
-            escape(&d.message)
+fn component_options(selected: &str, t: &Catalog) -> String {
+    let mut out = String::new();
+    for name in COMPONENTS {
+        option(
+            &mut out,
+            name,
+            &t.text(&format!("part-{name}")),
+            name == selected || (selected.is_empty() && name == "host"),
         );
     }
-    if not_listed > 0 {
-        let _ = write!(out, "<li>… and {not_listed} more</li>");
-    }
-    out.push_str("</ul>");
     out
 }
 
-fn codec_status(response: &CodecResponse) -> String {
-    let mut parts = Vec::new();
-    if let Some(d) = &response.detected {
-        parts.push(format!(
-            "Detected {} (confidence {:.0}%, {})",
-            d.charset,
-            d.confidence * 100.0,
-            d.reason
-        ));
-    } else if let Some(c) = &response.charset {
-        parts.push(format!("Character set: {c}"));
-    }
-    if let Some(layers) = &response.layers {
-        parts.push(format!("{} layer(s) peeled", layers.len()));
-    }
-    // Last, as the page's script shows them (there, each is a button).
-    if let Some(d) = &response.detected {
-        let others: Vec<String> = d
-            .runners_up
-            .iter()
-            .filter(|c| c.confidence >= 0.01)
-            .map(|c| format!("{} ({:.0}%)", c.charset, c.confidence * 100.0))
-            .collect();
-        if !others.is_empty() {
-            parts.push(format!("Other readings: {}", others.join(", ")));
-        }
-    }
-    escape(&parts.join(" · "))
-}
-
-/// A JSON value as nested definition rows.
-fn value_rows(out: &mut String, value: &serde_json::Value) {
-    use serde_json::Value;
-    match value {
-        Value::Object(map) => {
-            out.push_str("<table class=\"kv\"><tbody>");
-            for (k, v) in map {
-                if v.is_null() {
-                    continue;
-                }
-                let _ = write!(out, "<tr><th scope=\"row\">{}</th><td>", escape(k));
-                value_rows(out, v);
-                out.push_str("</td></tr>");
-            }
-            out.push_str("</tbody></table>");
-        }
-        Value::Array(items) if items.is_empty() => {
-            out.push_str("<span class=\"quiet\">none</span>")
-        }
-        Value::Array(items) => {
-            out.push_str("<ol>");
-            for item in items {
-                out.push_str("<li>");
-                value_rows(out, item);
-                out.push_str("</li>");
-            }
-            out.push_str("</ol>");
-        }
-        Value::String(s) => {
-            let _ = write!(out, "<code>{}</code>", escape(s));
-        }
-        other => {
-            let _ = write!(out, "<code>{}</code>", escape(&other.to_string()));
-        }
-    }
-}
-
-fn inspect_html(result: &Result<InspectResponse, ApiError>) -> String {
-    let r = match result {
-        Ok(r) => r,
-        Err(e) => return error_html(e),
-    };
+/// The switch: each language named in itself, the current one marked.
+fn language_links(current: Lang) -> String {
     let mut out = String::new();
-    if let Some(resolved) = &r.resolved {
+    for lang in Lang::ALL {
         let _ = write!(
             out,
-            "<p>Resolved (RFC 3986 §5.2): <code>{}</code></p>",
-            escape(resolved)
+            "<a href=\"/?lang={tag}\" hreflang=\"{tag}\" lang=\"{tag}\" dir=\"{dir}\"{current}>{name}</a>",
+            tag = lang.tag(),
+            dir = lang.dir(),
+            current = if lang == current {
+                " aria-current=\"true\""
+            } else {
+                ""
+            },
+            name = escape(&lang.catalog().text("language-name")),
         );
     }
-    let whatwg = r.whatwg.as_ref().and_then(|v| serde_json::to_value(v).ok());
-    let rfc3986 = r
-        .rfc3986
-        .as_ref()
-        .and_then(|v| serde_json::to_value(v).ok());
-    out.push_str("<h3>WHATWG URL Standard (browsers)</h3>");
-    view_html(&mut out, whatwg.as_ref(), r.whatwg_error.as_ref());
-    out.push_str("<h3>RFC 3986 generic syntax</h3>");
-    view_html(&mut out, rfc3986.as_ref(), r.rfc3986_error.as_ref());
     out
-}
-
-/// One view of an inspected URL: its components, or why it does not parse.
-fn view_html(
-    out: &mut String,
-    view: Option<&serde_json::Value>,
-    error: Option<&crate::api::ParseProblem>,
-) {
-    match (view, error) {
-        (Some(v), _) => value_rows(out, v),
-        (None, Some(e)) => {
-            let _ = write!(
-                out,
-                "<p class=\"error\">byte {}: {}</p>",
-                e.position,
-                escape(&e.message)
-            );
-        }
-        _ => {}
-    }
-}
-
-fn file_html(result: &Result<FileCreated, ApiError>) -> String {
-    match result {
-        Err(e) => error_html(e),
-        Ok(f) => format!(
-            "<p>Result ready ({} bytes). <a class=\"download\" href=\"{}\" download>Download the result</a> \
-             — it can be downloaded once, until {}.</p>{}",
-            f.size,
-            escape(&f.download),
-            escape(&f.expires_at),
-            diagnostics_html(&f.diagnostics, f.diagnostics_not_listed)
-        ),
-    }
 }
 
 /// The reference tables, built from the characters so the escapes cannot be mistyped.
-fn reference_rows(chars: &[(&str, &str)]) -> String {
+fn reference_rows(chars: &[(&str, &str)], t: &Catalog) -> String {
     let mut out = String::new();
     for (text, note) in chars {
         let escaped: String = text.bytes().map(|b| format!("%{b:02X}")).collect();
         let shown = match *text {
-            " " => "space".to_string(),
-            "\n" => "line feed".to_string(),
-            "\r" => "carriage return".to_string(),
-            "\t" => "tab".to_string(),
-            t => t.to_string(),
+            " " => t.text("ref-space"),
+            "\n" => t.text("ref-line-feed"),
+            "\r" => t.text("ref-carriage-return"),
+            "\t" => t.text("ref-tab"),
+            c => c.to_string(),
         };
+        let literal = text.chars().all(|c| !c.is_whitespace());
         let _ = write!(
             out,
-            "<tr><td><code>{}</code></td><td><code>{}</code></td><td>{}</td></tr>",
+            "<tr><td{dir}><code class=\"char\">{}</code></td><td dir=\"ltr\"><code>{}</code></td><td>{}</td></tr>",
             escape(&shown),
             escaped,
-            escape(note)
+            escape(&t.text(note)),
+            dir = if literal { " dir=\"ltr\"" } else { "" },
         );
     }
     out
 }
 
 const RESERVED: &[(&str, &str)] = &[
-    (":", "gen-delim: after the scheme, before the port"),
-    ("/", "gen-delim: path segments"),
-    ("?", "gen-delim: starts the query"),
-    ("#", "gen-delim: starts the fragment"),
-    ("[", "gen-delim: around IPv6 literals"),
-    ("]", "gen-delim: around IPv6 literals"),
-    ("@", "gen-delim: ends the userinfo"),
-    ("!", "sub-delim"),
-    ("$", "sub-delim"),
-    ("&", "sub-delim: separates query parameters"),
-    ("'", "sub-delim"),
-    ("(", "sub-delim"),
-    (")", "sub-delim"),
-    ("*", "sub-delim"),
-    ("+", "sub-delim: a space in form data"),
-    (",", "sub-delim"),
-    (";", "sub-delim: parameter separator in some schemes"),
-    ("=", "sub-delim: separates name and value"),
+    (":", "ref-after-scheme"),
+    ("/", "ref-path-segments"),
+    ("?", "ref-starts-query"),
+    ("#", "ref-starts-fragment"),
+    ("[", "ref-ipv6"),
+    ("]", "ref-ipv6"),
+    ("@", "ref-ends-userinfo"),
+    ("!", "ref-sub-delim"),
+    ("$", "ref-sub-delim"),
+    ("&", "ref-separates-parameters"),
+    ("'", "ref-sub-delim"),
+    ("(", "ref-sub-delim"),
+    (")", "ref-sub-delim"),
+    ("*", "ref-sub-delim"),
+    ("+", "ref-space-in-form"),
+    (",", "ref-sub-delim"),
+    (";", "ref-parameter-separator"),
+    ("=", "ref-name-value"),
 ];
 
 const COMMON: &[(&str, &str)] = &[
-    (" ", "+ in form data (application/x-www-form-urlencoded)"),
-    ("\"", "quotation mark"),
-    ("%", "the escape character itself"),
-    ("<", "less-than"),
-    (">", "greater-than"),
-    ("\\", "backslash"),
-    ("^", "caret"),
-    ("`", "grave accent"),
-    ("{", "left brace"),
-    ("|", "vertical bar"),
-    ("}", "right brace"),
-    ("\n", "line feed"),
-    ("\r", "carriage return"),
-    ("\t", "tab"),
-    ("é", "UTF-8: two bytes"),
-    ("€", "UTF-8: three bytes"),
-    ("引", "UTF-8: three bytes"),
-    ("😀", "UTF-8: four bytes"),
+    (" ", "ref-plus-in-form"),
+    ("\"", "ref-quotation-mark"),
+    ("%", "ref-escape-character"),
+    ("<", "ref-less-than"),
+    (">", "ref-greater-than"),
+    ("\\", "ref-backslash"),
+    ("^", "ref-caret"),
+    ("`", "ref-grave"),
+    ("{", "ref-left-brace"),
+    ("|", "ref-vertical-bar"),
+    ("}", "ref-right-brace"),
+    ("\n", "ref-line-feed"),
+    ("\r", "ref-carriage-return"),
+    ("\t", "ref-tab"),
+    ("é", "ref-utf8-two"),
+    ("€", "ref-utf8-three"),
+    ("引", "ref-utf8-three"),
+    ("😀", "ref-utf8-four"),
 ];
 
-/// Fills the template: `{{name}}` placeholders, `{{value:FIELD}}` (escaped field value) and
-/// `{{checked:FIELD}}` (` checked` when the checkbox was on).
+/// Fills the template: `{{name}}` placeholders, `{{t:ID}}` (a message, escaped),
+/// `{{html:ID}}` (a message holding markup, as it is), `{{value:FIELD}}` (escaped field
+/// value), `{{checked:FIELD}}` (` checked` when the checkbox was on) and
+/// `{{pressed:DIRECTION}}`.
 pub fn render(state: &PageState) -> String {
     let mut out = String::with_capacity(TEMPLATE.len() + 32 * 1024);
     let mut rest = TEMPLATE;
@@ -565,6 +669,13 @@ pub fn render(state: &PageState) -> String {
 }
 
 fn fill(state: &PageState, key: &str) -> String {
+    let t = state.catalog();
+    if let Some(id) = key.strip_prefix("t:") {
+        return escape(&t.text(id));
+    }
+    if let Some(id) = key.strip_prefix("html:") {
+        return t.text(id);
+    }
     if let Some(field) = key.strip_prefix("value:") {
         return escape(state.field(field));
     }
@@ -575,34 +686,73 @@ fn fill(state: &PageState, key: &str) -> String {
             String::new()
         };
     }
+    if let Some(direction) = key.strip_prefix("pressed:") {
+        return (state.direction.name() == direction).to_string();
+    }
     let codec_ok = state.codec.as_ref().and_then(|r| r.as_ref().ok());
+    let lang_query = format!("?lang={}", state.lang.tag());
     match key {
+        "lang" => state.lang.tag().into(),
+        "dir" => state.lang.dir().into(),
         "css" => asset_url("style.css"),
         "js" => asset_url("app.js"),
         "mjs" => asset_url("urlkit.mjs"),
         "wasm" => asset_url("urlkit.wasm"),
-        "charset_options" => charset_options(state.field("charset")),
+        "worker" => asset_url("worker.js"),
+        "messages" => t.for_script().to_string(),
+        "text_limit" => state.text_limit.to_string(),
+        "upload_limit" => state.upload_limit.to_string(),
+        "language_links" => language_links(state.lang),
+        "form_action" => format!("/{lang_query}"),
+        "lang_query" => lang_query,
+        "op" => state.direction.name().into(),
+        "direction_note" => escape(&t.text(match state.direction {
+            Direction::Auto => "direction-auto",
+            Direction::Encode => "direction-encode",
+            Direction::Decode => "direction-decode",
+        })),
+        "input_kind" | "output_kind" => {
+            let encoded = (key == "input_kind") == (state.direction == Direction::Decode);
+            match state.direction {
+                Direction::Auto => String::new(),
+                _ => escape(&t.text(if encoded { "kind-encoded" } else { "kind-text" })),
+            }
+        }
+        "charset_options" => charset_options(state.field("charset"), t, None),
+        "file_charset_options" => {
+            let bytes = t.text("file-charset-bytes");
+            charset_options("", t, Some(("", &bytes)))
+        }
         "set_options" => set_options(state.field("set")),
         "newline_options" => newline_options(state.field("newline")),
-        "file_op_options" => op_options(state.field("file_op")),
-        "op" => escape(
-            state
-                .op
-                .as_deref()
-                .filter(|o| *o == "decode")
-                .unwrap_or("encode"),
-        ),
+        "file_op_options" => op_options(state.field("file_op"), t),
+        "component_options" => component_options(state.field("edit_component"), t),
         "output" => codec_ok.map(|r| escape(&r.output)).unwrap_or_default(),
-        "status" => codec_ok.map(codec_status).unwrap_or_default(),
+        "status" => codec_ok
+            .map(|r| view::codec_status(r, t))
+            .unwrap_or_default(),
         "diagnostics" => match &state.codec {
-            Some(Ok(r)) => diagnostics_html(&r.diagnostics, r.diagnostics_not_listed),
-            Some(Err(e)) => error_html(e),
+            Some(Ok(r)) => view::findings(
+                &r.diagnostics,
+                r.diagnostics_not_listed,
+                &r.diagnostic_counts,
+                t,
+            ),
+            Some(Err(e)) => view::error(e, t, view::Limits::text(state.text_limit)),
             None => String::new(),
         },
-        "inspect_result" => state.inspect.as_ref().map(inspect_html).unwrap_or_default(),
-        "file_result" => state.file.as_ref().map(file_html).unwrap_or_default(),
-        "reserved_rows" => reference_rows(RESERVED),
-        "common_rows" => reference_rows(COMMON),
+        "inspect_result" => state
+            .inspect
+            .as_ref()
+            .map(|r| view::inspected(r, state.edits_unavailable, t))
+            .unwrap_or_default(),
+        "file_result" => state
+            .file
+            .as_ref()
+            .map(|r| view::file(r, t, view::Limits::upload(state.upload_limit)))
+            .unwrap_or_default(),
+        "reserved_rows" => reference_rows(RESERVED, t),
+        "common_rows" => reference_rows(COMMON, t),
         _ => String::new(),
     }
 }
@@ -610,6 +760,12 @@ fn fill(state: &PageState, key: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn state(lang: Lang) -> PageState {
+        let mut state = PageState::new(lang, 1 << 20);
+        state.fields.insert("live".into(), "on".into());
+        state
+    }
 
     #[test]
     fn escape_covers_markup_characters() {
@@ -620,12 +776,59 @@ mod tests {
     }
 
     #[test]
-    fn template_has_no_unknown_placeholders() {
-        let mut state = PageState::default();
-        state.fields.insert("live".into(), "on".into());
-        let page = render(&state);
-        assert!(!page.contains("{{"), "unfilled placeholder");
-        assert!(page.contains("Shift_JIS"));
-        assert!(page.contains("%E2%82%AC"));
+    fn the_template_is_filled_in_every_language() {
+        for lang in Lang::ALL {
+            let page = render(&state(lang));
+            assert!(!page.contains("{{"), "unfilled placeholder ({lang:?})");
+            assert!(page.contains("Shift_JIS"));
+            assert!(page.contains("%E2%82%AC"));
+            assert!(page.contains(&format!(
+                "<html lang=\"{}\" dir=\"{}\">",
+                lang.tag(),
+                lang.dir()
+            )));
+        }
+    }
+
+    #[test]
+    fn every_message_the_template_names_is_in_the_catalog() {
+        let ids = Lang::En.catalog().ids();
+        let mut rest = TEMPLATE;
+        let mut named = 0;
+        while let Some(start) = rest.find("{{") {
+            let end = rest[start..].find("}}").expect("closed placeholder") + start;
+            let key = &rest[start + 2..end];
+            if let Some(id) = key.strip_prefix("t:") {
+                assert!(ids.contains(&id) && !id.ends_with("-html"), "{key}");
+                named += 1;
+            } else if let Some(id) = key.strip_prefix("html:") {
+                assert!(ids.contains(&id) && id.ends_with("-html"), "{key}");
+            }
+            rest = &rest[end..];
+        }
+        assert!(named > 40, "{named}");
+    }
+
+    #[test]
+    fn every_message_the_scripts_name_is_in_the_catalog() {
+        let ids = Lang::En.catalog().ids();
+        let mut named = 0;
+        for script in [SCRIPT, WORKER] {
+            // Calls `t("id"` (not the ends of longer names such as `select("`).
+            for (at, _) in script.match_indices("t(\"") {
+                if script[..at]
+                    .chars()
+                    .next_back()
+                    .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.' || c == '$')
+                {
+                    continue;
+                }
+                let rest = &script[at + 3..];
+                let id = &rest[..rest.find('"').expect("closed string")];
+                assert!(ids.contains(&id), "{id}");
+                named += 1;
+            }
+        }
+        assert!(named > 20, "{named}");
     }
 }

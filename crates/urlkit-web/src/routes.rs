@@ -52,16 +52,22 @@ pub fn router(state: AppState) -> Router {
         .route("/api/decode", post(api::decode))
         .route("/api/openapi.json", get(api::openapi))
         .layer(DefaultBodyLimit::max(TEXT_LIMIT))
-        .layer(middleware::from_fn(|request, next| {
-            refuse_announced_oversize(TEXT_LIMIT as u64, request, next)
-        }));
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            |State(app): State<AppState>, request: Request, next: Next| {
+                refuse_announced_oversize(TEXT_LIMIT as u64, app, request, next)
+            },
+        ));
     let urls = Router::new()
         .route("/api/inspect", post(api::inspect))
         .route("/api/resolve", post(api::resolve))
         .layer(DefaultBodyLimit::max(INSPECT_LIMIT))
-        .layer(middleware::from_fn(|request, next| {
-            refuse_announced_oversize(INSPECT_LIMIT as u64, request, next)
-        }));
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            |State(app): State<AppState>, request: Request, next: Next| {
+                refuse_announced_oversize(INSPECT_LIMIT as u64, app, request, next)
+            },
+        ));
     let text = text.merge(urls).layer(TimeoutLayer::with_status_code(
         StatusCode::REQUEST_TIMEOUT,
         Duration::from_secs(30),
@@ -74,9 +80,12 @@ pub fn router(state: AppState) -> Router {
         .layer(DefaultBodyLimit::max(
             usize::try_from(upload_limit).unwrap_or(usize::MAX),
         ))
-        .layer(middleware::from_fn(move |request, next| {
-            refuse_announced_oversize(upload_limit, request, next)
-        }))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            move |State(app): State<AppState>, request: Request, next: Next| {
+                refuse_announced_oversize(upload_limit, app, request, next)
+            },
+        ))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
             Duration::from_secs(30 * 60),
@@ -113,14 +122,50 @@ fn announced_length(request: &Request) -> Option<u64> {
         .and_then(|v| v.trim().parse::<u64>().ok())
 }
 
-/// A 413 for a body whose `Content-Length` is over `limit`, before any of it is read.
-async fn refuse_announced_oversize(limit: u64, request: Request, next: Next) -> Response {
+/// How far past its limit a page form's body is read (and dropped) before the 413 page,
+/// so that a browser, which sends the whole body first, shows the answer.
+const PAGE_DRAIN_LIMIT: u64 = 32 << 20;
+
+/// A 413 for a body whose `Content-Length` is over `limit`, before any of it is read: the
+/// page, naming the limit, for the page's own forms (`POST /`, `POST /files`), JSON for the
+/// API.
+async fn refuse_announced_oversize(
+    limit: u64,
+    app: AppState,
+    request: Request,
+    next: Next,
+) -> Response {
     match announced_length(&request) {
-        Some(length) if length > limit => ApiError::too_large(format!(
-            "the body announces {length} bytes; this route takes at most {limit} bytes ({})",
-            crate::human_size(limit)
-        ))
-        .into_response(),
+        Some(length) if length > limit => {
+            let message = format!(
+                "the body announces {length} bytes; this route takes at most {limit} bytes ({})",
+                crate::human_size(limit)
+            );
+            let path = request.uri().path().to_owned();
+            if request.method() == axum::http::Method::POST && (path == "/" || path == "/files") {
+                let (parts, mut body) = request.into_parts();
+                // A browser sends all of a form before it reads the answer: the rest of a
+                // form a little over the limit is read and dropped, so that the reader
+                // sees the page rather than a reset connection. Past that, the answer
+                // comes at once.
+                if length - limit <= PAGE_DRAIN_LIMIT {
+                    while let Some(frame) = body.frame().await {
+                        if frame.is_err() {
+                            break;
+                        }
+                    }
+                }
+                page::refuse_too_large(
+                    &app,
+                    parts.uri.query(),
+                    &parts.headers,
+                    path == "/files",
+                    message,
+                )
+            } else {
+                ApiError::too_large(message).into_response()
+            }
+        }
         _ => next.run(request).await,
     }
 }

@@ -365,7 +365,12 @@ async fn a_file_result_downloads_once() {
     assert_eq!(status, StatusCode::CREATED, "{body}");
     let id = body["id"].as_str().unwrap();
     assert_eq!(id.len(), 32);
-    assert_eq!(body["download"], format!("/api/files/{id}"));
+    // The download keeps the upload's name, marked with what was done.
+    assert_eq!(body["name"], "input.encoded.txt");
+    assert_eq!(
+        body["download"],
+        format!("/api/files/{id}?name=input.encoded.txt")
+    );
     assert!(body["expires_at"].as_str().unwrap().ends_with('Z'));
     // Only the result is kept, never the upload.
     assert_eq!(server.files_left(), 1);

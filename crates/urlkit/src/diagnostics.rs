@@ -61,6 +61,9 @@ pub enum Code {
     /// legacy charset like the escapes are; text input would have kept it as the character
     /// it is.
     LiteralNonAscii,
+    /// `entries-joined`: a line break removed as whitespace separated what look like two
+    /// entries (the next line starts a URL, `scheme://`); per-line decoding keeps them apart.
+    EntriesJoined,
 }
 
 impl Code {
@@ -86,6 +89,7 @@ impl Code {
             Code::ConfusableHost => "confusable-host",
             Code::ValidationError => "validation-error",
             Code::LiteralNonAscii => "literal-non-ascii",
+            Code::EntriesJoined => "entries-joined",
         }
     }
 
@@ -116,17 +120,44 @@ pub struct Diagnostic {
     pub code: Code,
     /// Byte offset into the input of the operation (for per-line mode, into the whole input).
     pub offset: u64,
+    /// In per-line mode: the line (entry) the finding is on, counted from 1; `None`
+    /// otherwise (absent from JSON).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub line: Option<u64>,
+    /// In per-line mode: the byte of that line the finding is at, counted from 1; `None`
+    /// otherwise (absent from JSON).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub column: Option<u64>,
     /// A short human-readable explanation.
     pub message: String,
 }
 
 impl Diagnostic {
-    /// A finding with the given code, offset and message.
+    /// A finding with the given code, offset and message, on no particular line.
     pub fn new(code: Code, offset: u64, message: impl Into<String>) -> Self {
         Diagnostic {
             code,
             offset,
+            line: None,
+            column: None,
             message: message.into(),
+        }
+    }
+
+    /// This finding as strict mode reports it when it rejects the input there: the
+    /// message says what was wrong and that the input was rejected, in place of what
+    /// lenient mode does with it (`kept as it is`, `decoded as U+FFFD`, …).
+    ///
+    /// Messages of the findings strict mode rejects read `what was wrong; what lenient
+    /// mode did`; a message without that second part is kept whole.
+    pub fn rejected(&self) -> Diagnostic {
+        let problem = self
+            .message
+            .rsplit_once("; ")
+            .map_or(self.message.as_str(), |(problem, _)| problem);
+        Diagnostic {
+            message: format!("{problem}; rejected (strict mode)"),
+            ..self.clone()
         }
     }
 }
@@ -150,6 +181,10 @@ pub struct Diagnostics {
     dropped: u64,
     limit: Option<usize>,
     first_strict_error: Option<Diagnostic>,
+    /// How many findings of each code, kept or not, in the order codes were first seen.
+    counts: Vec<(Code, u64)>,
+    /// In per-line mode: the current line's number and the offset it starts at.
+    line: Option<(u64, u64)>,
 }
 
 impl Diagnostics {
@@ -170,8 +205,14 @@ impl Diagnostics {
         self.limit.is_some_and(|limit| self.items.len() >= limit)
     }
 
-    /// Records a finding.
-    pub fn push(&mut self, diagnostic: Diagnostic) {
+    /// Records a finding. In per-line mode (see [`start_line`](Self::start_line)) a
+    /// finding without a line is placed on the current line.
+    pub fn push(&mut self, mut diagnostic: Diagnostic) {
+        self.count(diagnostic.code);
+        if let (Some((line, start)), None) = (self.line, diagnostic.line) {
+            diagnostic.line = Some(line);
+            diagnostic.column = Some(diagnostic.offset.saturating_sub(start) + 1);
+        }
         if self.first_strict_error.is_none() && diagnostic.code.is_error_in_strict_mode() {
             self.first_strict_error = Some(diagnostic.clone());
         }
@@ -182,15 +223,36 @@ impl Diagnostics {
         }
     }
 
+    fn count(&mut self, code: Code) {
+        match self.counts.iter_mut().find(|(c, _)| *c == code) {
+            Some((_, n)) => *n += 1,
+            None => self.counts.push((code, 1)),
+        }
+    }
+
     /// Records a finding whose message is built only if the finding is kept (or is the
     /// first that strict mode rejects).
     pub(crate) fn push_lazy(&mut self, code: Code, offset: u64, message: impl FnOnce() -> String) {
         let strict = self.first_strict_error.is_none() && code.is_error_in_strict_mode();
         if self.is_full() && !strict {
+            self.count(code);
             self.dropped += 1;
         } else {
             self.push(Diagnostic::new(code, offset, message()));
         }
+    }
+
+    /// Per-line mode: the findings pushed from now on are on line `line` (counted from
+    /// 1), which starts at input offset `start`; their column is counted from there.
+    pub fn start_line(&mut self, line: u64, start: u64) {
+        self.line = Some((line, start));
+    }
+
+    /// How many findings of each code were made, kept or only counted, in the order the
+    /// codes were first seen. The counts add up to the findings kept plus
+    /// [`dropped`](Self::dropped).
+    pub fn counts(&self) -> &[(Code, u64)] {
+        &self.counts
     }
 
     /// The findings kept, in the order they were found.
@@ -266,6 +328,47 @@ mod tests {
         assert_eq!(sink.dropped(), 3);
         let first = sink.first_strict_error().unwrap();
         assert_eq!((first.code, first.offset), (Code::MalformedEscape, 7));
+    }
+
+    #[test]
+    fn counts_by_code_include_the_findings_past_the_limit() {
+        let mut sink = Diagnostics::with_limit(2);
+        for offset in 0..3 {
+            sink.push_lazy(Code::MalformedEscape, offset, || "bad escape".to_string());
+        }
+        sink.push(Diagnostic::new(Code::ControlCharacter, 9, "control"));
+        assert_eq!(
+            sink.counts(),
+            [(Code::MalformedEscape, 3), (Code::ControlCharacter, 1)]
+        );
+        let total: u64 = sink.counts().iter().map(|(_, n)| n).sum();
+        assert_eq!(total, sink.items().len() as u64 + sink.dropped());
+    }
+
+    #[test]
+    fn findings_in_per_line_mode_carry_their_line_and_column() {
+        let mut sink = Diagnostics::new();
+        sink.push(Diagnostic::new(Code::MalformedEscape, 1, "before lines"));
+        sink.start_line(3, 10);
+        sink.push(Diagnostic::new(Code::MalformedEscape, 14, "on line 3"));
+        let items = sink.items();
+        assert_eq!((items[0].line, items[0].column), (None, None));
+        assert_eq!((items[1].line, items[1].column), (Some(3), Some(5)));
+    }
+
+    #[test]
+    fn a_rejected_finding_says_it_was_rejected_instead_of_repaired() {
+        let kept = Diagnostic::new(
+            Code::MalformedEscape,
+            2,
+            "\"%z\" is not followed by two hex digits; kept as it is",
+        );
+        let rejected = kept.rejected();
+        assert_eq!(
+            rejected.message,
+            "\"%z\" is not followed by two hex digits; rejected (strict mode)"
+        );
+        assert_eq!((rejected.code, rejected.offset), (kept.code, kept.offset));
     }
 
     #[test]

@@ -318,7 +318,7 @@ impl DecodeSettings {
         let peeled = decode_until_stable(input, &options);
         if self.strict {
             if let Some(error) = peeled.finished.diagnostics.first_strict_error() {
-                return Ok(Err(Rejection(error.clone())));
+                return Ok(Err(Rejection(error.rejected())));
             }
         }
         Ok(Ok(Run::peeled(peeled)))

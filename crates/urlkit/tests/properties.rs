@@ -86,6 +86,7 @@ fn encodedish() -> impl Strategy<Value = Vec<u8>> {
         Just(b"\n".to_vec()),
         Just(b"\r".to_vec()),
         Just(b"+".to_vec()),
+        Just(b"http://".to_vec()),
         Just("é†😀".as_bytes().to_vec()),
         proptest::collection::vec(any::<u8>(), 1..4),
         "[a-z0-9]{1,5}".prop_map(|s| s.into_bytes()),

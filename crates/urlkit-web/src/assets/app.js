@@ -1,22 +1,98 @@
 // The page with JavaScript. With Live mode on it answers as you type, running the codec
-// compiled to WebAssembly in the browser (text and files never leave the machine); with it
+// compiled to WebAssembly in a worker (text and files never leave the machine); with it
 // off, the buttons ask the JSON API. Without this script every form still works as a
-// plain post rendered by the server.
+// plain post rendered by the server, in the same words: the messages come from the
+// server's catalog for the page's language (the `messages` element).
 
 const $ = (id) => document.getElementById(id);
 
-/** A rejection by the codec (strict mode, bad option): code, message, byte offset. */
+// ---------------------------------------------------------------------------------------
+// Messages
+
+const messages = (() => {
+  try {
+    return JSON.parse($("messages").textContent);
+  } catch {
+    return {};
+  }
+})();
+const lang = document.documentElement.lang || "en";
+const plurals = new Intl.PluralRules(lang);
+
+function fill(pattern, args) {
+  return pattern.replace(/\{\$([a-z-]+)\}/g, (hole, name) => (args && name in args ? String(args[name]) : hole));
+}
+
+/** The message `id` of the page's language, with `args` in its holes. */
+function t(id, args) {
+  const pattern = messages[id];
+  if (pattern === undefined) return id;
+  if (typeof pattern === "string") return fill(pattern, args);
+  const forms = pattern;
+  const form = forms[plurals.select(Number(args && args[forms.$plural]))] ?? forms.other;
+  return fill(form, args);
+}
+
+/** What a finding code means, in the page's language. */
+function meaning(code) {
+  return messages[`code-${code}`] ?? code;
+}
+
+/** A size in the units the server names its limits in. */
+function humanSize(bytes) {
+  for (const [unit, size] of [["GiB", 2 ** 30], ["MiB", 2 ** 20], ["KiB", 2 ** 10]]) {
+    if (bytes >= size) return bytes % size === 0 ? `${bytes / size} ${unit}` : `${(bytes / size).toFixed(1)} ${unit}`;
+  }
+  return `${bytes} bytes`;
+}
+
+// ---------------------------------------------------------------------------------------
+// DOM helpers
+
+function clear(element) {
+  while (element.firstChild) element.removeChild(element.firstChild);
+}
+
+function el(tag, attributes, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attributes || {})) {
+    if (v === null || v === undefined) continue;
+    if (k === "class") node.className = v;
+    else node.setAttribute(k, v);
+  }
+  for (const child of children.flat()) {
+    if (child !== null && child !== undefined && child !== false) {
+      node.append(child instanceof Node ? child : String(child));
+    }
+  }
+  return node;
+}
+
+const checked = (id) => $(id).checked;
+const text = (id) => $(id).value;
+
+// ---------------------------------------------------------------------------------------
+// The codec: in a worker (live mode) or the server
+
+/** A rejection by the codec (strict mode, bad option, a limit): code, message, offset. */
 class CodecError extends Error {
-  constructor(code, message, offset) {
+  constructor(code, message, offset, field, status) {
     super(message);
     this.code = code;
     this.offset = offset;
+    this.field = field;
+    this.status = status;
+  }
+
+  static of(body, status) {
+    const error = (body && body.error) || { code: `http-${status}`, message: String(status) };
+    return new CodecError(error.code, error.message, error.offset, error.field, status);
   }
 }
 
 let liveModule = null;
 
-/** The in-browser codec (`urlkit.mjs` and `urlkit.wasm`), loaded on first use only. */
+/** The codec in this thread (`urlkit.mjs` and `urlkit.wasm`), for files; loaded on first use. */
 export function loadLive() {
   if (liveModule === null) {
     const meta = document.querySelector('meta[name="urlkit-module"]');
@@ -31,23 +107,94 @@ export function loadLive() {
   return liveModule;
 }
 
+/**
+ * Live mode's worker: one request at a time is current; a newer one makes the worker drop
+ * the older (before it starts, or between the pieces of a large input), and its promise
+ * resolves to `{stale: true}`.
+ */
+class LiveWorker {
+  constructor() {
+    const meta = document.querySelector('meta[name="urlkit-module"]');
+    this.worker = new Worker(meta.dataset.worker, { type: "module" });
+    this.next = 1;
+    this.pending = new Map();
+    this.ready = new Promise((resolve, reject) => {
+      this.worker.addEventListener("message", (event) => {
+        const m = event.data;
+        if (m.type === "ready") resolve();
+        else if (m.type === "failed") reject(new Error(m.message));
+        else this.receive(m);
+      });
+      this.worker.addEventListener("error", (event) => reject(new Error(event.message || "worker failed")));
+    });
+    this.worker.postMessage({
+      type: "init",
+      module: new URL(meta.content, location.href).href,
+      wasm: new URL(meta.dataset.wasm, location.href).href,
+    });
+  }
+
+  receive(m) {
+    const request = this.pending.get(m.id);
+    if (!request) return;
+    if (m.type === "progress") {
+      request.parts.push(m.output);
+      if (request.onProgress) request.onProgress(request.parts, m.done, m.total);
+      return;
+    }
+    this.pending.delete(m.id);
+    const result = m.result;
+    if (result.streamed) {
+      request.parts.push(result.output);
+      result.output = request.parts.join("");
+      delete result.streamed;
+    }
+    request.resolve(result);
+  }
+
+  run(op, input, options, onProgress) {
+    const id = this.next++;
+    for (const [older, request] of this.pending) {
+      this.pending.delete(older);
+      request.resolve({ stale: true });
+    }
+    return new Promise((resolve) => {
+      this.pending.set(id, { resolve, onProgress, parts: [] });
+      this.worker.postMessage({ type: "run", id, op, input, options });
+    });
+  }
+}
+
+let liveWorker = null;
+
+function worker() {
+  if (liveWorker === null) liveWorker = new LiveWorker();
+  return liveWorker;
+}
+
 /** Whether live mode is on: the codec runs in the browser and nothing is sent. */
 function liveMode() {
-  const box = document.getElementById("live");
+  const box = $("live");
   return Boolean(box && box.checked);
 }
 
 /**
  * The one place the page calls the codec. `op` is "encode" or "decode"; `options` uses
- * the field names of the JSON API. Resolves to {output, charset, diagnostics, ...};
- * rejects with a CodecError. In live mode the WebAssembly codec answers (the same
- * library code as the server's API, so the same shapes); otherwise `/api/{op}`.
+ * the field names of the JSON API. Resolves to the API's answer {output, charset,
+ * diagnostics, diagnostic_counts, ...}, or `{stale: true}` when a newer request overtook
+ * it in live mode; rejects with a CodecError. In live mode the WebAssembly codec answers in
+ * a worker (the same library code as the server's API, so the same shapes); otherwise
+ * `/api/{op}`.
  */
-export async function runCodec(op, input, options) {
+export async function runCodec(op, input, options, onProgress) {
   if (liveMode()) {
-    const live = await loadLive();
-    const result = op === "encode" ? live.encode(input, options) : live.decode(input, options);
-    if (result.error) throw new CodecError(result.error.code, result.error.message, result.error.offset);
+    const live = worker();
+    await live.ready.catch((error) => {
+      liveWorker = null;
+      throw new CodecError("live-failed", String(error.message || error));
+    });
+    const result = await live.run(op, input, options, onProgress);
+    if (result.error) throw CodecError.of(result, 422);
     return result;
   }
   const response = await fetch(`/api/${op}`, {
@@ -56,15 +203,61 @@ export async function runCodec(op, input, options) {
     body: JSON.stringify({ input, ...options }),
   });
   const body = await response.json().catch(() => null);
-  if (!response.ok) {
-    const error = (body && body.error) || { code: "http-" + response.status, message: response.statusText };
-    throw new CodecError(error.code, error.message, error.offset);
-  }
+  if (!response.ok) throw CodecError.of(body, response.status);
   return body;
 }
 
-const checked = (id) => $(id).checked;
-const text = (id) => $(id).value;
+// ---------------------------------------------------------------------------------------
+// Direction
+
+/** `auto` until the reader chooses: then percent-encoded input is decoded. */
+let direction = "auto";
+let currentOp = "encode";
+
+/** Whether `input` looks percent-encoded: it has an escape and only printable ASCII. */
+export function looksEncoded(input) {
+  return /%[0-9A-Fa-f]{2}/.test(input) && !/[^\x20-\x7E\t\r\n]/.test(input);
+}
+
+function effectiveOp(input) {
+  if (direction !== "auto") return direction;
+  return looksEncoded(input) ? "decode" : "encode";
+}
+
+function showDirection(op) {
+  currentOp = op;
+  const form = $("codec-form");
+  form.dataset.op = direction === "auto" ? "auto" : op;
+  form.dataset.running = op;
+  // Nothing to go by yet: neither direction is shown as taken.
+  const shown = direction === "auto" && text("input") === "" ? null : op;
+  $("encode-button").setAttribute("aria-pressed", String(shown === "encode"));
+  $("decode-button").setAttribute("aria-pressed", String(shown === "decode"));
+  $("input-kind").textContent = t(op === "decode" ? "kind-encoded" : "kind-text");
+  $("output-kind").textContent = t(op === "decode" ? "kind-text" : "kind-encoded");
+  const note = $("direction-note");
+  clear(note);
+  if (direction !== "auto") {
+    note.append(t(op === "decode" ? "direction-decode" : "direction-encode"));
+    return;
+  }
+  if (text("input") === "") {
+    note.append(t("direction-auto"));
+    return;
+  }
+  const other = op === "decode" ? "encode" : "decode";
+  const instead = el("button", { type: "button", class: "link", id: "direction-instead" }, t(other === "encode" ? "encode-instead" : "decode-instead"));
+  instead.addEventListener("click", () => choose(other));
+  note.append(t(op === "decode" ? "direction-auto-decoded" : "direction-auto-encoded"), " ", instead);
+}
+
+function choose(op) {
+  direction = op;
+  run();
+}
+
+// ---------------------------------------------------------------------------------------
+// Results
 
 /** The options of the form for `op`, named as the API names them. */
 function optionsFor(op) {
@@ -92,24 +285,6 @@ function optionsFor(op) {
   };
 }
 
-function clear(element) {
-  while (element.firstChild) element.removeChild(element.firstChild);
-}
-
-function el(tag, attributes, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attributes || {})) {
-    if (k === "class") node.className = v;
-    else node.setAttribute(k, v);
-  }
-  for (const child of children) {
-    if (child !== null && child !== undefined) {
-      node.append(child instanceof Node ? child : String(child));
-    }
-  }
-  return node;
-}
-
 /** The UTF-16 index in `value` of byte `offset` of its UTF-8 form. */
 function indexOfByte(value, offset) {
   let bytes = 0;
@@ -123,39 +298,118 @@ function indexOfByte(value, offset) {
   return index;
 }
 
-function showFindings(container, diagnostics, notListed, input) {
+/** Line and column (counted from 1, the column in characters) of byte `offset` of `value`. */
+function lineAndColumn(value, offset) {
+  const index = indexOfByte(value, offset);
+  const before = value.slice(0, index);
+  const lineStart = before.lastIndexOf("\n") + 1;
+  return { line: before.split("\n").length, column: [...before.slice(lineStart)].length + 1 };
+}
+
+function selectInInput(offset) {
+  const box = $("input");
+  const start = indexOfByte(box.value, offset);
+  box.focus();
+  box.setSelectionRange(start, Math.min(box.value.length, start + 3));
+}
+
+/** How many findings are listed before "show all". */
+const FIRST_FINDINGS = 50;
+/** Findings added to the list per frame after "show all". */
+const FINDINGS_BATCH = 1000;
+
+function explained(code, message) {
+  if (messages["library-language"] === lang) return el("span", { class: "what" }, message);
+  return [el("span", { class: "what" }, meaning(code)), " ", el("span", { class: "detail", lang: "en", dir: "ltr" }, message)];
+}
+
+function findingItem(d, clickable) {
+  const where = d.line ? t("at-line", { line: d.line, column: d.column }) : t("at-byte", { offset: d.offset });
+  const pos = clickable ? el("button", { type: "button", class: "pos", title: t("show-in-input") }, where) : el("span", { class: "pos" }, where);
+  if (clickable) pos.addEventListener("click", () => selectInInput(d.offset));
+  return el("li", null, pos, " ", el("code", { class: "code" }, d.code), " ", explained(d.code, d.message));
+}
+
+/**
+ * The findings summary: counts by code, the first 50 (each position a button that shows
+ * it in the input when `clickable`), "show all" for the rest, what was only counted, and
+ * for entries joined by a removed line break a button that decodes each line separately.
+ */
+function showFindings(container, result, clickable) {
   clear(container);
-  if (!diagnostics || diagnostics.length === 0) {
-    container.append(el("p", { class: "quiet" }, "No findings."));
+  const list = (result && result.diagnostics) || [];
+  const notListed = (result && result.diagnostics_not_listed) || 0;
+  if (list.length === 0 && notListed === 0) {
+    container.append(el("p", { class: "quiet" }, t("findings-none")));
     return;
   }
-  const list = el("ul", { class: "findings" });
-  for (const d of diagnostics) {
-    const at = el("button", { type: "button", class: "pos", title: "Show this position in the input" }, `byte ${d.offset}`);
-    if (input) {
-      at.addEventListener("click", () => {
-        const box = $("input");
-        const start = indexOfByte(box.value, d.offset);
-        box.focus();
-        box.setSelectionRange(start, Math.min(box.value.length, start + 3));
-      });
-    }
-    list.append(el("li", null, at, " ", el("code", null, d.code), " ", d.message));
+  const total = list.length + notListed;
+  const counts = (result && result.diagnostic_counts) || [];
+  container.append(
+    el("div", { class: "findings-head" }, el("h3", { class: "findings-title" }, t("findings-title")), " ", el("span", { class: "total" }, t("findings-total", { count: total }))),
+    el("ul", { class: "counts" }, counts.map((c) => el("li", null, el("code", { class: "code" }, c.code), " ", el("span", { class: "n" }, c.count)))),
+  );
+  if (clickable && counts.some((c) => c.code === "entries-joined")) {
+    const action = el("button", { type: "button", class: "secondary", id: "per-line-action" }, t("per-line-action"));
+    action.addEventListener("click", () => {
+      $("decode_per_line").checked = true;
+      direction = "decode";
+      run();
+    });
+    container.append(el("div", { class: "offer", id: "per-line-offer" }, el("p", null, t("per-line-offer")), action));
   }
-  if (notListed > 0) list.append(el("li", null, `… and ${notListed} more`));
-  container.append(list);
+  const ul = el("ul", { class: "findings" }, list.slice(0, FIRST_FINDINGS).map((d) => findingItem(d, clickable)));
+  container.append(ul);
+  if (list.length > FIRST_FINDINGS) {
+    const more = el("button", { type: "button", class: "secondary show-all" }, t("findings-show-all", { count: total }));
+    const note = el("p", { class: "quiet" }, t("findings-first", { shown: FIRST_FINDINGS }), " ", more);
+    more.addEventListener("click", () => {
+      more.remove();
+      ul.classList.add("scroll");
+      let at = FIRST_FINDINGS;
+      const batch = () => {
+        const end = Math.min(list.length, at + FINDINGS_BATCH);
+        const items = document.createDocumentFragment();
+        for (; at < end; at++) items.append(findingItem(list[at], clickable));
+        ul.append(items);
+        if (at < list.length) requestAnimationFrame(batch);
+      };
+      batch();
+    });
+    container.append(note);
+  }
+  if (notListed > 0) container.append(el("p", { class: "quiet" }, t("findings-not-listed", { count: notListed })));
 }
 
-function showError(container, error) {
+/** An error as the page says it: what happened and what to do next. */
+function showError(container, error, input, limitKind) {
   clear(container);
-  const where = typeof error.offset === "number" ? ` (byte ${error.offset})` : "";
-  container.append(el("p", { class: "error", role: "alert" }, el("strong", null, error.code || "error"), `: ${error.message}${where}`));
+  const box = el("div", { class: "error", role: "alert" });
+  const detail = el("p", { class: "detail", lang: "en", dir: "ltr" }, el("code", { class: "code" }, error.code || "error"), " ", error.message || "");
+  if (error.code === "too-large") {
+    const limit = Number(document.body.dataset[limitKind === "file" ? "uploadLimit" : "textLimit"]);
+    box.append(el("p", null, t(limitKind === "file" ? "error-too-large-file" : "error-too-large-text", { limit: humanSize(limit) })), detail);
+  } else if (typeof error.offset === "number" && error.status !== 400) {
+    const problem = `${meaning(error.code)} (${error.code})`;
+    const multiline = typeof input === "string" && input.includes("\n");
+    const where = multiline ? { ...lineAndColumn(input, error.offset), offset: error.offset } : { offset: error.offset };
+    const said = t(multiline ? "error-rejected-line" : "error-rejected", { ...where, problem });
+    const show = typeof input === "string" ? el("button", { type: "button", class: "link" }, t("show-in-input")) : null;
+    if (show) show.addEventListener("click", () => selectInInput(error.offset));
+    box.append(el("p", null, said, " ", show), el("p", null, t("error-rejected-next")), detail);
+  } else if (error.field) {
+    box.append(el("p", null, t("error-invalid-request", { field: error.field, message: error.message })));
+  } else if (error.code === "busy" || error.code === "store-full") {
+    box.append(el("p", null, t(`error-${error.code}`)), detail);
+  } else if (error.code === "network") {
+    box.append(el("p", null, t("error-network", { message: error.message })));
+  } else if (error.code === "live-failed") {
+    box.append(el("p", null, t("error-live-failed", { message: error.message })));
+  } else {
+    box.append(el("p", null, el("code", { class: "code" }, error.code || "error"), " ", error.message || ""));
+  }
+  container.append(box);
 }
-
-let currentOp = "encode";
-let sequence = 0;
-// The exact output: a textarea turns CRLF into LF, so copy and download use this.
-let lastOutput = "";
 
 /**
  * The other readings `auto` weighed, each a button that decodes in that charset: when
@@ -167,66 +421,176 @@ function showAlternatives(detected) {
   const offered = others.filter((c) => c.confidence >= 0.01 && select && [...select.options].some((o) => o.value === c.charset));
   if (offered.length === 0) return;
   const status = $("status");
-  status.append(" · Other readings: ");
+  status.append(` · ${t("status-other-readings")} `);
   offered.forEach((c, i) => {
     if (i > 0) status.append(", ");
     const button = el("button", { type: "button", class: "link" }, `${c.charset} (${Math.round(c.confidence * 100)}%)`);
     button.addEventListener("click", () => {
       select.value = c.charset;
-      run("decode");
+      direction = "decode";
+      run();
     });
     status.append(button);
   });
 }
 
-async function run(op) {
-  currentOp = op;
-  $("codec-form").dataset.op = op;
-  $("encode-button").setAttribute("aria-pressed", String(op === "encode"));
-  $("decode-button").setAttribute("aria-pressed", String(op === "decode"));
+let sequence = 0;
+// The exact output: a textarea turns CRLF into LF, so copy, download and swap use this.
+let lastOutput = "";
+
+/**
+ * How much of the output the output box shows: a browser lays out all of a text box's text
+ * on every change, which for a megabyte takes it longer than a keystroke should. Copy,
+ * Download and Swap take all of the output.
+ */
+const SHOWN_CHARS = 32 * 1024;
+const SHOWN_LINES = 1000;
+
+/** Shows `output` in the output box, or its start with a note when it is long. */
+function showOutput(output) {
+  let end = Math.min(output.length, SHOWN_CHARS);
+  for (let at = output.indexOf("\n"), lines = 1; at !== -1 && at < end; at = output.indexOf("\n", at + 1), lines++) {
+    if (lines === SHOWN_LINES) {
+      end = at + 1;
+      break;
+    }
+  }
+  const box = $("output");
+  const shown = output.slice(0, end);
+  if (box.value !== shown) box.value = shown;
+  const note = $("output-note");
+  if (end === output.length) {
+    note.hidden = true;
+    return;
+  }
+  const size = (text) => humanSize(new TextEncoder().encode(text).length);
+  note.textContent = t("output-shown", { shown: size(shown), total: size(output) });
+  note.hidden = false;
+}
+// When the input that is being answered changed (for the latency a reader feels).
+let inputAt = 0;
+
+function showProgress(done, total) {
+  const box = $("progress");
+  if (total === null) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  const percent = total ? Math.floor((done / total) * 100) : 0;
+  $("progress-bar").value = percent;
+  $("progress-text").textContent = total ? t("status-working", { percent }) : t("status-working-whole");
+}
+
+/** Runs the codec on the input in the chosen (or guessed) direction and shows the answer. */
+async function run() {
   const input = text("input");
+  const op = effectiveOp(input);
+  showDirection(op);
   const mine = ++sequence;
+  const started = inputAt || performance.now();
+  inputAt = 0;
   const notes = [];
-  if (op === "encode" && text("charset") === "auto") notes.push("auto-detect applies to decoding; encoded as UTF-8");
+  if (op === "encode" && text("charset") === "auto") notes.push(t("status-auto-encode"));
+  let frame = 0;
+  const progress = (parts, done, total) => {
+    if (mine !== sequence || frame) return;
+    frame = requestAnimationFrame(() => {
+      frame = 0;
+      if (mine !== sequence) return;
+      showOutput(parts.join(""));
+      showProgress(done, total);
+    });
+  };
+  const slow = setTimeout(() => {
+    if (mine === sequence) showProgress(0, 0);
+  }, 300);
   try {
-    const result = await runCodec(op, input, optionsFor(op));
-    if (mine !== sequence) return;
+    const result = await runCodec(op, input, optionsFor(op), progress);
+    if (result.stale || mine !== sequence) return;
     lastOutput = result.output;
-    $("output").value = result.output;
+    showOutput(result.output);
     if (result.detected) {
       const d = result.detected;
-      notes.unshift(`Detected ${d.charset} (confidence ${Math.round(d.confidence * 100)}%, ${d.reason})`);
+      notes.unshift(t("status-detected", { charset: d.charset, confidence: Math.round(d.confidence * 100), reason: d.reason }));
     } else if (result.charset) {
-      notes.unshift(`Character set: ${result.charset}`);
+      notes.unshift(t("status-charset", { charset: result.charset }));
     }
-    if (result.layers) notes.push(`${result.layers.length} layer(s) peeled`);
+    if (result.layers) notes.push(t("status-layers", { count: result.layers.length }));
     $("status").textContent = notes.join(" · ");
     showAlternatives(result.detected);
-    showFindings($("diagnostics"), result.diagnostics, result.diagnostics_not_listed, input);
+    showFindings($("diagnostics"), result, true);
   } catch (error) {
     if (mine !== sequence) return;
     lastOutput = "";
-    $("output").value = "";
-    $("status").textContent = op === "encode" ? "Not encoded" : "Not decoded";
-    showError($("diagnostics"), error instanceof CodecError ? error : { code: "network", message: String(error.message || error) });
+    showOutput("");
+    $("status").textContent = t(op === "encode" ? "status-not-encoded" : "status-not-decoded");
+    showError($("diagnostics"), error instanceof CodecError ? error : { code: "network", message: String(error.message || error) }, input, "text");
+  } finally {
+    clearTimeout(slow);
+    if (mine === sequence) {
+      if (frame) cancelAnimationFrame(frame);
+      showProgress(0, null);
+      document.dispatchEvent(new CustomEvent("urlkit:answered", { detail: { op, bytes: input.length, ms: performance.now() - started } }));
+    }
   }
 }
 
-let timer = 0;
-function schedule() {
-  if (!checked("live")) return;
-  clearTimeout(timer);
-  timer = setTimeout(() => run(currentOp), 150);
-}
+// ---------------------------------------------------------------------------------------
+// The codec form
 
 const LIVE_KEY = "urlkit.live";
+const CARRY_KEY = "urlkit.carry";
 
 /** Hints and labels that say where the work happens. */
 function showLiveMode() {
   const live = checked("live");
-  $("live-hint").textContent = live ? "runs in your browser: nothing is sent" : "the server answers when you press a button";
-  $("upload").textContent = live ? "Process in the browser" : "Upload and process";
+  $("live-hint").textContent = t(live ? "live-hint-on" : "live-hint-off");
+  $("upload").textContent = t(live ? "process-in-browser" : "upload");
   $("file-live-note").hidden = !live;
+}
+
+function copyOutput() {
+  const status = $("copy-status");
+  navigator.clipboard.writeText(lastOutput).then(
+    () => {
+      status.textContent = t("copied");
+    },
+    () => {
+      $("output").select();
+      status.textContent = t("copy-select");
+    },
+  );
+  setTimeout(() => {
+    status.textContent = "";
+  }, 2000);
+}
+
+function swap() {
+  const output = lastOutput;
+  const op = effectiveOp(text("input"));
+  $("input").value = output;
+  direction = op === "encode" ? "decode" : "encode";
+  run();
+}
+
+/** Ctrl+Shift (⌘⇧ on a Mac) with E, D, X or C, by key position so every layout works. */
+const SHORTCUTS = {
+  KeyE: () => choose("encode"),
+  KeyD: () => choose("decode"),
+  KeyX: swap,
+  KeyC: copyOutput,
+};
+
+function setupShortcuts() {
+  const mac = /Mac|iPhone|iPad/.test(navigator.platform || "");
+  if (mac) for (const key of document.querySelectorAll("kbd[data-mod]")) key.textContent = "⌘";
+  document.addEventListener("keydown", (event) => {
+    const action = SHORTCUTS[event.code];
+    if (!action || !event.shiftKey || event.altKey || !(mac ? event.metaKey : event.ctrlKey)) return;
+    event.preventDefault();
+    action();
+  });
 }
 
 function setupCodec() {
@@ -239,36 +603,69 @@ function setupCodec() {
   }
   showLiveMode();
   lastOutput = text("output");
-  currentOp = form.dataset.op === "decode" ? "decode" : "encode";
+  direction = ["encode", "decode"].includes(form.dataset.op) ? form.dataset.op : "auto";
+  // Text carried over a change of language.
+  try {
+    const carried = JSON.parse(sessionStorage.getItem(CARRY_KEY) || "null");
+    sessionStorage.removeItem(CARRY_KEY);
+    if (carried && $("input").value === "") {
+      $("input").value = carried.input;
+      direction = carried.direction;
+      if (carried.input) run();
+    }
+  } catch {
+    // Nothing carried.
+  }
+  showDirection(effectiveOp(text("input")));
+  for (const link of document.querySelectorAll(".languages a")) {
+    link.addEventListener("click", () => {
+      try {
+        sessionStorage.setItem(CARRY_KEY, JSON.stringify({ input: text("input"), direction }));
+      } catch {
+        // The text stays behind.
+      }
+    });
+  }
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    const op = event.submitter && event.submitter.value === "decode" ? "decode" : event.submitter && event.submitter.value === "encode" ? "encode" : currentOp;
-    run(op);
+    const value = event.submitter && event.submitter.value;
+    if (value === "swap") swap();
+    else if (value === "encode" || value === "decode") choose(value);
+    else run();
   });
-  form.addEventListener("input", schedule);
+  // Input events that come together (a paste, a key held down) are answered once.
+  let queued = false;
+  $("input").addEventListener("input", () => {
+    if (!inputAt) inputAt = performance.now();
+    if (!checked("live")) {
+      if (direction === "auto") showDirection(effectiveOp(text("input")));
+      return;
+    }
+    if (queued) return;
+    queued = true;
+    setTimeout(() => {
+      queued = false;
+      run();
+    }, 0);
+  });
   form.addEventListener("change", (event) => {
-    if (event.target.id !== "live") schedule();
-    else {
-      showLiveMode();
-      try {
-        localStorage.setItem(LIVE_KEY, checked("live") ? "on" : "off");
-      } catch {
-        // Storage may be disabled; the choice then lasts until the page is left.
-      }
-      if (checked("live")) run(currentOp);
+    if (event.target.id === "input") return;
+    if (event.target.id !== "live") {
+      if (checked("live")) run();
+      return;
     }
-  });
-  $("copy").addEventListener("click", async () => {
-    const status = $("copy-status");
+    showLiveMode();
     try {
-      await navigator.clipboard.writeText(lastOutput);
-      status.textContent = "Copied";
+      localStorage.setItem(LIVE_KEY, checked("live") ? "on" : "off");
     } catch {
-      $("output").select();
-      status.textContent = "Selected: press Ctrl+C to copy";
+      // Storage may be disabled; the choice then lasts until the page is left.
     }
-    setTimeout(() => { status.textContent = ""; }, 2000);
+    if (checked("live")) run();
   });
+  form.addEventListener("input", (event) => {
+    if (event.target.id !== "input" && event.target.tagName === "INPUT" && event.target.type !== "checkbox" && checked("live")) run();
+  });
+  $("copy").addEventListener("click", copyOutput);
   $("download").addEventListener("click", () => {
     const blob = new Blob([lastOutput], { type: "text/plain;charset=utf-8" });
     const url = URL.createObjectURL(blob);
@@ -278,58 +675,238 @@ function setupCodec() {
     link.remove();
     setTimeout(() => URL.revokeObjectURL(url), 1000);
   });
+  setupShortcuts();
 }
 
-function showValue(value) {
-  if (value === null || value === undefined) return null;
-  if (Array.isArray(value)) {
-    if (value.length === 0) return el("span", { class: "quiet" }, "none");
-    return el("ol", null, ...value.map((item) => el("li", null, showValue(item))));
+// ---------------------------------------------------------------------------------------
+// The inspector
+
+const COMPONENTS = ["scheme", "user", "password", "host", "port", "path", "query", "fragment"];
+
+/** The first of `keys` that `view` has, as text; null when none is there or it is null. */
+function textOf(view, ...keys) {
+  for (const k of keys) {
+    const v = view[k];
+    if (typeof v === "string") return v;
+    if (typeof v === "number") return String(v);
   }
-  if (typeof value === "object") {
-    const body = el("tbody");
-    for (const [k, v] of Object.entries(value)) {
-      if (v === null) continue;
-      body.append(el("tr", null, el("th", { scope: "row" }, k), el("td", null, showValue(v))));
+  return null;
+}
+
+/** A view's components in reading order, from either shape of the WHATWG view. */
+function partsOf(view) {
+  const nonempty = (s) => (s ? s : null);
+  let fragment;
+  let decoded = null;
+  if ("fragment_decoded" in view) {
+    fragment = textOf(view, "fragment");
+    decoded = textOf(view, "fragment_decoded");
+  } else if ("hash" in view) {
+    fragment = nonempty((view.hash || "").replace(/^#/, ""));
+    decoded = textOf(view, "fragment");
+  } else {
+    fragment = textOf(view, "fragment");
+  }
+  return {
+    href: textOf(view, "href"),
+    scheme: textOf(view, "scheme"),
+    user: nonempty(textOf(view, "user", "username", "userinfo")),
+    password: nonempty(textOf(view, "password")),
+    host: textOf(view, "hostname", "host"),
+    hostUnicode: textOf(view, "host_unicode"),
+    hostType: textOf(view, "host_type"),
+    port: nonempty(textOf(view, "port")),
+    defaultPort: textOf(view, "default_port"),
+    path: textOf(view, "path", "pathname"),
+    segments: view.path_segments || [],
+    query: "query" in view ? textOf(view, "query") : nonempty((view.search || "").replace(/^\?/, "")),
+    pairs: view.query_pairs || [],
+    pairsNotListed: view.query_pairs_not_listed || 0,
+    fragment,
+    fragmentDecoded: decoded,
+    origin: textOf(view, "origin") === "null" ? null : textOf(view, "origin"),
+  };
+}
+
+const code = (value) => el("code", { dir: "ltr" }, value);
+const quiet = (value) => el("span", { class: "quiet" }, value);
+
+/** The components as a table in reading order; the query's pairs as a table, each with a button that removes it. */
+function partsTable(view, editable) {
+  const p = partsOf(view);
+  const body = el("tbody");
+  const row = (label, cls, ...value) => body.append(el("tr", { class: cls }, el("th", { scope: "row" }, label), el("td", null, ...value)));
+  if (p.href) row(t("field-href"), "href", code(p.href));
+  for (const name of COMPONENTS) {
+    const label = t(`part-${name}`);
+    const cls = `part-${name}`;
+    if (name === "host" && p.host !== null) {
+      row(label, cls, code(p.host),
+        p.hostUnicode && p.hostUnicode !== p.host ? [" ", el("span", { class: "aside" }, t("host-unicode"), " ", code(p.hostUnicode))] : null,
+        p.hostType ? [" ", el("span", { class: "aside" }, `${t("host-type")}: `, code(p.hostType))] : null);
+    } else if (name === "port") {
+      row(label, cls, p.port ? code(p.port) : p.defaultPort ? quiet(t("port-default", { port: p.defaultPort })) : quiet(t("none")));
+    } else if (name === "path" && p.path !== null) {
+      row(label, cls, code(p.path), p.segments.length > 1 ? el("ol", { class: "segments", dir: "ltr" }, p.segments.map((s) => el("li", null, el("code", null, s)))) : null);
+    } else if (name === "query" && p.query !== null) {
+      const pairs = p.pairs.length === 0 ? null : el("table", { class: "pairs" },
+        el("thead", null, el("tr", null, el("th", { scope: "col" }, t("query-name")), el("th", { scope: "col" }, t("query-value")), editable ? el("th", null) : null)),
+        el("tbody", null, p.pairs.map(([n, v]) => {
+          let remove = null;
+          if (editable && n !== "") {
+            remove = el("button", { type: "button", class: "link remove-pair" }, t("remove-pair"));
+            remove.addEventListener("click", () => edit({ trim_query: [n] }));
+          }
+          return el("tr", null, el("td", null, code(n)), el("td", null, code(v)), editable ? el("td", null, remove) : null);
+        })));
+      row(label, cls, code(p.query), pairs, p.pairsNotListed ? el("p", { class: "quiet" }, t("query-not-listed", { count: p.pairsNotListed })) : null);
+    } else if (name === "fragment" && p.fragment !== null) {
+      row(label, cls, code(p.fragment), p.fragmentDecoded && p.fragmentDecoded !== p.fragment ? [" ", el("span", { class: "aside" }, t("fragment-decoded"), " ", code(p.fragmentDecoded))] : null);
+    } else {
+      const value = p[name];
+      row(label, cls, value !== null && value !== undefined ? code(value) : quiet(t("none")));
     }
-    return el("table", { class: "kv" }, body);
   }
-  return el("code", null, String(value));
+  if (p.origin) row(t("field-origin"), "origin", code(p.origin));
+  return el("table", { class: "parts" }, body);
+}
+
+/** The URL drawn with its parts marked (each part's text over its name), from `spans`. */
+function drawing(view) {
+  const href = view.href;
+  const spans = Array.isArray(view.spans) ? [...view.spans].sort((a, b) => a.start - b.start) : [];
+  if (!href || spans.length === 0) return null;
+  const bytes = new TextEncoder().encode(href);
+  const text8 = new TextDecoder();
+  const slice = (from, to) => text8.decode(bytes.subarray(from, to));
+  const line = el("div", { class: "drawn-url", dir: "ltr" });
+  let at = 0;
+  spans.forEach((s, i) => {
+    if (at === null || s.start < at || s.end > bytes.length || s.start >= s.end) {
+      at = null;
+      return;
+    }
+    if (s.start > at) line.append(el("span", { class: "sep" }, slice(at, s.start)));
+    const lower = i % 2 === 1 ? " lower" : "";
+    line.append(el("span", { class: `mark mark-${s.component}${lower}` }, el("span", { class: "text" }, slice(s.start, s.end)), el("span", { class: "label", dir: "auto" }, t(`part-${s.component}`))));
+    at = s.end;
+  });
+  if (at === null) return null;
+  if (at < bytes.length) line.append(el("span", { class: "sep" }, slice(at, bytes.length)));
+  return el("figure", { class: "drawn" }, el("figcaption", null, t("drawn-url")), line);
+}
+
+/** The warnings as a list that wraps on a phone. */
+function warningsList(view) {
+  const list = view.warnings || [];
+  const out = [el("h4", null, t("warnings"))];
+  if (list.length === 0) {
+    out.push(el("p", { class: "quiet" }, t("warnings-none")));
+    return out;
+  }
+  out.push(el("ul", { class: "warnings" }, list.map((w) => el("li", null, el("span", { class: "pos" }, t("at-byte", { offset: w.offset })), " ", el("code", { class: "code" }, w.code), " ", explained(w.code, w.message)))));
+  if (view.warnings_not_listed) out.push(el("p", { class: "quiet" }, t("warnings-not-listed", { count: view.warnings_not_listed })));
+  return out;
+}
+
+function problem(p) {
+  return el("p", { class: "error" }, t("parse-failed", { position: p.position, message: p.message }));
+}
+
+function showInspected(out, body, note) {
+  clear(out);
+  if (note) out.append(note);
+  if (body.resolved) out.append(el("p", { class: "resolved" }, `${t("resolved")}: `, code(body.resolved)));
+  out.append(el("h3", null, t("view-whatwg")));
+  if (body.whatwg) out.append(drawing(body.whatwg) || "", partsTable(body.whatwg, true), ...warningsList(body.whatwg));
+  else if (body.whatwg_error) out.append(problem(body.whatwg_error));
+  const generic = el("details", { class: "generic" }, el("summary", null, t("view-rfc3986")));
+  if (body.rfc3986) generic.append(partsTable(body.rfc3986, false));
+  else if (body.rfc3986_error) generic.append(problem(body.rfc3986_error));
+  out.append(generic);
+}
+
+/** Whether an error says that the server's inspector takes no edits at all. */
+function editsUnknown(error) {
+  return /unknown field `(set|clear|append_query|trim_query|sort_query)`/.test(error.message || "");
+}
+
+async function askInspect(request) {
+  const response = await fetch("/api/inspect", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(request),
+  });
+  const body = await response.json().catch(() => null);
+  if (!response.ok || !body) throw CodecError.of(body, response.status);
+  return body;
+}
+
+/** Inspects the URL, after `edits` (the fields of `POST /api/inspect`); an edited URL replaces the one in the box. */
+async function inspectWith(edits) {
+  const out = $("inspect-result");
+  const url = text("url");
+  const base = text("base").trim();
+  const request = { url, ...(base ? { base } : {}), ...edits };
+  let note = null;
+  let body;
+  try {
+    body = await askInspect(request);
+  } catch (error) {
+    if (!(error instanceof CodecError) || !edits || !editsUnknown(error)) throw error;
+    note = el("p", { class: "note", role: "status" }, t("edit-unavailable"));
+    body = await askInspect({ url, ...(base ? { base } : {}) });
+  }
+  if (edits && !note && body.whatwg && body.whatwg.href) $("url").value = body.whatwg.href;
+  showInspected(out, body, note);
+}
+
+function edit(edits) {
+  const out = $("inspect-result");
+  inspectWith(edits).catch((error) => {
+    if (error instanceof CodecError && error.code === "edit-refused") {
+      clear(out);
+      out.append(el("div", { class: "error", role: "alert" }, el("p", null, t("edit-refused", { field: error.field || "", message: error.message }))));
+      return;
+    }
+    showError(out, error instanceof CodecError ? error : { code: "network", message: String(error.message || error) }, null, "text");
+  });
 }
 
 function setupInspect() {
   const form = $("inspect-form");
-  const out = $("inspect-result");
-  const inspect = async () => {
-    const url = text("url");
-    const base = text("base").trim();
-    const response = await fetch("/api/inspect", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(base ? { url, base } : { url }),
-    });
-    const body = await response.json().catch(() => null);
-    if (!response.ok || !body) {
-      showError(out, (body && body.error) || { code: "http-" + response.status, message: response.statusText });
-      return;
-    }
-    clear(out);
-    if (body.resolved) out.append(el("p", null, "Resolved (RFC 3986 §5.2): ", el("code", null, body.resolved)));
-    out.append(el("h3", null, "WHATWG URL Standard (browsers)"));
-    out.append(body.whatwg ? showValue(body.whatwg) : el("p", { class: "error" }, `byte ${body.whatwg_error.position}: ${body.whatwg_error.message}`));
-    out.append(el("h3", null, "RFC 3986 generic syntax"));
-    out.append(body.rfc3986 ? showValue(body.rfc3986) : el("p", { class: "error" }, `byte ${body.rfc3986_error.position}: ${body.rfc3986_error.message}`));
-  };
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    inspect().catch((error) => showError(out, { code: "network", message: String(error.message || error) }));
+    const op = event.submitter && event.submitter.value;
+    const component = text("edit-component");
+    if (op === "inspect-set") edit({ set: { [component]: text("edit-value") } });
+    else if (op === "inspect-clear") edit({ clear: [component] });
+    else if (op === "inspect-query") {
+      const edits = {};
+      if (text("edit-append").trim()) edits.append_query = [text("edit-append").trim()];
+      if (text("edit-trim").trim()) edits.trim_query = [text("edit-trim").trim()];
+      if (checked("edit-sort")) edits.sort_query = true;
+      edit(edits);
+    } else edit(null);
   });
 }
+
+// ---------------------------------------------------------------------------------------
+// Files
 
 /** Bytes read from a file per step in live mode. */
 const FILE_CHUNK = 1024 * 1024;
 /** Output gathered in JavaScript before it is handed to a Blob (kept out of the JS heap). */
 const BLOB_BATCH = 16 * 1024 * 1024;
+
+/** The name a result is saved under, as the server names it: `report.csv` → `report.decoded.csv`. */
+export function resultName(upload, op) {
+  const mark = op === "encode" ? "encoded" : "decoded";
+  const base = (upload || "").split(/[/\\]/).pop().replace(/[\u0000-\u001f\u007f-\u009f"\u2028\u2029]/g, "").trim().replace(/^\.+/, "").trim();
+  const clean = base || "urlkit-result.txt";
+  const dot = clean.lastIndexOf(".");
+  return dot > 0 ? `${clean.slice(0, dot)}.${mark}${clean.slice(dot)}` : `${clean}.${mark}`;
+}
 
 /**
  * Encodes or decodes `file` in the browser with the streaming codec, a chunk at a time, so
@@ -338,7 +915,8 @@ const BLOB_BATCH = 16 * 1024 * 1024;
  */
 export async function processFileLocally(file, op, options, progress) {
   const live = await loadLive();
-  const codec = op === "encode" ? live.createEncoder({ ...options, binary: true }) : live.createDecoder({ ...options, binary: true });
+  const binary = !options.charset;
+  const codec = op === "encode" ? live.createEncoder({ ...options, binary }) : live.createDecoder({ ...options, binary });
   const blobs = [];
   let pending = [];
   let pendingSize = 0;
@@ -361,82 +939,93 @@ export async function processFileLocally(file, op, options, progress) {
     keep(codec.finish());
   } catch (error) {
     codec.free();
-    if (error && error.body && error.body.error) {
-      const e = error.body.error;
-      throw new CodecError(e.code, e.message, e.offset);
-    }
+    if (error && error.body && error.body.error) throw CodecError.of(error.body, 422);
     throw error;
   }
   blobs.push(new Blob(pending));
   return { blob: new Blob(blobs, { type: "application/octet-stream" }), result: codec.result };
 }
 
+/** The file form's options, named as the API names them. */
+function fileOptions(op) {
+  const options = { per_line: checked("file-per-line"), strict: checked("file-strict") };
+  const charset = text("file-charset");
+  if (charset && !(op === "encode" && charset === "auto")) options.charset = charset;
+  if (op === "decode") options.plus_space = checked("file-plus-space");
+  else options.set = text("file-set");
+  return options;
+}
+
 let fileUrl = null;
 
-async function processInBrowser(form, out) {
+async function processInBrowser(out) {
   const file = $("file").files[0];
   if (!file) {
-    showError(out, { code: "no-file", message: "choose a file first" });
+    clear(out);
+    out.append(el("p", { class: "error", role: "alert" }, t("error-no-file")));
     return;
   }
   const op = $("file-op").value === "decode" ? "decode" : "encode";
-  const options = { per_line: checked("file-per-line") };
-  if (op === "decode") options.plus_space = checked("file-plus-space");
-  const status = el("p", { class: "quiet" }, "Processing in the browser…");
+  const status = el("p", { class: "quiet" }, t("file-processing-local", { percent: 0 }));
   clear(out);
   out.append(status);
   const started = performance.now();
-  const { blob, result } = await processFileLocally(file, op, options, (done, total) => {
-    status.textContent = `Processing in the browser… ${Math.floor((done / Math.max(total, 1)) * 100)}%`;
+  const { blob, result } = await processFileLocally(file, op, fileOptions(op), (done, total) => {
+    status.textContent = t("file-processing-local", { percent: Math.floor((done / Math.max(total, 1)) * 100) });
   });
-  const seconds = (performance.now() - started) / 1000;
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
   if (fileUrl) URL.revokeObjectURL(fileUrl);
   fileUrl = URL.createObjectURL(blob);
   clear(out);
-  const name = `${file.name}.${op}d`;
-  const link = el("a", { class: "download", href: fileUrl, download: name }, "Download the result");
-  out.append(el("p", null, `Result ready (${blob.size} bytes, ${seconds.toFixed(1)} s in the browser; nothing was uploaded). `, link));
-  const findings = el("div");
-  showFindings(findings, result && result.diagnostics, result && result.diagnostics_not_listed, null);
+  const name = resultName(file.name, op);
+  const link = el("a", { class: "download", href: fileUrl, download: name }, t("file-download"), " ", el("span", { class: "name", dir: "ltr" }, `(${name})`));
+  out.append(el("p", null, t("file-ready-local", { size: blob.size, seconds }), " ", link));
+  const findings = el("div", { class: "findings-box" });
+  showFindings(findings, result, false);
+  out.append(findings);
+}
+
+async function uploadToServer(form, out) {
+  clear(out);
+  out.append(el("p", { class: "quiet" }, t("file-processing")));
+  const response = await fetch(`/api/files`, { method: "POST", body: new FormData(form) });
+  const body = await response.json().catch(() => null);
+  if (!response.ok || !body) {
+    showError(out, CodecError.of(body, response.status), null, "file");
+    return;
+  }
+  clear(out);
+  const name = body.name || "";
+  const link = el("a", { class: "download", href: body.download, download: name }, t("file-download"), " ", el("span", { class: "name", dir: "ltr" }, `(${name})`));
+  const ready = el("p", null, t("file-ready", { size: body.size }), " ", link, " ", t("file-once", { expires: new Date(body.expires_at).toLocaleString(lang) }));
+  link.addEventListener("click", () => {
+    setTimeout(() => {
+      ready.replaceWith(el("p", { class: "quiet" }, t("file-downloaded", { size: body.size })));
+    }, 0);
+  });
+  out.append(ready);
+  const findings = el("div", { class: "findings-box" });
+  showFindings(findings, body, false);
   out.append(findings);
 }
 
 function setupFiles() {
   const form = $("file-form");
   const out = $("file-result");
+  const showFileOptions = () => {
+    const decode = $("file-op").value === "decode";
+    $("file-set").disabled = decode;
+    $("file-plus-space").disabled = !decode;
+  };
+  $("file-op").addEventListener("change", showFileOptions);
+  showFileOptions();
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    if (liveMode()) {
-      try {
-        await processInBrowser(form, out);
-      } catch (error) {
-        showError(out, error instanceof CodecError ? error : { code: "error", message: String(error.message || error) });
-      }
-      return;
-    }
-    clear(out);
-    out.append(el("p", { class: "quiet" }, "Processing…"));
     try {
-      const response = await fetch("/api/files", { method: "POST", body: new FormData(form) });
-      const body = await response.json().catch(() => null);
-      if (!response.ok || !body) {
-        showError(out, (body && body.error) || { code: "http-" + response.status, message: response.statusText });
-        return;
-      }
-      clear(out);
-      const link = el("a", { class: "download", href: body.download, download: "" }, "Download the result");
-      const ready = el("p", null, `Result ready (${body.size} bytes). `, link, ` — it can be downloaded once, until ${new Date(body.expires_at).toLocaleString()}.`);
-      link.addEventListener("click", () => {
-        setTimeout(() => {
-          ready.replaceWith(el("p", { class: "quiet" }, `Downloaded (${body.size} bytes): the result is now deleted from the server.`));
-        }, 0);
-      });
-      out.append(ready);
-      const findings = el("div");
-      showFindings(findings, body.diagnostics, body.diagnostics_not_listed, null);
-      out.append(findings);
+      if (liveMode()) await processInBrowser(out);
+      else await uploadToServer(form, out);
     } catch (error) {
-      showError(out, { code: "network", message: String(error.message || error) });
+      showError(out, error instanceof CodecError ? error : { code: "network", message: String(error.message || error) }, null, "file");
     }
   });
 }

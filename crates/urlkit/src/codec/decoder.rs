@@ -1,5 +1,6 @@
 //! Decoding one entry: escapes → bytes → text in the chosen (or detected) charset.
 
+use super::joined::JoinedEntries;
 use super::percent::PercentDecoder;
 use super::utf8::Utf8Stream;
 use super::{CharsetChoice, DecodeOptions, Entry};
@@ -32,6 +33,8 @@ pub(crate) struct EntryDecoder {
     detection: Option<Detection>,
     /// A `literal-non-ascii` finding was made for this entry.
     reported_literal: bool,
+    /// Watches for line breaks removed between entries (when whitespace is removed).
+    joined: Option<JoinedEntries>,
     buffer: Vec<u8>,
     map: Vec<u64>,
     scratch: Vec<u8>,
@@ -49,6 +52,7 @@ impl EntryDecoder {
             charset: None,
             detection: None,
             reported_literal: false,
+            joined: (!options.keep_whitespace).then(JoinedEntries::new),
             buffer: Vec::new(),
             map: Vec::new(),
             scratch: Vec::new(),
@@ -381,6 +385,9 @@ impl<'a> Locator<'a> {
 
 impl Entry for EntryDecoder {
     fn feed(&mut self, input: &[u8], out: &mut Vec<u8>, diagnostics: &mut Diagnostics) {
+        if let Some(joined) = &mut self.joined {
+            joined.scan(input, diagnostics);
+        }
         if let Stage::Detecting(raw) = &mut self.stage {
             raw.extend_from_slice(input);
             if raw.len() >= DETECTION_WINDOW {
@@ -408,6 +415,9 @@ impl Entry for EntryDecoder {
 
     fn reset(&mut self, offset: u64) {
         self.percent.reset(offset);
+        if let Some(joined) = &mut self.joined {
+            joined.reset(offset);
+        }
         self.reported_literal = false;
         if self.options.charset == CharsetChoice::Auto {
             self.charset = None;
@@ -444,6 +454,7 @@ mod tests {
         "%F0%9F%98%80",
         "%80",
         "%2541",
+        "https://",
     ];
 
     /// The output and the code and offset of each finding that does not look past the
@@ -597,6 +608,37 @@ mod tests {
         };
         let outcome = crate::decode("é%E9\r\n漢%FC\n".as_bytes(), &options);
         assert_eq!(outcome.text(), "éé\n漢ü\n");
+    }
+
+    #[test]
+    fn urls_on_separate_lines_are_reported_as_joined_unless_each_line_is_an_entry() {
+        let input = b"https://a/%D0%98\r\nhttps://b/";
+        let joined = |options: &DecodeOptions| {
+            crate::decode(input, options)
+                .diagnostics
+                .iter()
+                .filter(|d| d.code == Code::EntriesJoined)
+                .map(|d| d.offset)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(joined(&DecodeOptions::default()), [17]);
+        let binary = DecodeOptions {
+            binary: true,
+            ..DecodeOptions::default()
+        };
+        assert_eq!(joined(&binary), [17]);
+        for options in [
+            DecodeOptions {
+                per_line: true,
+                ..DecodeOptions::default()
+            },
+            DecodeOptions {
+                keep_whitespace: true,
+                ..DecodeOptions::default()
+            },
+        ] {
+            assert!(joined(&options).is_empty(), "{options:?}");
+        }
     }
 
     proptest! {

@@ -15,6 +15,9 @@ pub(crate) struct Framing<E: Entry> {
     in_line: bool,
     /// A `\r` ended the last chunk; whether it belongs to a CRLF is not known yet.
     pending_cr: bool,
+    /// The current line, counted from 1, and the input offset it starts at.
+    line: u64,
+    line_start: u64,
 }
 
 impl<E: Entry> Framing<E> {
@@ -26,6 +29,8 @@ impl<E: Entry> Framing<E> {
             offset: 0,
             in_line: false,
             pending_cr: false,
+            line: 1,
+            line_start: 0,
         }
     }
 
@@ -39,6 +44,7 @@ impl<E: Entry> Framing<E> {
             self.offset += chunk.len() as u64;
             return;
         }
+        diagnostics.start_line(self.line, self.line_start);
         let mut rest = chunk;
         if self.pending_cr && !rest.is_empty() {
             self.pending_cr = false;
@@ -56,6 +62,9 @@ impl<E: Entry> Framing<E> {
                     self.offset += end as u64 + 1;
                     self.entry.reset(self.offset);
                     self.in_line = false;
+                    self.line += 1;
+                    self.line_start = self.offset;
+                    diagnostics.start_line(self.line, self.line_start);
                     rest = &rest[end + 1..];
                 }
                 None => {
@@ -78,6 +87,7 @@ impl<E: Entry> Framing<E> {
             self.entry.finish(out, diagnostics);
             return;
         }
+        diagnostics.start_line(self.line, self.line_start);
         if self.pending_cr {
             self.pending_cr = false;
             self.entry.feed(b"\r", out, diagnostics);

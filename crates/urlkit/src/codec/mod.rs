@@ -13,6 +13,7 @@
 
 mod decoder;
 mod encoder;
+mod joined;
 pub(crate) mod kernel;
 mod layers;
 mod lines;
@@ -273,8 +274,10 @@ pub fn encode(input: &[u8], options: &EncodeOptions) -> Outcome {
 /// charset (URL Standard §1.3 *percent-decode*, Encoding Standard *decode*).
 ///
 /// Never fails: a `%` not followed by two hex digits is kept as it is (`malformed-escape`);
-/// bytes invalid in the charset become U+FFFD (`invalid-sequence`); each finding is in the
-/// outcome with its byte offset in `input`.
+/// bytes invalid in the charset become U+FFFD (`invalid-sequence`); a removed line break
+/// followed by the start of a URL (`scheme://`) is reported once (`entries-joined`), since
+/// per-line decoding would have kept the two apart; each finding is in the outcome with its
+/// byte offset in `input`.
 ///
 /// ```
 /// use urlkit::{decode, CharsetChoice, DecodeOptions};

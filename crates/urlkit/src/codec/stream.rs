@@ -8,7 +8,8 @@ use crate::detect::Detection;
 use crate::diagnostics::{Diagnostic, Diagnostics, KEPT_FINDINGS};
 use std::fmt;
 
-/// Strict mode rejected the input at this finding (its code, byte offset and message).
+/// Strict mode rejected the input at this finding (its code, byte offset and message, which
+/// says the input was rejected there; see [`Diagnostic::rejected`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rejection(pub Diagnostic);
 
@@ -140,8 +141,7 @@ impl Codec {
             self.rejected = self
                 .diagnostics
                 .first_strict_error()
-                .cloned()
-                .map(Rejection);
+                .map(|finding| Rejection(finding.rejected()));
         }
         match &self.rejected {
             Some(rejection) => Err(rejection.clone()),
