@@ -166,6 +166,10 @@ impl Encoder {
     pub(crate) fn finish(&mut self, out: &mut Vec<u8>, diagnostics: &mut Diagnostics) {
         self.framing.finish(out, diagnostics);
     }
+
+    pub(crate) fn reset(&mut self) {
+        self.framing.reset();
+    }
 }
 
 /// The decoding direction of [`Codec`].
@@ -192,6 +196,10 @@ impl Decoder {
 
     pub(crate) fn finish(&mut self, out: &mut Vec<u8>, diagnostics: &mut Diagnostics) {
         self.framing.finish(out, diagnostics);
+    }
+
+    pub(crate) fn reset(&mut self) {
+        self.framing.reset();
     }
 
     pub(crate) fn charset(&self) -> Option<Charset> {
