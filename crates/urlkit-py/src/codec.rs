@@ -159,12 +159,12 @@ impl Result {
 
 /// What one entry left besides its output: the codec that ran it, or the run of
 /// `until_stable`.
-pub enum Entry {
-    Streamed(Codec),
+pub enum Entry<'a> {
+    Streamed(&'a Codec),
     Peeled(Run),
 }
 
-impl Entry {
+impl Entry<'_> {
     pub fn charset(&self) -> Option<Charset> {
         match self {
             Entry::Streamed(codec) => codec.charset(),
@@ -226,39 +226,24 @@ impl Direction {
         matches!(self, Direction::Decode(settings, _) if settings.until_stable)
     }
 
-    /// Runs one entry, appending its output to `out`. A strict rejection leaves `out` as it
-    /// was.
-    pub fn run(&self, input: &[u8], out: &mut Vec<u8>) -> std::result::Result<Entry, Rejection> {
-        let start = out.len();
-        let mut codec = match self {
+    /// A runner of entries with these settings.
+    pub fn runner(&self) -> Runner<'_> {
+        let codec = match self {
             Direction::Encode(settings, options) => Codec::encoder(options).strict(settings.strict),
-            Direction::Decode(settings, _) if settings.until_stable => {
-                return match settings.run(input) {
-                    Ok(Ok(run)) => {
-                        out.extend_from_slice(&run.finished.output);
-                        Ok(Entry::Peeled(run))
-                    }
-                    Ok(Err(rejection)) => Err(rejection),
-                    // The settings were checked when the decoder was made.
-                    Err(_) => unreachable!("settings checked at construction"),
-                };
-            }
             Direction::Decode(settings, options) => Codec::decoder(options).strict(settings.strict),
         };
-        match codec.feed(input, out).and_then(|()| codec.finish(out)) {
-            Ok(()) => Ok(Entry::Streamed(codec)),
-            Err(rejection) => {
-                out.truncate(start);
-                Err(rejection)
-            }
+        Runner {
+            direction: self,
+            codec,
         }
     }
 
     /// One entry as a `Result`.
     fn result(&self, py: Python<'_>, input: &[u8]) -> PyResult<Result> {
         let mut output = Vec::with_capacity(input.len() + input.len() / 2);
+        let mut runner = self.runner();
         let entry = py
-            .detach(|| self.run(input, &mut output))
+            .detach(|| runner.run(input, &mut output))
             .map_err(|rejection| rejected(py, &rejection, None))?;
         let diagnostics = entry.diagnostics();
         Ok(Result {
@@ -276,6 +261,46 @@ impl Direction {
                 .layers()
                 .map(|l| l.layers.iter().map(|layer| lossy(layer)).collect()),
         })
+    }
+}
+
+/// Runs entries one after the other through one codec, reset between them.
+pub struct Runner<'a> {
+    direction: &'a Direction,
+    codec: Codec,
+}
+
+impl Runner<'_> {
+    /// Runs one entry, appending its output to `out`. A strict rejection leaves `out` as it
+    /// was.
+    pub fn run(
+        &mut self,
+        input: &[u8],
+        out: &mut Vec<u8>,
+    ) -> std::result::Result<Entry<'_>, Rejection> {
+        if let Direction::Decode(settings, _) = self.direction {
+            if settings.until_stable {
+                return match settings.run(input) {
+                    Ok(Ok(run)) => {
+                        out.extend_from_slice(&run.finished.output);
+                        Ok(Entry::Peeled(run))
+                    }
+                    Ok(Err(rejection)) => Err(rejection),
+                    // The settings were checked when the decoder was made.
+                    Err(_) => unreachable!("settings checked at construction"),
+                };
+            }
+        }
+        let start = out.len();
+        let codec = &mut self.codec;
+        codec.reset();
+        match codec.feed(input, out).and_then(|()| codec.finish(out)) {
+            Ok(()) => Ok(Entry::Streamed(&self.codec)),
+            Err(rejection) => {
+                out.truncate(start);
+                Err(rejection)
+            }
+        }
     }
 }
 

@@ -330,11 +330,12 @@ pub fn codec_column(
     let text = !direction.bytes_out();
     let bytes = input.to_data().get_slice_memory_size().unwrap_or(0);
     let outcome: Result<PyResult<ArrayRef>, (usize, Rejection)> = py.detach(|| {
+        let mut runner = direction.runner();
         if diagnostics {
             let mut columns = ResultColumns::new(direction, rows.len(), bytes);
             rows.try_for_each(|row, value| match value {
                 Some(value) => {
-                    let entry = direction
+                    let entry = runner
                         .run(value, &mut columns.output.values)
                         .map_err(|r| (row, r))?;
                     columns.push(&entry);
@@ -350,7 +351,7 @@ pub fn codec_column(
             let mut output = Bytes::with_capacity(rows.len(), bytes);
             rows.try_for_each(|row, value| match value {
                 Some(value) => {
-                    direction
+                    runner
                         .run(value, &mut output.values)
                         .map_err(|r| (row, r))?;
                     output.end_row();
