@@ -16,7 +16,8 @@ use arrow_schema::{DataType, Field, Fields};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use std::sync::Arc;
-use urlkit::inspect::whatwg::{self, UrlReport};
+use urlkit::inspect::template::Template;
+use urlkit::inspect::whatwg;
 use urlkit::Rejection;
 
 /// The rows of a string or binary array, as bytes (`None` for null).
@@ -96,16 +97,6 @@ impl Bytes {
     pub fn end_row(&mut self) {
         self.offsets.push(self.values.len() as i64);
         self.valid.push(true);
-    }
-
-    pub fn push(&mut self, value: Option<&[u8]>) {
-        match value {
-            Some(bytes) => {
-                self.values.extend_from_slice(bytes);
-                self.end_row();
-            }
-            None => self.push_null(),
-        }
     }
 
     pub fn push_null(&mut self) {
@@ -371,24 +362,32 @@ pub fn codec_column(
     }
 }
 
-/// Parses every row by the URL Standard (against `base` when given) and keeps what `pick`
-/// takes from each report; a row that does not parse gives null.
-pub fn url_column(
+/// Fills `template` (the placeholders of `urlkit parse --get`) from every row parsed by the
+/// URL Standard, against `base` when given; a row that is null or does not parse gives
+/// null. A template that cannot be used raises `SettingError` naming its position.
+pub fn template_column(
     py: Python<'_>,
     array: &Bound<'_, PyAny>,
+    template: &str,
     base: Option<&str>,
-    pick: impl Fn(&UrlReport) -> Option<&str> + Send + Sync,
 ) -> PyResult<ArrowArray> {
+    let template = Template::parse(template)
+        .map_err(|e| crate::errors::SettingError::new_err(format!("template: {e}")))?;
     let base = crate::report::base_url(py, base)?;
     let input = import(array)?;
     let rows = Rows::of(input.as_ref())?;
     let array = py.detach(|| {
         let mut output = Bytes::with_capacity(rows.len(), 0);
         let _ = rows.try_for_each(|_, value| -> Result<(), ()> {
-            let report = value
-                .and_then(|v| std::str::from_utf8(v).ok())
-                .and_then(|url| whatwg::report(url, base.as_ref()).ok());
-            output.push(report.as_ref().and_then(&pick).map(str::as_bytes));
+            let parsed =
+                value.and_then(|v| whatwg::parse(&String::from_utf8_lossy(v), base.as_ref()).ok());
+            match parsed {
+                Some(url) => {
+                    template.render(&url, &mut output.values);
+                    output.end_row();
+                }
+                None => output.push_null(),
+            }
             Ok(())
         });
         output.finish(true, rows.large)

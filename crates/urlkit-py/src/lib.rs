@@ -120,46 +120,18 @@ fn idn(py: Python<'_>, domain: &str, to: &str) -> PyResult<String> {
     converted.map_err(|e| errors::url_error(py, &e.message, e.position))
 }
 
-/// Each row's host (`hostname`: the host without its port) as a string column; null where
-/// the row is null or does not parse.
+/// Each row filled into `template`, as `urlkit parse --get TEMPLATE` prints it: `{host}`,
+/// `{path}`, `{query:KEY}`, `{scheme}://{host}:{port}` …; null where the row is null or does
+/// not parse.
 #[pyfunction]
-#[pyo3(signature = (array, *, base=None))]
-fn host_column(
+#[pyo3(signature = (array, template, *, base=None))]
+fn get_column(
     py: Python<'_>,
     array: &Bound<'_, PyAny>,
+    template: &str,
     base: Option<&str>,
 ) -> PyResult<arrow::ArrowArray> {
-    columns::url_column(py, array, base, |r| Some(r.hostname.as_str()))
-}
-
-/// Each row's path (`pathname`, as serialized: still percent-encoded); null where the row is
-/// null or does not parse.
-#[pyfunction]
-#[pyo3(signature = (array, *, base=None))]
-fn path_column(
-    py: Python<'_>,
-    array: &Bound<'_, PyAny>,
-    base: Option<&str>,
-) -> PyResult<arrow::ArrowArray> {
-    columns::url_column(py, array, base, |r| Some(r.pathname.as_str()))
-}
-
-/// Each row's first value of the query parameter `name` (decoded, `+` as space, as in
-/// `query_pairs`); null where there is none or the row does not parse.
-#[pyfunction]
-#[pyo3(signature = (array, name, *, base=None))]
-fn query_param_column(
-    py: Python<'_>,
-    array: &Bound<'_, PyAny>,
-    name: &str,
-    base: Option<&str>,
-) -> PyResult<arrow::ArrowArray> {
-    columns::url_column(py, array, base, |r| {
-        r.query_pairs
-            .iter()
-            .find(|(key, _)| key == name)
-            .map(|(_, value)| value.as_str())
-    })
+    columns::template_column(py, array, template, base)
 }
 
 /// Each row's report as a struct column: the fields of `parse()`, then `error` and
@@ -189,9 +161,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(resolve, m)?)?;
     m.add_function(wrap_pyfunction!(normalize, m)?)?;
     m.add_function(wrap_pyfunction!(idn, m)?)?;
-    m.add_function(wrap_pyfunction!(host_column, m)?)?;
-    m.add_function(wrap_pyfunction!(path_column, m)?)?;
-    m.add_function(wrap_pyfunction!(query_param_column, m)?)?;
+    m.add_function(wrap_pyfunction!(get_column, m)?)?;
     m.add_function(wrap_pyfunction!(parse_column, m)?)?;
     m.add("UrlkitError", py.get_type::<errors::UrlkitError>())?;
     m.add("SettingError", py.get_type::<errors::SettingError>())?;

@@ -48,6 +48,16 @@ def cli_json(args: Sequence[str], entries: Sequence[Union[str, bytes]]) -> List[
     return [json.loads(line) for line in lines]
 
 
+def cli_get(template: str, urls: Sequence[str]) -> List[Optional[str]]:
+    """`urlkit parse --get TEMPLATE -- URLS…`, one value per URL: None where the URL does
+    not parse (the command line prints an empty line for it and names it on stderr)."""
+    parsed = cli_json(["parse"], urls)
+    done = run_cli(["parse", "--get", template], urls)
+    lines = done.stdout.decode("utf-8").split("\n")[: len(urls)]
+    assert len(lines) == len(urls), done.stderr
+    return [None if "error" in p else line for p, line in zip(parsed, lines)]
+
+
 def without_nones(row: Optional[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
     """A struct row as the JSON prints it: absent fields are null in a column."""
     if row is None:

@@ -7,7 +7,7 @@ import pytest
 
 import pyurlkit
 import pyurlkit.arrow as ua
-from conftest import URLS, cli_json, without_nones
+from conftest import URLS, cli_get, cli_json, without_nones
 
 
 def test_decoded_column_equals_the_command_line_with_its_findings(rows):
@@ -86,22 +86,30 @@ def test_other_columns_are_refused_with_their_type():
         pyurlkit.Decoder().column(["not", "arrow"])
 
 
-def test_url_columns_equal_the_command_line():
+GETS = ["{host}", "{path}", "{path:raw}", "{query:q}", "{:query:q}", "{query-all:q}",
+        "{scheme}://{host}:{port}{path}", "{host:unicode}", "{user}:{password}#{fragment}"]
+
+
+@pytest.mark.parametrize("template", GETS)
+def test_templates_equal_parse_get(template):
+    assert ua.get(pa.array(URLS), template).to_pylist() == cli_get(template, URLS)
+
+
+def test_shortcuts_are_their_templates():
+    column = pa.array(URLS)
+    assert ua.host(column).to_pylist() == cli_get("{host}", URLS)
+    assert ua.path(column).to_pylist() == cli_get("{path}", URLS)
+    assert ua.path(column, raw=True).to_pylist() == cli_get("{path:raw}", URLS)
+    assert ua.query_param(column, "q").to_pylist() == cli_get("{query:q}", URLS)
+
+
+def test_parsed_column_equals_parse_json():
     expected = cli_json(["parse"], URLS)
-    hosts = ua.host(pa.array(URLS)).to_pylist()
-    paths = ua.path(pa.array(URLS)).to_pylist()
-    queries = ua.query_param(pa.array(URLS), "q").to_pylist()
-    parsed = ua.parse(pa.array(URLS)).to_pylist()
-    for url, want, host, path, query, report in zip(URLS, expected, hosts, paths, queries,
-                                                   parsed):
+    for url, want, report in zip(URLS, expected, ua.parse(pa.array(URLS)).to_pylist()):
         if "error" in want:
-            assert (host, path, query) == (None, None, None)
             assert (report["error"], report["position"]) == (want["error"], want["position"])
             assert report["href"] is None
             continue
-        assert host == want["hostname"]
-        assert path == want["pathname"]
-        assert query == next((v for k, v in want["query_pairs"] if k == "q"), None)
         report["query_pairs"] = [[p["name"], p["value"]] for p in report["query_pairs"]]
         for name, value in want.items():
             if name != "input":
@@ -114,9 +122,12 @@ def test_url_columns_keep_nulls_and_take_a_base():
     assert ua.host(values, base="https://h.example/a/b").to_pylist() == \
         [None, "h.example", "h.example"]
     assert ua.path(values, base="https://h.example/a/b").to_pylist() == [None, "/x", "/a/y"]
+    assert ua.query_param(values, "q", base="https://h.example/").to_pylist() == [None, "1", ""]
     assert ua.parse(values).to_pylist()[0] is None
     with pytest.raises(pyurlkit.UrlError):
         ua.host(values, base="relative")
+    with pytest.raises(pyurlkit.SettingError, match="template"):
+        ua.get(values, "{nope}")
 
 
 def test_arrow_results_cross_by_the_capsule_protocol():

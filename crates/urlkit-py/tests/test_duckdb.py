@@ -8,7 +8,7 @@ import pyarrow as pa
 import pytest
 
 import pyurlkit.arrow as ua
-from conftest import URLS, cli_json
+from conftest import URLS, cli_get, cli_json
 
 
 @pytest.fixture(scope="module")
@@ -33,10 +33,10 @@ def test_decode_in_sql_equals_the_command_line(con, rows):
 
 
 def test_host_in_sql_equals_the_command_line(con):
-    expected = cli_json(["parse"], URLS)
+    expected = cli_get("{host}", URLS)
     con.register("links", pa.table({"id": list(range(len(URLS))), "url": URLS}))
     got = con.sql("select urlkit_host(url) from links order by id").fetchall()
-    assert [value for (value,) in got] == [want.get("hostname") for want in expected]
+    assert [value for (value,) in got] == expected
 
 
 def test_nulls_and_duckdbs_own_url_decode(con):

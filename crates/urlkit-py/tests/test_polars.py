@@ -8,7 +8,7 @@ import pytest
 
 import pyurlkit
 import pyurlkit.polars  # noqa: F401  (registers the namespace)
-from conftest import URLS, cli_json, without_nones
+from conftest import URLS, cli_get, cli_json, without_nones
 
 
 def test_decode_expression_equals_the_command_line(rows):
@@ -45,18 +45,19 @@ def test_url_expressions_equal_the_command_line():
         host=pl.col("url").urlkit.host(),
         path=pl.col("url").urlkit.path(),
         q=pl.col("url").urlkit.query_param("q"),
+        origin=pl.col("url").urlkit.get("{scheme}://{host}:{port}"),
         parsed=pl.col("url").urlkit.parse(),
     )
-    for url, want, row in zip(URLS, expected, out.to_dicts()):
+    assert out["host"].to_list() == cli_get("{host}", URLS)
+    assert out["path"].to_list() == cli_get("{path}", URLS)
+    assert out["q"].to_list() == cli_get("{query:q}", URLS)
+    assert out["origin"].to_list() == cli_get("{scheme}://{host}:{port}", URLS)
+    for url, want, parsed in zip(URLS, expected, out["parsed"].to_list()):
         if "error" in want:
-            assert (row["host"], row["path"], row["q"]) == (None, None, None)
-            assert row["parsed"]["position"] == want["position"]
+            assert parsed["position"] == want["position"]
             continue
-        assert row["host"] == want["hostname"], url
-        assert row["path"] == want["pathname"], url
-        assert row["q"] == next((v for k, v in want["query_pairs"] if k == "q"), None)
-        assert row["parsed"]["href"] == want["href"]
-        assert row["parsed"]["path_segments"] == want["path_segments"]
+        assert parsed["href"] == want["href"], url
+        assert parsed["path_segments"] == want["path_segments"], url
 
 
 def test_series_namespace_and_several_chunks():

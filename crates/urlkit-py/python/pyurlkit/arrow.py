@@ -25,7 +25,7 @@ import pyarrow as pa
 from . import _native
 from ._native import Decoder, Encoder
 
-__all__ = ["decode", "encode", "host", "path", "query_param", "parse", "apply"]
+__all__ = ["apply", "decode", "encode", "get", "host", "parse", "path", "query_param"]
 
 
 def apply(function: Callable[[Any], _native.ArrowArray], values: Any) -> Any:
@@ -53,22 +53,30 @@ def decode(values: Any, *, diagnostics: bool = False, **options: Any) -> Any:
     return apply(lambda a: decoder.column(a, diagnostics=diagnostics), values)
 
 
+def get(values: Any, template: str, *, base: Optional[str] = None) -> Any:
+    """Each URL filled into ``template`` as ``urlkit parse --get TEMPLATE`` does
+    (``{host}``, ``{path}``, ``{query:KEY}``, ``{scheme}://{host}:{port}``, … with
+    values decoded; ``{path:raw}`` or ``{:query:KEY}`` for the encoded form); null where the
+    row does not parse. A template that cannot be used raises ``SettingError``."""
+    return apply(lambda a: _native.get_column(a, template, base=base), values)
+
+
 def host(values: Any, *, base: Optional[str] = None) -> Any:
-    """Each URL's host without its port, as the URL Standard parses it (lower-cased,
-    internationalized names in ASCII); null where the row does not parse."""
-    return apply(lambda a: _native.host_column(a, base=base), values)
+    """Each URL's host as the URL Standard parses it (lower-cased, internationalized names
+    in Punycode, IPv6 in brackets): ``get(values, "{host}")``."""
+    return get(values, "{host}", base=base)
 
 
-def path(values: Any, *, base: Optional[str] = None) -> Any:
-    """Each URL's path as serialized (``pathname``, percent-encoded); null where the row
-    does not parse."""
-    return apply(lambda a: _native.path_column(a, base=base), values)
+def path(values: Any, *, raw: bool = False, base: Optional[str] = None) -> Any:
+    """Each URL's path, decoded (``{path}``), or as it appears with ``raw=True``."""
+    return get(values, "{path:raw}" if raw else "{path}", base=base)
 
 
-def query_param(values: Any, name: str, *, base: Optional[str] = None) -> Any:
-    """Each URL's first value of query parameter ``name``, decoded; null where there is
-    none or the row does not parse."""
-    return apply(lambda a: _native.query_param_column(a, name, base=base), values)
+def query_param(values: Any, name: str, *, raw: bool = False,
+                base: Optional[str] = None) -> Any:
+    """Each URL's first value of query parameter ``name``, decoded with ``+`` as a space
+    (``{query:NAME}``; empty where there is none, as the command line prints it)."""
+    return get(values, f"{{{':' if raw else ''}query:{name}}}", base=base)
 
 
 def parse(values: Any, *, base: Optional[str] = None) -> Any:

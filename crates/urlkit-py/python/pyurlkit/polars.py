@@ -8,8 +8,9 @@ Each batch crosses into Rust once through the Arrow C data interface (``map_batc
 no Python runs per row. ``decode``/``encode`` take the keyword arguments of
 ``pyurlkit.decode``/``pyurlkit.encode``, checked when the expression is built (a bad one
 raises ``SettingError`` then); with ``diagnostics=True`` the result is a struct column
-shaped as ``Result.to_dict()``. ``host``, ``path``, ``query_param(name)`` give strings
-(null where a row does not parse) and ``parse`` a struct column of the URL's fields.
+shaped as ``Result.to_dict()``. ``get(template)`` fills a template as ``urlkit parse --get`` does
+(``host``, ``path`` and ``query_param(name)`` are its shortcuts; null where a row does not
+parse) and ``parse`` gives a struct column of the URL's fields.
 """
 
 from __future__ import annotations
@@ -64,17 +65,21 @@ class _Namespace(Generic[T]):
         decoder = Decoder(**options)
         return self._apply(lambda a: decoder.column(a, diagnostics=diagnostics))
 
+    def get(self, template: str, *, base: Optional[str] = None) -> T:
+        """Each URL filled into ``template`` (see ``pyurlkit.arrow.get``)."""
+        return self._apply(lambda a: _native.get_column(a, template, base=base))
+
     def host(self, *, base: Optional[str] = None) -> T:
-        """Each URL's host without its port; null where the row does not parse."""
-        return self._apply(lambda a: _native.host_column(a, base=base))
+        """Each URL's host (``{host}``); null where the row does not parse."""
+        return self.get("{host}", base=base)
 
-    def path(self, *, base: Optional[str] = None) -> T:
-        """Each URL's path as serialized (percent-encoded); null where it does not parse."""
-        return self._apply(lambda a: _native.path_column(a, base=base))
+    def path(self, *, raw: bool = False, base: Optional[str] = None) -> T:
+        """Each URL's path, decoded (or as it appears with ``raw=True``)."""
+        return self.get("{path:raw}" if raw else "{path}", base=base)
 
-    def query_param(self, name: str, *, base: Optional[str] = None) -> T:
-        """Each URL's first value of query parameter ``name``, decoded; null if none."""
-        return self._apply(lambda a: _native.query_param_column(a, name, base=base))
+    def query_param(self, name: str, *, raw: bool = False, base: Optional[str] = None) -> T:
+        """Each URL's first value of query parameter ``name``, decoded."""
+        return self.get(f"{{{':' if raw else ''}query:{name}}}", base=base)
 
     def parse(self, *, base: Optional[str] = None) -> T:
         """Each URL taken apart, as a struct (see ``pyurlkit.arrow.parse``)."""
