@@ -161,7 +161,7 @@ impl Result {
 /// `until_stable`.
 pub enum Entry<'a> {
     Streamed(&'a Codec),
-    Peeled(Run),
+    Peeled(Box<Run>),
 }
 
 impl Entry<'_> {
@@ -283,7 +283,7 @@ impl Runner<'_> {
                 return match settings.run(input) {
                     Ok(Ok(run)) => {
                         out.extend_from_slice(&run.finished.output);
-                        Ok(Entry::Peeled(run))
+                        Ok(Entry::Peeled(Box::new(run)))
                     }
                     Ok(Err(rejection)) => Err(rejection),
                     // The settings were checked when the decoder was made.
