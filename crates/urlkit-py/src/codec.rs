@@ -5,6 +5,7 @@ use crate::errors::{rejected, setting_error};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString};
+use pyo3::PyClassInitializer;
 use urlkit::diagnostics::Diagnostics;
 use urlkit::settings::{DecodeSettings, EncodeSettings, Layers, Run};
 use urlkit::{Charset, Codec, DecodeOptions, Detection, EncodeOptions, Rejection};
@@ -340,6 +341,38 @@ impl Input {
     }
 }
 
+/// What `Encoder` and `Decoder` share: run on one entry (`coder(text)`) or on a column
+/// (`coder.column(array)`), with the options checked when the coder was made.
+#[pyclass(module = "pyurlkit", name = "Coder", frozen, subclass)]
+pub struct Coder {
+    pub direction: Direction,
+}
+
+#[pymethods]
+impl Coder {
+    /// Runs one entry (`str` or `bytes`) into a `Result`. Strict, raises `RejectedError`
+    /// at the first finding strict mode rejects (a malformed escape, an invalid sequence,
+    /// an unencodable character, text that is not UTF-8), with its offset.
+    fn __call__(&self, py: Python<'_>, text: Input) -> PyResult<Result> {
+        self.direction.result(py, text.bytes())
+    }
+
+    /// Runs every row of an Arrow string or binary array (anything with
+    /// `__arrow_c_array__`); nulls stay null. Returns an Arrow array: strings (binary when
+    /// decoding with `binary=True`), or with `diagnostics=True` structs shaped as
+    /// `Result.to_dict()`. Strict, the first rejection raises `RejectedError` with its
+    /// `row`.
+    #[pyo3(signature = (array, *, diagnostics=false))]
+    fn column(
+        &self,
+        py: Python<'_>,
+        array: &Bound<'_, PyAny>,
+        diagnostics: bool,
+    ) -> PyResult<crate::arrow::ArrowArray> {
+        crate::columns::codec_column(py, &self.direction, array, diagnostics)
+    }
+}
+
 /// Percent-encodes text or bytes with the options given once.
 ///
 /// Keyword arguments are those of `urlkit encode` and the JSON API: `charset` (any label;
@@ -347,10 +380,8 @@ impl Input {
 /// `special-query`, `fragment`, `userinfo`, `c0`, `iri`, `all`), `safe`, `unsafe`,
 /// `space_plus`, `lowercase`, `per_line`, `newline` (`lf`/`crlf`), `strict`, `binary`.
 /// A value that names nothing raises `SettingError` naming the argument.
-#[pyclass(module = "pyurlkit", frozen)]
-pub struct Encoder {
-    pub direction: Direction,
-}
+#[pyclass(module = "pyurlkit", frozen, extends = Coder)]
+pub struct Encoder;
 
 #[pymethods]
 impl Encoder {
@@ -370,7 +401,7 @@ impl Encoder {
         newline: Option<String>,
         strict: bool,
         binary: bool,
-    ) -> PyResult<Self> {
+    ) -> PyResult<PyClassInitializer<Self>> {
         let settings = EncodeSettings {
             charset,
             set,
@@ -384,28 +415,10 @@ impl Encoder {
             binary,
         };
         let options = settings.options().map_err(|e| setting_error(py, &e))?;
-        Ok(Encoder {
+        Ok(PyClassInitializer::from(Coder {
             direction: Direction::Encode(settings, options),
         })
-    }
-
-    /// Encodes one entry (`str`, or `bytes`) into a `Result`. Strict, raises
-    /// `RejectedError` at the first unencodable character or non-UTF-8 byte.
-    fn __call__(&self, py: Python<'_>, text: Input) -> PyResult<Result> {
-        self.direction.result(py, text.bytes())
-    }
-
-    /// Encodes every row of an Arrow string or binary array (anything with
-    /// `__arrow_c_array__`); nulls stay null. Returns an Arrow array: strings, or with
-    /// `diagnostics=True` structs shaped as `Result.to_dict()`.
-    #[pyo3(signature = (array, *, diagnostics=false))]
-    fn column(
-        &self,
-        py: Python<'_>,
-        array: &Bound<'_, PyAny>,
-        diagnostics: bool,
-    ) -> PyResult<crate::arrow::ArrowArray> {
-        crate::columns::codec_column(py, &self.direction, array, diagnostics)
+        .add_subclass(Encoder))
     }
 }
 
@@ -415,10 +428,8 @@ impl Encoder {
 /// `auto`; default UTF-8), `plus_space`, `keep_whitespace`, `per_line`, `newline`, `strict`,
 /// `binary` (output as bytes), `until_stable`. A value that names nothing raises
 /// `SettingError` naming the argument.
-#[pyclass(module = "pyurlkit", frozen)]
-pub struct Decoder {
-    pub direction: Direction,
-}
+#[pyclass(module = "pyurlkit", frozen, extends = Coder)]
+pub struct Decoder;
 
 #[pymethods]
 impl Decoder {
@@ -436,7 +447,7 @@ impl Decoder {
         strict: bool,
         binary: bool,
         until_stable: bool,
-    ) -> PyResult<Self> {
+    ) -> PyResult<PyClassInitializer<Self>> {
         let settings = DecodeSettings {
             charset,
             plus_space,
@@ -448,27 +459,9 @@ impl Decoder {
             until_stable,
         };
         let options = settings.options().map_err(|e| setting_error(py, &e))?;
-        Ok(Decoder {
+        Ok(PyClassInitializer::from(Coder {
             direction: Direction::Decode(settings, options),
         })
-    }
-
-    /// Decodes one entry (`str` or `bytes`) into a `Result`. Strict, raises
-    /// `RejectedError` at the first malformed escape or invalid sequence.
-    fn __call__(&self, py: Python<'_>, text: Input) -> PyResult<Result> {
-        self.direction.result(py, text.bytes())
-    }
-
-    /// Decodes every row of an Arrow string or binary array; nulls stay null. Returns an
-    /// Arrow array: strings (binary with `binary=True`), or with `diagnostics=True` structs
-    /// shaped as `Result.to_dict()`.
-    #[pyo3(signature = (array, *, diagnostics=false))]
-    fn column(
-        &self,
-        py: Python<'_>,
-        array: &Bound<'_, PyAny>,
-        diagnostics: bool,
-    ) -> PyResult<crate::arrow::ArrowArray> {
-        crate::columns::codec_column(py, &self.direction, array, diagnostics)
+        .add_subclass(Decoder))
     }
 }

@@ -149,6 +149,7 @@ fn parse_column(
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
+    m.add_class::<codec::Coder>()?;
     m.add_class::<codec::Encoder>()?;
     m.add_class::<codec::Decoder>()?;
     m.add_class::<codec::Result>()?;

@@ -22,6 +22,7 @@ from typing import Optional, Union
 
 from ._native import (
     ArrowArray,
+    Coder,
     Decoder,
     Detected,
     Detection,
@@ -41,6 +42,7 @@ from ._native import (
 
 __all__ = [
     "ArrowArray",
+    "Coder",
     "Decoder",
     "Detected",
     "Detection",
