@@ -207,7 +207,7 @@ section_miri() {
 PYTHON_PACKAGES=(maturin pytest pytest-timeout pyarrow polars duckdb pyspark "pandas<3")
 
 section_python() {
-  if ! ensure_debian python3:python3 python3-venv:python3-venv java:openjdk-17-jre-headless \
+  if ! ensure_debian python3:python3 python3-venv java:openjdk-17-jre-headless \
     || ! command -v python3 >/dev/null 2>&1 || ! python3 -m venv --help >/dev/null 2>&1; then
     skip_section python "needs Python 3 with venv and pip, and Java for PySpark"
     return
