@@ -289,17 +289,18 @@ mod tests {
         assert!(codec.detection().is_none());
     }
 
-    /// Everything a finished input leaves in a codec, to compare two codecs by.
-    fn state(
-        codec: &mut Codec,
-        input: &[u8],
-    ) -> (
+    /// Everything a finished input leaves in a codec: output or rejection, findings kept
+    /// and dropped, charset and detection.
+    type State = (
         Result<Vec<u8>, Rejection>,
         Vec<Diagnostic>,
         u64,
         Option<Charset>,
         Option<Detection>,
-    ) {
+    );
+
+    /// The state `input` leaves in `codec`, to compare two codecs by.
+    fn state(codec: &mut Codec, input: &[u8]) -> State {
         let mut out = Vec::new();
         let ran = codec
             .feed(input, &mut out)
