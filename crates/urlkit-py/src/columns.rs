@@ -105,26 +105,49 @@ impl Bytes {
         self.nulls += 1;
     }
 
+    /// Whether every row is UTF-8 text: the whole buffer is (checked with SIMD), and no
+    /// row starts inside a character.
+    fn is_text(&self) -> bool {
+        simdutf8::basic::from_utf8(&self.values).is_ok()
+            && self.offsets.iter().all(|&at| {
+                self.values
+                    .get(at as usize)
+                    .is_none_or(|&byte| (byte as i8) >= -0x40)
+            })
+    }
+
     /// The column as `utf8` (or `binary` when `text` is false), `large_` when asked or when
-    /// the bytes outgrow 32-bit offsets. Text must be UTF-8: it is checked.
+    /// the bytes outgrow 32-bit offsets. Text is checked to be UTF-8, as Arrow requires.
     pub fn finish(self, text: bool, large: bool) -> PyResult<ArrayRef> {
+        if text && !self.is_text() {
+            return Err(PyTypeError::new_err("a result that is not UTF-8 text"));
+        }
         let nulls = (self.nulls > 0).then(|| NullBuffer::from(self.valid));
         let values = Buffer::from_vec(self.values);
         let large = large || values.len() > i32::MAX as usize;
         let error = |e: arrow_schema::ArrowError| PyTypeError::new_err(e.to_string());
-        Ok(if large {
-            let offsets = OffsetBuffer::new(ScalarBuffer::from(self.offsets));
-            if text {
-                Arc::new(LargeStringArray::try_new(offsets, values, nulls).map_err(error)?)
-            } else {
-                Arc::new(LargeBinaryArray::try_new(offsets, values, nulls).map_err(error)?)
-            }
+        let offsets = if large {
+            None
         } else {
-            let narrow: Vec<i32> = self.offsets.iter().map(|&o| o as i32).collect();
-            let offsets = OffsetBuffer::new(ScalarBuffer::from(narrow));
-            if text {
-                Arc::new(StringArray::try_new(offsets, values, nulls).map_err(error)?)
-            } else {
+            Some(OffsetBuffer::new(ScalarBuffer::from(
+                self.offsets.iter().map(|&o| o as i32).collect::<Vec<i32>>(),
+            )))
+        };
+        let wide = || OffsetBuffer::new(ScalarBuffer::from(self.offsets.clone()));
+        // SAFETY (the `new_unchecked` calls): the offsets start at 0 and never decrease, the
+        // last is the length of `values`, `nulls` has one bit per row, and for text every
+        // row was checked to be UTF-8 above: what `try_new` would check.
+        Ok(match (offsets, text) {
+            (None, true) => {
+                Arc::new(unsafe { LargeStringArray::new_unchecked(wide(), values, nulls) })
+            }
+            (None, false) => {
+                Arc::new(LargeBinaryArray::try_new(wide(), values, nulls).map_err(error)?)
+            }
+            (Some(offsets), true) => {
+                Arc::new(unsafe { StringArray::new_unchecked(offsets, values, nulls) })
+            }
+            (Some(offsets), false) => {
                 Arc::new(BinaryArray::try_new(offsets, values, nulls).map_err(error)?)
             }
         })
