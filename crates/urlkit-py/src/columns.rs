@@ -391,17 +391,24 @@ pub fn codec_column(
 pub fn template_column(
     py: Python<'_>,
     array: &Bound<'_, PyAny>,
-    template: &str,
+    template_text: &str,
     base: Option<&str>,
 ) -> PyResult<ArrowArray> {
-    let template = Template::parse(template)
+    let template = Template::parse(template_text)
         .map_err(|e| crate::errors::SettingError::new_err(format!("template: {e}")))?;
+    // The host alone of a URL without a base: most rows need no parser (see `plain_host`).
+    let host_only = template_text == "{host}" && base.is_none();
     let base = crate::report::base_url(py, base)?;
     let input = import(array)?;
     let rows = Rows::of(input.as_ref())?;
     let array = py.detach(|| {
         let mut output = Bytes::with_capacity(rows.len(), 0);
         let _ = rows.try_for_each(|_, value| -> Result<(), ()> {
+            if let Some(host) = value.filter(|_| host_only).and_then(plain_host) {
+                output.values.extend_from_slice(host);
+                output.end_row();
+                return Ok(());
+            }
             let parsed =
                 value.and_then(|v| whatwg::parse(&String::from_utf8_lossy(v), base.as_ref()).ok());
             match parsed {
@@ -416,6 +423,34 @@ pub fn template_column(
         output.finish(true, rows.large)
     })?;
     Ok(ArrowArray::new(array))
+}
+
+/// The host of an `http` or `https` URL whose host the URL Standard's parser can only
+/// leave as it is, found without parsing: `http://` or `https://`, then a host of lower-case
+/// ASCII letters, digits, `-` and `.` up to `/`, `?`, `#` or the end (no userinfo, no port,
+/// no escape, no whitespace), with no `xn--` label and not ending in a number (which the
+/// parser would read as IPv4). Such a URL always parses, and its host is those bytes; any
+/// other row (`None`) goes through the parser.
+fn plain_host(url: &[u8]) -> Option<&[u8]> {
+    let rest = url
+        .strip_prefix(b"https://")
+        .or_else(|| url.strip_prefix(b"http://"))?;
+    let end = rest
+        .iter()
+        .position(|&b| matches!(b, b'/' | b'?' | b'#'))
+        .unwrap_or(rest.len());
+    let host = &rest[..end];
+    let plain = |b: &u8| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'-' | b'.');
+    if host.is_empty() || !host.iter().all(plain) {
+        return None;
+    }
+    let labels = host.strip_suffix(b".").unwrap_or(host);
+    let last = labels.rsplit(|&b| b == b'.').next().unwrap_or(labels);
+    let numeric = last.iter().all(u8::is_ascii_digit) || last.starts_with(b"0x");
+    let punycode = host
+        .split(|&b| b == b'.')
+        .any(|label| label.starts_with(b"xn--"));
+    (!numeric && !punycode).then_some(host)
 }
 
 /// Every row's full report as a struct column (see `report`).

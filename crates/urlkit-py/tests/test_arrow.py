@@ -95,6 +95,23 @@ def test_templates_equal_parse_get(template):
     assert ua.get(pa.array(URLS), template).to_pylist() == cli_get(template, URLS)
 
 
+# Hosts the URL Standard's parser keeps as they are, and every way one can be otherwise:
+# case, escapes, whitespace, userinfo, ports, IPv4 forms, Punycode, Unicode, empty labels.
+TRICKY_SCHEMES = ["http://", "https://", "HTTPS://", "ftp://", "ws://", "https:", "https:///",
+                  "https:\\\\", " https://", "ht\ttps://", "file://", "foo://"]
+TRICKY_HOSTS = ["example.com", "EXAMPLE.com", "ex-ample.co.uk.", "a..b", ".", "..", "-a-.b-",
+                "1.2.3.4", "1.2.3", "0x7f.1", "example.123", "example.0x1", "123", "a.b.09",
+                "xn--fsqu00a.xn--3lr804guic", "xn--a", "a.xn--b", "例子.cn", "ex%41mple.com",
+                "exa mple.com", "exa\tmple.com", "a_b.com", "[::1]", "user@host.com",
+                "host.com:8080", "host.com:99999", "host.com:", "", "ｅｘａｍｐｌｅ.com"]
+TRICKY_TAILS = ["", "/", "/p?q#f", "?x", "#y", "\\path", " ", "\t", "/a b/%zz"]
+
+
+def test_host_equals_parse_get_on_tricky_urls():
+    urls = [s + h + t for s in TRICKY_SCHEMES for h in TRICKY_HOSTS for t in TRICKY_TAILS]
+    assert ua.host(pa.array(urls)).to_pylist() == cli_get("{host}", urls)
+
+
 def test_shortcuts_are_their_templates():
     column = pa.array(URLS)
     assert ua.host(column).to_pylist() == cli_get("{host}", URLS)
