@@ -120,7 +120,9 @@ impl Bytes {
     /// the bytes outgrow 32-bit offsets. Text is checked to be UTF-8, as Arrow requires.
     pub fn finish(self, text: bool, large: bool) -> PyResult<ArrayRef> {
         if text && !self.is_text() {
-            return Err(PyTypeError::new_err("a result that is not UTF-8 text"));
+            return Err(crate::errors::UrlkitError::new_err(
+                "a result that is not UTF-8 text",
+            ));
         }
         let nulls = (self.nulls > 0).then(|| NullBuffer::from(self.valid));
         let values = Buffer::from_vec(self.values);

@@ -1,7 +1,7 @@
 //! The package's exceptions, and the one place library errors become them.
 
 use pyo3::create_exception;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyBaseException, PyValueError};
 use pyo3::prelude::*;
 use urlkit::settings::SettingError as LibrarySettingError;
 use urlkit::Rejection;
@@ -34,78 +34,49 @@ create_exception!(
      input)."
 );
 
-/// Sets each `(name, value)` as an attribute of the exception's instance.
-fn with_attributes<'py>(
-    py: Python<'py>,
+/// `error`, with the attributes `set` gives its instance (or the error setting them
+/// raised).
+fn with_attributes(
+    py: Python<'_>,
     error: PyErr,
-    attributes: &[(&str, Bound<'py, PyAny>)],
+    set: impl FnOnce(&Bound<'_, PyBaseException>) -> PyResult<()>,
 ) -> PyErr {
-    let value = error.value(py);
-    for (name, attribute) in attributes {
-        if let Err(failed) = value.setattr(*name, attribute) {
-            return failed;
-        }
+    match set(error.value(py)) {
+        Ok(()) => error,
+        Err(failed) => failed,
     }
-    error
 }
 
 /// A setting the library refused, as the keyword argument of the same name.
 pub fn setting_error(py: Python<'_>, error: &LibrarySettingError) -> PyErr {
     let argument = error.setting.name();
-    with_attributes(
-        py,
-        SettingError::new_err(format!("{argument}: {}", error.message)),
-        &[
-            ("argument", argument.into_pyobject(py).unwrap().into_any()),
-            (
-                "message",
-                error.message.as_str().into_pyobject(py).unwrap().into_any(),
-            ),
-        ],
-    )
+    let raised = SettingError::new_err(format!("{argument}: {}", error.message));
+    with_attributes(py, raised, |value| {
+        value.setattr("argument", argument)?;
+        value.setattr("message", &error.message)
+    })
 }
 
 /// A strict rejection, in the entry or in row `row` of a column.
 pub fn rejected(py: Python<'_>, rejection: &Rejection, row: Option<usize>) -> PyErr {
     let finding = &rejection.0;
     let text = match row {
-        Some(row) => format!("row {row}: {}", finding),
+        Some(row) => format!("row {row}: {finding}"),
         None => finding.to_string(),
     };
-    with_attributes(
-        py,
-        RejectedError::new_err(text),
-        &[
-            (
-                "code",
-                finding.code.as_str().into_pyobject(py).unwrap().into_any(),
-            ),
-            (
-                "offset",
-                finding.offset.into_pyobject(py).unwrap().into_any(),
-            ),
-            (
-                "message",
-                finding
-                    .message
-                    .as_str()
-                    .into_pyobject(py)
-                    .unwrap()
-                    .into_any(),
-            ),
-            ("row", row.into_pyobject(py).unwrap().into_any()),
-        ],
-    )
+    with_attributes(py, RejectedError::new_err(text), |value| {
+        value.setattr("code", finding.code.as_str())?;
+        value.setattr("offset", finding.offset)?;
+        value.setattr("message", &finding.message)?;
+        value.setattr("row", row)
+    })
 }
 
 /// A URL or name that does not parse: what and where.
 pub fn url_error(py: Python<'_>, message: &str, position: usize) -> PyErr {
-    with_attributes(
-        py,
-        UrlError::new_err(format!("byte {position}: {message}")),
-        &[
-            ("message", message.into_pyobject(py).unwrap().into_any()),
-            ("position", position.into_pyobject(py).unwrap().into_any()),
-        ],
-    )
+    let raised = UrlError::new_err(format!("byte {position}: {message}"));
+    with_attributes(py, raised, |value| {
+        value.setattr("message", message)?;
+        value.setattr("position", position)
+    })
 }
