@@ -268,7 +268,7 @@ impl ResultColumns {
         self.not_listed.append_value(diagnostics.dropped());
         if let Some((charset, confidence_column, reason, valid)) = &mut self.detected {
             let found = entry.detection();
-            charset.append_option(found.map(|d| d.charset));
+            charset.append_option(found.map(|d| d.charset.to_string()));
             confidence_column.append_option(found.map(|d| confidence(d.confidence)));
             reason.append_option(found.map(|d| d.reason));
             valid.push(found.is_some());
