@@ -402,6 +402,8 @@ impl Encoder {
         strict: bool,
         binary: bool,
     ) -> PyResult<PyClassInitializer<Self>> {
+        // As for decoding: the settings Python names, the others as by default.
+        #[allow(clippy::needless_update)]
         let settings = EncodeSettings {
             charset,
             set,
@@ -413,6 +415,7 @@ impl Encoder {
             newline,
             strict,
             binary,
+            ..EncodeSettings::default()
         };
         let options = settings.options().map_err(|e| setting_error(py, &e))?;
         Ok(PyClassInitializer::from(Coder {
@@ -448,6 +451,9 @@ impl Decoder {
         binary: bool,
         until_stable: bool,
     ) -> PyResult<PyClassInitializer<Self>> {
+        // The settings Python names; any other keeps its default (the struct gains
+        // settings as front ends do).
+        #[allow(clippy::needless_update)]
         let settings = DecodeSettings {
             charset,
             plus_space,
@@ -457,6 +463,7 @@ impl Decoder {
             strict,
             binary,
             until_stable,
+            ..DecodeSettings::default()
         };
         let options = settings.options().map_err(|e| setting_error(py, &e))?;
         Ok(PyClassInitializer::from(Coder {
