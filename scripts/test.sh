@@ -15,6 +15,9 @@
 #              scripts/deploy/local.sh, and the systemd unit verified
 #   aarch64    the library's tests and the CLI contract on aarch64 under qemu-aarch64
 #   miri       the WebAssembly module's exports under Miri (nightly)
+#   python     the Python package (crates/urlkit-py): its wheel built once in release,
+#              installed in a venv (target/py-venv) with pytest, pyarrow, Polars, DuckDB
+#              and PySpark, and its tests (pytest) against the urlkit binary
 #
 # What a section needs is installed when missing (Debian packages, Rust targets and
 # components, npm packages). A section that still cannot run is reported as skipped with
@@ -22,7 +25,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all_sections=(rust doc wasm-node browser deploy aarch64 miri)
+all_sections=(rust doc wasm-node browser deploy aarch64 miri python)
 sections=("$@")
 [ ${#sections[@]} -eq 0 ] && sections=("${all_sections[@]}")
 
@@ -65,6 +68,7 @@ ensure_target() {
 #   cargo nextest  "Summary [ 1.2s] 12 tests run: 11 passed, 1 failed, 3 skipped"
 #   libtest        "test result: ok. 3 passed; 0 failed; 1 ignored; …"
 #   node --test    "# pass 3", "# fail 0", "# skipped 1" (TAP)
+#   pytest         "===== 40 passed, 1 failed, 2 skipped in 9.81s ====="
 count() {
   awk '
     function grab(line, word,    m) {
@@ -76,6 +80,7 @@ count() {
     /^# pass [0-9]+/ { p += $3 }
     /^# fail [0-9]+/ { f += $3 }
     /^# skipped [0-9]+/ { s += $3 }
+    /^=+ .*[0-9]+ (passed|failed|error|skipped).* in [0-9.]+s/ { p += grab($0, "passed"); f += grab($0, "failed") + grab($0, "error"); s += grab($0, "skipped") }
     END { print p + 0, f + 0, s + 0 }
   ' "$1"
 }
@@ -220,6 +225,37 @@ section_miri() {
   run_section miri cargo +nightly miri test --locked -p urlkit-wasm --lib
 }
 
+# What the Python section installs into its venv: the build tool, the test runner and the
+# engines the tests drive (PySpark needs Java, and pandas before 3 for its UDFs).
+PYTHON_PACKAGES=(maturin pytest pytest-timeout pyarrow polars duckdb pyspark "pandas<3")
+
+section_python() {
+  if ! ensure_debian python3:python3 python3-venv java:openjdk-17-jre-headless \
+    || ! command -v python3 >/dev/null 2>&1 || ! python3 -m venv --help >/dev/null 2>&1; then
+    skip_section python "needs Python 3 with venv and pip, and Java for PySpark"
+    return
+  fi
+  local venv=target/py-venv
+  if ! { [ -x "$venv/bin/pip" ] || python3 -m venv "$venv"; } \
+    || ! "$venv/bin/pip" install --quiet --disable-pip-version-check "${PYTHON_PACKAGES[@]}"; then
+    skip_section python "cannot install ${PYTHON_PACKAGES[*]} with pip"
+    return
+  fi
+  # The tests compare with the urlkit binary of this checkout.
+  rm -rf target/wheels
+  if ! cargo build --locked -p urlkit-cli \
+    || ! "$venv/bin/maturin" build --release --locked -m crates/urlkit-py/Cargo.toml \
+      --interpreter "$venv/bin/python" -o target/wheels \
+    || ! "$venv/bin/pip" install --quiet --force-reinstall --no-deps target/wheels/pyurlkit-*.whl
+  then
+    status=1
+    record python 0 1 0 "the urlkit binary or the wheel did not build or install"
+    return
+  fi
+  run_section python "$venv/bin/python" -m pytest crates/urlkit-py/tests -p no:cacheprovider \
+    -W ignore::FutureWarning
+}
+
 for section in "${sections[@]}"; do
   case "$section" in
     rust) section_rust ;;
@@ -229,6 +265,7 @@ for section in "${sections[@]}"; do
     deploy) section_deploy ;;
     aarch64) section_aarch64 ;;
     miri) section_miri ;;
+    python) section_python ;;
     *)
       echo "unknown section $section; the sections are: ${all_sections[*]}" >&2
       exit 2

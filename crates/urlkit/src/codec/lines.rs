@@ -38,6 +38,14 @@ impl<E: Entry> Framing<E> {
         &self.entry
     }
 
+    /// Back to the start of a new input, as when new.
+    pub(crate) fn reset(&mut self) {
+        self.offset = 0;
+        self.in_line = false;
+        self.pending_cr = false;
+        self.entry.reset(0);
+    }
+
     pub(crate) fn feed(&mut self, chunk: &[u8], out: &mut Vec<u8>, diagnostics: &mut Diagnostics) {
         if !self.per_line {
             self.entry.feed(chunk, out, diagnostics);

@@ -175,6 +175,10 @@ impl Encoder {
     pub(crate) fn finish(&mut self, out: &mut Vec<u8>, diagnostics: &mut Diagnostics) {
         self.framing.finish(out, diagnostics);
     }
+
+    pub(crate) fn reset(&mut self) {
+        self.framing.reset();
+    }
 }
 
 /// The decoding direction of [`Codec`].
@@ -201,6 +205,10 @@ impl Decoder {
 
     pub(crate) fn finish(&mut self, out: &mut Vec<u8>, diagnostics: &mut Diagnostics) {
         self.framing.finish(out, diagnostics);
+    }
+
+    pub(crate) fn reset(&mut self) {
+        self.framing.reset();
     }
 
     pub(crate) fn charset(&self) -> Option<Charset> {

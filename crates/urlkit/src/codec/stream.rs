@@ -48,6 +48,8 @@ impl std::error::Error for Rejection {}
 pub struct Codec {
     direction: Direction,
     strict: bool,
+    /// Findings kept per input (see [`keep_findings`](Self::keep_findings)).
+    kept: usize,
     diagnostics: Diagnostics,
     rejected: Option<Rejection>,
 }
@@ -80,6 +82,7 @@ impl Codec {
         Codec {
             direction,
             strict: false,
+            kept: KEPT_FINDINGS,
             diagnostics: Diagnostics::with_limit(KEPT_FINDINGS),
             rejected: None,
         }
@@ -94,8 +97,23 @@ impl Codec {
     /// This codec, keeping at most `limit` findings (default [`KEPT_FINDINGS`]) and
     /// counting the rest.
     pub fn keep_findings(mut self, limit: usize) -> Self {
+        self.kept = limit;
         self.diagnostics = Diagnostics::with_limit(limit);
         self
+    }
+
+    /// Readies this codec for a new input of its own, whatever it was given so far: the
+    /// same as a new codec with the same options, strictness and findings cap (output
+    /// state, findings, a rejection and what `auto` detected are all cleared), without
+    /// building one again. Front ends that run many short entries, such as the rows of a
+    /// column, reuse one codec this way.
+    pub fn reset(&mut self) {
+        match &mut self.direction {
+            Direction::Encode(e, _) => e.reset(),
+            Direction::Decode(d, _) => d.reset(),
+        }
+        self.diagnostics = Diagnostics::with_limit(self.kept);
+        self.rejected = None;
     }
 
     /// Processes the next chunk, appending to `out`.
@@ -270,4 +288,108 @@ mod tests {
         assert_eq!(codec.charset(), Some(Charset::UTF_8));
         assert!(codec.detection().is_none());
     }
+
+    /// Everything a finished input leaves in a codec: output or rejection, findings kept
+    /// and dropped, charset and detection.
+    type State = (
+        Result<Vec<u8>, Rejection>,
+        Vec<Diagnostic>,
+        u64,
+        Option<Charset>,
+        Option<Detection>,
+    );
+
+    /// The state `input` leaves in `codec`, to compare two codecs by.
+    fn state(codec: &mut Codec, input: &[u8]) -> State {
+        let mut out = Vec::new();
+        let ran = codec
+            .feed(input, &mut out)
+            .and_then(|()| codec.finish(&mut out))
+            .map(|()| out);
+        let diagnostics = codec.diagnostics();
+        (
+            ran,
+            diagnostics.items().to_vec(),
+            diagnostics.dropped(),
+            codec.charset(),
+            codec.detection().cloned(),
+        )
+    }
+
+    /// The codecs the reset test runs: both directions, fixed and detected charsets,
+    /// per-line framing, strictness and a small findings cap.
+    fn codecs() -> Vec<fn() -> Codec> {
+        vec![
+            || Codec::decoder(&DecodeOptions::default()),
+            || Codec::decoder(&DecodeOptions::default()).strict(true),
+            || {
+                Codec::decoder(&DecodeOptions {
+                    charset: CharsetChoice::Auto,
+                    ..DecodeOptions::default()
+                })
+            },
+            || {
+                Codec::decoder(&DecodeOptions {
+                    charset: CharsetChoice::for_label("shift_jis").unwrap(),
+                    per_line: true,
+                    plus_space: true,
+                    ..DecodeOptions::default()
+                })
+                .keep_findings(2)
+            },
+            || Codec::encoder(&EncodeOptions::default()).strict(true),
+            || {
+                Codec::encoder(&EncodeOptions {
+                    charset: Charset::for_label("windows-1251").unwrap(),
+                    per_line: true,
+                    ..EncodeOptions::default()
+                })
+            },
+        ]
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn a_reset_codec_equals_a_new_one(
+            earlier in proptest::collection::vec(proptest::sample::select(PIECES), 0..8),
+            cut in 0usize..40,
+            later in proptest::collection::vec(proptest::sample::select(PIECES), 0..8),
+        ) {
+            let earlier = earlier.concat();
+            let later = later.concat();
+            for make in codecs() {
+                let mut reused = make();
+                // Whatever came before (finished, rejected or cut anywhere) is forgotten.
+                let mut out = Vec::new();
+                let _ = reused.feed(&earlier[..cut.min(earlier.len())], &mut out);
+                if cut % 2 == 0 {
+                    let _ = reused.finish(&mut out);
+                }
+                reused.reset();
+                proptest::prop_assert_eq!(state(&mut reused, &later), state(&mut make(), &later));
+            }
+        }
+    }
+
+    const PIECES: &[&[u8]] = &[
+        b"a",
+        b"%41",
+        b"%zz",
+        b"%",
+        b"%E5%BC",
+        b"%95",
+        b"%83%89",
+        b"%FF",
+        b"\n",
+        b"\r",
+        b" ",
+        b"+",
+        b"%EF%BB%BF",
+        b"\xEF\xBB\xBF",
+        b"\xC3\xA9",
+        b"%2520",
+        b"\xE2\x80\xAE",
+        b"%E2%80%AE",
+        b"\xC3",
+    ];
 }

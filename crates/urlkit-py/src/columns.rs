@@ -1,0 +1,482 @@
+//! Column functions: every row of an Arrow array through the codec or the URL inspector,
+//! into a new Arrow array, with the interpreter released while they run.
+
+use crate::arrow::{import, ArrowArray};
+use crate::codec::{confidence, lossy, Direction};
+use crate::errors::rejected;
+use crate::report::ReportColumns;
+use arrow_array::builder::{
+    ArrayBuilder, Float64Builder, ListBuilder, StringBuilder, UInt64Builder,
+};
+use arrow_array::cast::AsArray;
+use arrow_array::{Array, ArrayRef, BinaryArray, LargeBinaryArray, LargeStringArray};
+use arrow_array::{StringArray, StructArray};
+use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
+use arrow_schema::{DataType, Field, Fields};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use std::sync::Arc;
+use urlkit::inspect::template::Template;
+use urlkit::inspect::whatwg;
+use urlkit::Rejection;
+
+/// The rows of a string or binary array, as bytes (`None` for null).
+pub struct Rows<'a> {
+    array: &'a dyn Array,
+    /// The input's offsets are 64-bit: so are the output's.
+    pub large: bool,
+}
+
+impl<'a> Rows<'a> {
+    pub fn of(array: &'a dyn Array) -> PyResult<Self> {
+        let large = match array.data_type() {
+            DataType::Utf8 | DataType::Utf8View | DataType::Binary | DataType::BinaryView => false,
+            DataType::LargeUtf8 | DataType::LargeBinary => true,
+            other => {
+                return Err(PyTypeError::new_err(format!(
+                    "expected a column of strings or binary, not {other}"
+                )))
+            }
+        };
+        Ok(Rows { array, large })
+    }
+
+    pub fn len(&self) -> usize {
+        self.array.len()
+    }
+
+    /// Calls `f` with each row's index and bytes, in order; stops at the first error.
+    pub fn try_for_each<E>(
+        &self,
+        mut f: impl FnMut(usize, Option<&[u8]>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let array = self.array;
+        macro_rules! each {
+            ($typed:expr, $bytes:expr) => {{
+                let typed = $typed;
+                for row in 0..typed.len() {
+                    let value = typed.is_valid(row).then(|| $bytes(typed.value(row)));
+                    f(row, value)?;
+                }
+            }};
+        }
+        match array.data_type() {
+            DataType::Utf8 => each!(array.as_string::<i32>(), str::as_bytes),
+            DataType::LargeUtf8 => each!(array.as_string::<i64>(), str::as_bytes),
+            DataType::Utf8View => each!(array.as_string_view(), str::as_bytes),
+            DataType::Binary => each!(array.as_binary::<i32>(), std::convert::identity),
+            DataType::LargeBinary => each!(array.as_binary::<i64>(), std::convert::identity),
+            DataType::BinaryView => each!(array.as_binary_view(), std::convert::identity),
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+/// A column of text or bytes written in place: each row's bytes appended to one buffer.
+pub struct Bytes {
+    pub values: Vec<u8>,
+    offsets: Vec<i64>,
+    valid: Vec<bool>,
+    nulls: usize,
+}
+
+impl Bytes {
+    pub fn with_capacity(rows: usize, bytes: usize) -> Self {
+        let mut offsets = Vec::with_capacity(rows + 1);
+        offsets.push(0);
+        Bytes {
+            values: Vec::with_capacity(bytes),
+            offsets,
+            valid: Vec::with_capacity(rows),
+            nulls: 0,
+        }
+    }
+
+    /// Ends the row whose bytes were appended to `values`.
+    pub fn end_row(&mut self) {
+        self.offsets.push(self.values.len() as i64);
+        self.valid.push(true);
+    }
+
+    pub fn push_null(&mut self) {
+        self.offsets.push(self.values.len() as i64);
+        self.valid.push(false);
+        self.nulls += 1;
+    }
+
+    /// Whether every row is UTF-8 text: the whole buffer is (checked with SIMD), and no
+    /// row starts inside a character.
+    fn is_text(&self) -> bool {
+        simdutf8::basic::from_utf8(&self.values).is_ok()
+            && self.offsets.iter().all(|&at| {
+                self.values
+                    .get(at as usize)
+                    .is_none_or(|&byte| (byte as i8) >= -0x40)
+            })
+    }
+
+    /// The column as `utf8` (or `binary` when `text` is false), `large_` when asked or when
+    /// the bytes outgrow 32-bit offsets. Text is checked to be UTF-8, as Arrow requires.
+    pub fn finish(self, text: bool, large: bool) -> PyResult<ArrayRef> {
+        if text && !self.is_text() {
+            return Err(crate::errors::UrlkitError::new_err(
+                "a result that is not UTF-8 text",
+            ));
+        }
+        let nulls = (self.nulls > 0).then(|| NullBuffer::from(self.valid));
+        let values = Buffer::from_vec(self.values);
+        let large = large || values.len() > i32::MAX as usize;
+        let error = |e: arrow_schema::ArrowError| PyTypeError::new_err(e.to_string());
+        let offsets = if large {
+            None
+        } else {
+            Some(OffsetBuffer::new(ScalarBuffer::from(
+                self.offsets.iter().map(|&o| o as i32).collect::<Vec<i32>>(),
+            )))
+        };
+        let wide = || OffsetBuffer::new(ScalarBuffer::from(self.offsets.clone()));
+        // SAFETY (the `new_unchecked` calls): the offsets start at 0 and never decrease, the
+        // last is the length of `values`, `nulls` has one bit per row, and for text every
+        // row was checked to be UTF-8 above: what `try_new` would check.
+        Ok(match (offsets, text) {
+            (None, true) => {
+                Arc::new(unsafe { LargeStringArray::new_unchecked(wide(), values, nulls) })
+            }
+            (None, false) => {
+                Arc::new(LargeBinaryArray::try_new(wide(), values, nulls).map_err(error)?)
+            }
+            (Some(offsets), true) => {
+                Arc::new(unsafe { StringArray::new_unchecked(offsets, values, nulls) })
+            }
+            (Some(offsets), false) => {
+                Arc::new(BinaryArray::try_new(offsets, values, nulls).map_err(error)?)
+            }
+        })
+    }
+}
+
+fn field(name: &str, array: &ArrayRef) -> Field {
+    Field::new(name, array.data_type().clone(), true)
+}
+
+/// A struct column of the named child columns, null where `valid` is false.
+pub fn structs(columns: Vec<(&str, ArrayRef)>, valid: Vec<bool>) -> PyResult<ArrayRef> {
+    let fields: Fields = columns.iter().map(|(name, a)| field(name, a)).collect();
+    let arrays = columns.into_iter().map(|(_, a)| a).collect();
+    let nulls = valid.contains(&false).then(|| NullBuffer::from(valid));
+    let array = StructArray::try_new(fields, arrays, nulls)
+        .map_err(|e| PyTypeError::new_err(e.to_string()))?;
+    Ok(Arc::new(array))
+}
+
+/// Findings per row: a list of `{code, offset, message}` structs.
+pub struct Findings {
+    code: StringBuilder,
+    offset: UInt64Builder,
+    message: StringBuilder,
+    offsets: Vec<i32>,
+    valid: Vec<bool>,
+}
+
+impl Findings {
+    pub fn new() -> Self {
+        Findings {
+            code: StringBuilder::new(),
+            offset: UInt64Builder::new(),
+            message: StringBuilder::new(),
+            offsets: vec![0],
+            valid: Vec::new(),
+        }
+    }
+
+    pub fn push<'a>(&mut self, findings: impl IntoIterator<Item = &'a urlkit::Diagnostic>) {
+        for finding in findings {
+            self.code.append_value(finding.code.as_str());
+            self.offset.append_value(finding.offset);
+            self.message.append_value(&finding.message);
+        }
+        self.offsets.push(self.code.len() as i32);
+        self.valid.push(true);
+    }
+
+    pub fn push_null(&mut self) {
+        self.offsets.push(self.code.len() as i32);
+        self.valid.push(false);
+    }
+
+    pub fn finish(mut self) -> PyResult<ArrayRef> {
+        let items = structs(
+            vec![
+                ("code", Arc::new(self.code.finish()) as ArrayRef),
+                ("offset", Arc::new(self.offset.finish())),
+                ("message", Arc::new(self.message.finish())),
+            ],
+            vec![],
+        )?;
+        let item = Arc::new(field("item", &items));
+        let nulls = self
+            .valid
+            .contains(&false)
+            .then(|| NullBuffer::from(self.valid));
+        let offsets = OffsetBuffer::new(ScalarBuffer::from(self.offsets));
+        let list = arrow_array::ListArray::try_new(item, offsets, items, nulls)
+            .map_err(|e| PyTypeError::new_err(e.to_string()))?;
+        Ok(Arc::new(list))
+    }
+}
+
+/// The columns of `Result.to_dict()`, filled row by row.
+struct ResultColumns {
+    output: Bytes,
+    charset: StringBuilder,
+    findings: Findings,
+    not_listed: UInt64Builder,
+    detected: Option<(StringBuilder, Float64Builder, StringBuilder, Vec<bool>)>,
+    peeled: Option<(UInt64Builder, ListBuilder<StringBuilder>)>,
+    valid: Vec<bool>,
+}
+
+impl ResultColumns {
+    fn new(direction: &Direction, rows: usize, bytes: usize) -> Self {
+        ResultColumns {
+            output: Bytes::with_capacity(rows, bytes),
+            charset: StringBuilder::new(),
+            findings: Findings::new(),
+            not_listed: UInt64Builder::new(),
+            detected: direction.auto().then(|| {
+                (
+                    StringBuilder::new(),
+                    Float64Builder::new(),
+                    StringBuilder::new(),
+                    Vec::new(),
+                )
+            }),
+            peeled: direction
+                .until_stable()
+                .then(|| (UInt64Builder::new(), ListBuilder::new(StringBuilder::new()))),
+            valid: Vec::with_capacity(rows),
+        }
+    }
+
+    fn push(&mut self, entry: &crate::codec::Entry) {
+        self.output.end_row();
+        self.charset
+            .append_option(entry.charset().map(|c| c.name()));
+        let diagnostics = entry.diagnostics();
+        self.findings.push(diagnostics.items());
+        self.not_listed.append_value(diagnostics.dropped());
+        if let Some((charset, confidence_column, reason, valid)) = &mut self.detected {
+            let found = entry.detection();
+            charset.append_option(found.map(|d| d.charset.to_string()));
+            confidence_column.append_option(found.map(|d| confidence(d.confidence)));
+            reason.append_option(found.map(|d| d.reason));
+            valid.push(found.is_some());
+        }
+        if let Some((depth, layers)) = &mut self.peeled {
+            let peeled = entry.layers();
+            depth.append_option(peeled.map(|l| l.depth as u64));
+            match peeled {
+                Some(l) => {
+                    for layer in &l.layers {
+                        layers.values().append_value(lossy(layer));
+                    }
+                    layers.append(true);
+                }
+                None => layers.append(false),
+            }
+        }
+        self.valid.push(true);
+    }
+
+    fn push_null(&mut self) {
+        self.output.push_null();
+        self.charset.append_null();
+        self.findings.push_null();
+        self.not_listed.append_null();
+        if let Some((charset, confidence_column, reason, valid)) = &mut self.detected {
+            charset.append_null();
+            confidence_column.append_null();
+            reason.append_null();
+            valid.push(false);
+        }
+        if let Some((depth, layers)) = &mut self.peeled {
+            depth.append_null();
+            layers.append(false);
+        }
+        self.valid.push(false);
+    }
+
+    fn finish(mut self, text: bool, large: bool) -> PyResult<ArrayRef> {
+        let mut columns: Vec<(&str, ArrayRef)> = vec![
+            ("output", self.output.finish(text, large)?),
+            ("charset", Arc::new(self.charset.finish())),
+            ("diagnostics", self.findings.finish()?),
+            ("diagnostics_not_listed", Arc::new(self.not_listed.finish())),
+        ];
+        if let Some((mut charset, mut confidence_column, mut reason, valid)) = self.detected {
+            let detected = structs(
+                vec![
+                    ("charset", Arc::new(charset.finish()) as ArrayRef),
+                    ("confidence", Arc::new(confidence_column.finish())),
+                    ("reason", Arc::new(reason.finish())),
+                ],
+                valid,
+            )?;
+            columns.push(("detected", detected));
+        }
+        if let Some((mut depth, mut layers)) = self.peeled {
+            columns.push(("depth", Arc::new(depth.finish())));
+            columns.push(("layers", Arc::new(layers.finish())));
+        }
+        structs(columns, self.valid)
+    }
+}
+
+/// Encodes or decodes every row; strict, the first rejection raises `RejectedError` with
+/// its row.
+pub fn codec_column(
+    py: Python<'_>,
+    direction: &Direction,
+    array: &Bound<'_, PyAny>,
+    diagnostics: bool,
+) -> PyResult<ArrowArray> {
+    let input = import(array)?;
+    let rows = Rows::of(input.as_ref())?;
+    let text = !direction.bytes_out();
+    let bytes = input.to_data().get_slice_memory_size().unwrap_or(0);
+    let outcome: Result<PyResult<ArrayRef>, (usize, Rejection)> = py.detach(|| {
+        let mut runner = direction.runner();
+        if diagnostics {
+            let mut columns = ResultColumns::new(direction, rows.len(), bytes);
+            rows.try_for_each(|row, value| match value {
+                Some(value) => {
+                    let entry = runner
+                        .run(value, &mut columns.output.values)
+                        .map_err(|r| (row, r))?;
+                    columns.push(&entry);
+                    Ok(())
+                }
+                None => {
+                    columns.push_null();
+                    Ok(())
+                }
+            })?;
+            Ok(columns.finish(text, rows.large))
+        } else {
+            let mut output = Bytes::with_capacity(rows.len(), bytes);
+            rows.try_for_each(|row, value| match value {
+                Some(value) => {
+                    runner
+                        .run(value, &mut output.values)
+                        .map_err(|r| (row, r))?;
+                    output.end_row();
+                    Ok(())
+                }
+                None => {
+                    output.push_null();
+                    Ok(())
+                }
+            })?;
+            Ok(output.finish(text, rows.large))
+        }
+    });
+    match outcome {
+        Ok(array) => Ok(ArrowArray::new(array?)),
+        Err((row, rejection)) => Err(rejected(py, &rejection, Some(row))),
+    }
+}
+
+/// Fills `template` (the placeholders of `urlkit parse --get`) from every row parsed by the
+/// URL Standard, against `base` when given; a row that is null or does not parse gives
+/// null. A template that cannot be used raises `SettingError` naming its position.
+pub fn template_column(
+    py: Python<'_>,
+    array: &Bound<'_, PyAny>,
+    template_text: &str,
+    base: Option<&str>,
+) -> PyResult<ArrowArray> {
+    let template = Template::parse(template_text)
+        .map_err(|e| crate::errors::SettingError::new_err(format!("template: {e}")))?;
+    // The host alone of a URL without a base: most rows need no parser (see `plain_host`).
+    let host_only = template_text == "{host}" && base.is_none();
+    let base = crate::report::base_url(py, base)?;
+    let input = import(array)?;
+    let rows = Rows::of(input.as_ref())?;
+    let array = py.detach(|| {
+        let mut output = Bytes::with_capacity(rows.len(), 0);
+        let _ = rows.try_for_each(|_, value| -> Result<(), ()> {
+            if let Some(host) = value.filter(|_| host_only).and_then(plain_host) {
+                output.values.extend_from_slice(host);
+                output.end_row();
+                return Ok(());
+            }
+            let parsed =
+                value.and_then(|v| whatwg::parse(&String::from_utf8_lossy(v), base.as_ref()).ok());
+            match parsed {
+                Some(url) => {
+                    template.render(&url, &mut output.values);
+                    output.end_row();
+                }
+                None => output.push_null(),
+            }
+            Ok(())
+        });
+        output.finish(true, rows.large)
+    })?;
+    Ok(ArrowArray::new(array))
+}
+
+/// The host of an `http` or `https` URL whose host the URL Standard's parser can only
+/// leave as it is, found without parsing: `http://` or `https://`, then a host of lower-case
+/// ASCII letters, digits, `-` and `.` up to `/`, `?`, `#` or the end (no userinfo, no port,
+/// no escape, no whitespace), with no `xn--` label and not ending in a number (which the
+/// parser would read as IPv4). Such a URL always parses, and its host is those bytes; any
+/// other row (`None`) goes through the parser.
+fn plain_host(url: &[u8]) -> Option<&[u8]> {
+    let rest = url
+        .strip_prefix(b"https://")
+        .or_else(|| url.strip_prefix(b"http://"))?;
+    let end = rest
+        .iter()
+        .position(|&b| matches!(b, b'/' | b'?' | b'#'))
+        .unwrap_or(rest.len());
+    let host = &rest[..end];
+    let plain = |b: &u8| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'-' | b'.');
+    if host.is_empty() || !host.iter().all(plain) {
+        return None;
+    }
+    let labels = host.strip_suffix(b".").unwrap_or(host);
+    let last = labels.rsplit(|&b| b == b'.').next().unwrap_or(labels);
+    let numeric = last.iter().all(u8::is_ascii_digit) || last.starts_with(b"0x");
+    let punycode = host
+        .split(|&b| b == b'.')
+        .any(|label| label.starts_with(b"xn--"));
+    (!numeric && !punycode).then_some(host)
+}
+
+/// Every row's full report as a struct column (see `report`).
+pub fn parse_column(
+    py: Python<'_>,
+    array: &Bound<'_, PyAny>,
+    base: Option<&str>,
+) -> PyResult<ArrowArray> {
+    let base = crate::report::base_url(py, base)?;
+    let input = import(array)?;
+    let rows = Rows::of(input.as_ref())?;
+    let array = py.detach(|| {
+        let mut columns = ReportColumns::new();
+        let _ = rows.try_for_each(|_, value| -> Result<(), ()> {
+            match value {
+                None => columns.push_null(),
+                Some(value) => {
+                    let url = String::from_utf8_lossy(value);
+                    columns.push(&whatwg::report(&url, base.as_ref()));
+                }
+            }
+            Ok(())
+        });
+        columns.finish()
+    })?;
+    Ok(ArrowArray::new(array))
+}
