@@ -346,13 +346,11 @@ pub struct CodeCount {
 /// The counts of a sink, the most frequent code first (codes seen first before others as
 /// frequent).
 pub fn code_counts(diagnostics: &Diagnostics) -> Vec<CodeCount> {
-    let mut counts: Vec<CodeCount> = diagnostics
-        .counts()
-        .iter()
-        .map(|&(code, count)| CodeCount { code, count })
-        .collect();
-    counts.sort_by_key(|c| std::cmp::Reverse(c.count));
-    counts
+    diagnostics
+        .counts_most_frequent_first()
+        .into_iter()
+        .map(|(code, count)| CodeCount { code, count })
+        .collect()
 }
 
 fn lossy(bytes: &[u8]) -> String {

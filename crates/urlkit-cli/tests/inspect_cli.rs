@@ -174,6 +174,9 @@ fn resolve_follows_rfc_3986_and_whatwg_on_request() {
 fn relativize_inverts_resolve() {
     let o = urlkit(&["relativize", "http://a/b/c/d;p?q", "http://a/b/g"], "");
     assert_eq!(stdout(&o), "../g\n");
+    // The shortest reference, as the help promises: `/x`, not `../../../../x`.
+    let o = urlkit(&["relativize", "http://a/b/c/d/e/f", "http://a/x"], "");
+    assert_eq!(stdout(&o), "/x\n");
 }
 
 #[test]

@@ -18,6 +18,10 @@ pub struct Diagnostic {
     pub code: String,
     /// Byte offset in the entry.
     pub offset: u64,
+    /// With `per_line=True`: the line the finding is on, counted from 1.
+    pub line: Option<u64>,
+    /// With `per_line=True`: the byte of that line the finding is at, counted from 1.
+    pub column: Option<u64>,
     /// What was found and what was done.
     pub message: String,
 }
@@ -31,11 +35,18 @@ impl Diagnostic {
         )
     }
 
-    /// `{"code", "offset", "message"}`, as `urlkit --json` prints it.
+    /// `{"code", "offset", "message"}` (with `line` and `column` in per-line mode), as
+    /// `urlkit --json` prints it.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let dict = PyDict::new(py);
         dict.set_item("code", &self.code)?;
         dict.set_item("offset", self.offset)?;
+        if let Some(line) = self.line {
+            dict.set_item("line", line)?;
+        }
+        if let Some(column) = self.column {
+            dict.set_item("column", column)?;
+        }
         dict.set_item("message", &self.message)?;
         Ok(dict)
     }
@@ -46,6 +57,8 @@ impl From<&urlkit::Diagnostic> for Diagnostic {
         Diagnostic {
             code: finding.code.as_str().to_string(),
             offset: finding.offset,
+            line: finding.line,
+            column: finding.column,
             message: finding.message.clone(),
         }
     }
@@ -57,9 +70,10 @@ pub fn confidence(value: f32) -> f64 {
     format!("{value}").parse().unwrap_or(f64::from(value))
 }
 
-/// What `charset="auto"` chose for an entry.
-#[pyclass(module = "pyurlkit", frozen, eq, get_all)]
-#[derive(Clone, Debug, PartialEq)]
+/// What charset detection found (`detect()`, and `Result.detected` with `charset="auto"`):
+/// the charset, how sure, why, the byte order mark's length and the runners-up.
+#[pyclass(module = "pyurlkit", name = "Detection", frozen, get_all)]
+#[derive(Clone, Debug)]
 pub struct Detected {
     /// WHATWG name of the charset (`"Shift_JIS"`, `"windows-1251"`, …).
     pub charset: String,
@@ -67,23 +81,36 @@ pub struct Detected {
     pub confidence: f64,
     /// Why (`"valid UTF-8"`, `"statistical guess"`, …).
     pub reason: String,
+    /// Bytes of byte order mark.
+    pub bom_length: usize,
+    /// Other candidates, best first: `(charset, confidence)`.
+    pub runners_up: Vec<(String, f64)>,
 }
 
 #[pymethods]
 impl Detected {
     fn __repr__(&self) -> String {
         format!(
-            "Detected(charset={:?}, confidence={}, reason={:?})",
+            "Detection(charset={:?}, confidence={}, reason={:?})",
             self.charset, self.confidence, self.reason
         )
     }
 
-    /// `{"charset", "confidence", "reason"}`.
+    /// As `urlkit detect --json` prints it (and `detected` in `decode --json`).
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let dict = PyDict::new(py);
         dict.set_item("charset", &self.charset)?;
         dict.set_item("confidence", self.confidence)?;
         dict.set_item("reason", &self.reason)?;
+        dict.set_item("bom_length", self.bom_length)?;
+        let runners_up = PyList::empty(py);
+        for (charset, confidence) in &self.runners_up {
+            let candidate = PyDict::new(py);
+            candidate.set_item("charset", charset)?;
+            candidate.set_item("confidence", confidence)?;
+            runners_up.append(candidate)?;
+        }
+        dict.set_item("runners_up", runners_up)?;
         Ok(dict)
     }
 }
@@ -94,6 +121,12 @@ impl From<&Detection> for Detected {
             charset: found.charset.to_string(),
             confidence: confidence(found.confidence),
             reason: found.reason.to_string(),
+            bom_length: found.bom_length,
+            runners_up: found
+                .runners_up
+                .iter()
+                .map(|c| (c.charset.to_string(), confidence(c.confidence)))
+                .collect(),
         }
     }
 }
@@ -110,6 +143,9 @@ pub struct Result {
     pub diagnostics: Vec<Diagnostic>,
     /// How many findings were found beyond those listed.
     pub diagnostics_not_listed: u64,
+    /// How many findings of each code were made, listed or not, as `(code, count)`, the
+    /// most frequent first.
+    pub diagnostic_counts: Vec<(String, u64)>,
     /// With `charset="auto"`: what was detected.
     pub detected: Option<Detected>,
     /// With `until_stable=True`: how many layers of encoding were removed.
@@ -134,7 +170,8 @@ impl Result {
     }
 
     /// The result as `urlkit encode|decode --json` prints it: `output`, `charset`,
-    /// `diagnostics`, `diagnostics_not_listed`, and `detected`, `depth`, `layers` when set.
+    /// `diagnostics`, `diagnostics_not_listed`, `diagnostic_counts` (`[{code, count}]`), and
+    /// `detected`, `depth`, `layers` when set.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let dict = PyDict::new(py);
         dict.set_item("output", self.output.bind(py))?;
@@ -145,6 +182,14 @@ impl Result {
         }
         dict.set_item("diagnostics", findings)?;
         dict.set_item("diagnostics_not_listed", self.diagnostics_not_listed)?;
+        let counts = PyList::empty(py);
+        for (code, count) in &self.diagnostic_counts {
+            let item = PyDict::new(py);
+            item.set_item("code", code)?;
+            item.set_item("count", count)?;
+            counts.append(item)?;
+        }
+        dict.set_item("diagnostic_counts", counts)?;
         if let Some(detected) = &self.detected {
             dict.set_item("detected", detected.to_dict(py)?)?;
         }
@@ -227,22 +272,33 @@ impl Direction {
         matches!(self, Direction::Decode(settings, _) if settings.until_stable)
     }
 
-    /// A runner of entries with these settings.
-    pub fn runner(&self) -> Runner<'_> {
+    /// A runner of entries with these settings. `text`: the entries are text (Python
+    /// `str`, Arrow strings) rather than bytes, so that decoding into a legacy charset
+    /// keeps their literal characters, as the command line does with its arguments
+    /// (`urlkit::DecodeOptions::text`).
+    pub fn runner(&self, text: bool) -> Runner<'_> {
         let codec = match self {
             Direction::Encode(settings, options) => Codec::encoder(options).strict(settings.strict),
-            Direction::Decode(settings, options) => Codec::decoder(options).strict(settings.strict),
+            Direction::Decode(settings, options) => {
+                let options = DecodeOptions {
+                    text,
+                    ..options.clone()
+                };
+                Codec::decoder(&options).strict(settings.strict)
+            }
         };
         Runner {
             direction: self,
             codec,
+            text,
         }
     }
 
     /// One entry as a `Result`.
-    fn result(&self, py: Python<'_>, input: &[u8]) -> PyResult<Result> {
+    fn result(&self, py: Python<'_>, input: &Input) -> PyResult<Result> {
+        let (input, text) = (input.bytes(), input.text);
         let mut output = Vec::with_capacity(input.len() + input.len() / 2);
-        let mut runner = self.runner();
+        let mut runner = self.runner(text);
         let entry = py
             .detach(|| runner.run(input, &mut output))
             .map_err(|rejection| rejected(py, &rejection, None))?;
@@ -256,6 +312,11 @@ impl Direction {
             charset: entry.charset().map(|c| c.name().to_string()),
             diagnostics: diagnostics.items().iter().map(Diagnostic::from).collect(),
             diagnostics_not_listed: diagnostics.dropped(),
+            diagnostic_counts: diagnostics
+                .counts_most_frequent_first()
+                .into_iter()
+                .map(|(code, count)| (code.as_str().to_string(), count))
+                .collect(),
             detected: entry.detection().map(Detected::from),
             depth: entry.layers().map(|l| l.depth),
             layers: entry
@@ -269,6 +330,7 @@ impl Direction {
 pub struct Runner<'a> {
     direction: &'a Direction,
     codec: Codec,
+    text: bool,
 }
 
 impl Runner<'_> {
@@ -281,6 +343,10 @@ impl Runner<'_> {
     ) -> std::result::Result<Entry<'_>, Rejection> {
         if let Direction::Decode(settings, _) = self.direction {
             if settings.until_stable {
+                let settings = DecodeSettings {
+                    text: self.text,
+                    ..settings.clone()
+                };
                 return match settings.run(input) {
                     Ok(Ok(run)) => {
                         out.extend_from_slice(&run.finished.output);
@@ -307,7 +373,11 @@ impl Runner<'_> {
 
 /// An entry as Python gives it: `str` (as UTF-8; lone surrogates kept as their
 /// three bytes, which the codec reports as not UTF-8), `bytes` or `bytearray`.
-pub struct Input(Vec<u8>);
+pub struct Input {
+    bytes: Vec<u8>,
+    /// Whether it came as `str`.
+    text: bool,
+}
 
 impl<'a, 'py> FromPyObject<'a, 'py> for Input {
     type Error = PyErr;
@@ -315,18 +385,30 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Input {
     fn extract(value: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
         if let Ok(text) = value.cast::<PyString>() {
             return Ok(match text.to_cow() {
-                Ok(text) => Input(text.into_owned().into_bytes()),
+                Ok(text) => Input {
+                    bytes: text.into_owned().into_bytes(),
+                    text: true,
+                },
                 Err(_) => {
                     let bytes = text.call_method1("encode", ("utf-8", "surrogatepass"))?;
-                    Input(bytes.cast::<PyBytes>()?.as_bytes().to_vec())
+                    Input {
+                        bytes: bytes.cast::<PyBytes>()?.as_bytes().to_vec(),
+                        text: true,
+                    }
                 }
             });
         }
         if let Ok(bytes) = value.cast::<PyBytes>() {
-            return Ok(Input(bytes.as_bytes().to_vec()));
+            return Ok(Input {
+                bytes: bytes.as_bytes().to_vec(),
+                text: false,
+            });
         }
         if let Ok(bytes) = value.cast::<PyByteArray>() {
-            return Ok(Input(bytes.to_vec()));
+            return Ok(Input {
+                bytes: bytes.to_vec(),
+                text: false,
+            });
         }
         Err(PyTypeError::new_err(format!(
             "expected str or bytes, not {}",
@@ -337,7 +419,7 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Input {
 
 impl Input {
     pub fn bytes(&self) -> &[u8] {
-        &self.0
+        &self.bytes
     }
 }
 
@@ -354,7 +436,7 @@ impl Coder {
     /// at the first finding strict mode rejects (a malformed escape, an invalid sequence,
     /// an unencodable character, text that is not UTF-8), with its offset.
     fn __call__(&self, py: Python<'_>, text: Input) -> PyResult<Result> {
-        self.direction.result(py, text.bytes())
+        self.direction.result(py, &text)
     }
 
     /// Runs every row of an Arrow string or binary array (anything with

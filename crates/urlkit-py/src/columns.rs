@@ -25,6 +25,9 @@ pub struct Rows<'a> {
     array: &'a dyn Array,
     /// The input's offsets are 64-bit: so are the output's.
     pub large: bool,
+    /// The rows are strings (text), not binary: decoding into a legacy charset keeps
+    /// their literal characters, as the command line does with its arguments.
+    pub text: bool,
 }
 
 impl<'a> Rows<'a> {
@@ -38,7 +41,11 @@ impl<'a> Rows<'a> {
                 )))
             }
         };
-        Ok(Rows { array, large })
+        let text = matches!(
+            array.data_type(),
+            DataType::Utf8 | DataType::Utf8View | DataType::LargeUtf8
+        );
+        Ok(Rows { array, large, text })
     }
 
     pub fn len(&self) -> usize {
@@ -226,13 +233,91 @@ impl Findings {
     }
 }
 
+/// `detected` per row, as `decode --json` prints it: `{charset, confidence, reason,
+/// bom_length, runners_up: [{charset, confidence}]}`, null where nothing was detected.
+struct DetectedColumns {
+    charset: StringBuilder,
+    confidence: Float64Builder,
+    reason: StringBuilder,
+    bom_length: UInt64Builder,
+    runner_charset: StringBuilder,
+    runner_confidence: Float64Builder,
+    runner_offsets: Vec<i32>,
+    valid: Vec<bool>,
+}
+
+impl DetectedColumns {
+    fn new() -> Self {
+        DetectedColumns {
+            charset: StringBuilder::new(),
+            confidence: Float64Builder::new(),
+            reason: StringBuilder::new(),
+            bom_length: UInt64Builder::new(),
+            runner_charset: StringBuilder::new(),
+            runner_confidence: Float64Builder::new(),
+            runner_offsets: vec![0],
+            valid: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, found: Option<&urlkit::Detection>) {
+        self.charset
+            .append_option(found.map(|d| d.charset.to_string()));
+        self.confidence
+            .append_option(found.map(|d| confidence(d.confidence)));
+        self.reason.append_option(found.map(|d| d.reason));
+        self.bom_length
+            .append_option(found.map(|d| d.bom_length as u64));
+        for candidate in found.map_or(&[][..], |d| &d.runners_up[..]) {
+            self.runner_charset
+                .append_value(candidate.charset.to_string());
+            self.runner_confidence
+                .append_value(confidence(candidate.confidence));
+        }
+        self.runner_offsets.push(self.runner_charset.len() as i32);
+        self.valid.push(found.is_some());
+    }
+
+    fn finish(mut self) -> PyResult<ArrayRef> {
+        let candidates = structs(
+            vec![
+                (
+                    "charset",
+                    Arc::new(self.runner_charset.finish()) as ArrayRef,
+                ),
+                ("confidence", Arc::new(self.runner_confidence.finish())),
+            ],
+            vec![],
+        )?;
+        let item = Arc::new(field("item", &candidates));
+        let runners_up = arrow_array::ListArray::try_new(
+            item,
+            OffsetBuffer::new(ScalarBuffer::from(self.runner_offsets)),
+            candidates,
+            None,
+        )
+        .map_err(|e| PyTypeError::new_err(e.to_string()))?;
+        structs(
+            vec![
+                ("charset", Arc::new(self.charset.finish()) as ArrayRef),
+                ("confidence", Arc::new(self.confidence.finish())),
+                ("reason", Arc::new(self.reason.finish())),
+                ("bom_length", Arc::new(self.bom_length.finish())),
+                ("runners_up", Arc::new(runners_up)),
+            ],
+            self.valid,
+        )
+    }
+}
+
 /// The columns of `Result.to_dict()`, filled row by row.
 struct ResultColumns {
     output: Bytes,
     charset: StringBuilder,
     findings: Findings,
     not_listed: UInt64Builder,
-    detected: Option<(StringBuilder, Float64Builder, StringBuilder, Vec<bool>)>,
+    counts: (StringBuilder, UInt64Builder, Vec<i32>),
+    detected: Option<DetectedColumns>,
     peeled: Option<(UInt64Builder, ListBuilder<StringBuilder>)>,
     valid: Vec<bool>,
 }
@@ -244,14 +329,8 @@ impl ResultColumns {
             charset: StringBuilder::new(),
             findings: Findings::new(),
             not_listed: UInt64Builder::new(),
-            detected: direction.auto().then(|| {
-                (
-                    StringBuilder::new(),
-                    Float64Builder::new(),
-                    StringBuilder::new(),
-                    Vec::new(),
-                )
-            }),
+            counts: (StringBuilder::new(), UInt64Builder::new(), vec![0]),
+            detected: direction.auto().then(DetectedColumns::new),
             peeled: direction
                 .until_stable()
                 .then(|| (UInt64Builder::new(), ListBuilder::new(StringBuilder::new()))),
@@ -266,12 +345,14 @@ impl ResultColumns {
         let diagnostics = entry.diagnostics();
         self.findings.push(diagnostics.items());
         self.not_listed.append_value(diagnostics.dropped());
-        if let Some((charset, confidence_column, reason, valid)) = &mut self.detected {
-            let found = entry.detection();
-            charset.append_option(found.map(|d| d.charset.to_string()));
-            confidence_column.append_option(found.map(|d| confidence(d.confidence)));
-            reason.append_option(found.map(|d| d.reason));
-            valid.push(found.is_some());
+        let (codes, counts, offsets) = &mut self.counts;
+        for (code, count) in diagnostics.counts_most_frequent_first() {
+            codes.append_value(code.as_str());
+            counts.append_value(count);
+        }
+        offsets.push(codes.len() as i32);
+        if let Some(detected) = &mut self.detected {
+            detected.push(entry.detection());
         }
         if let Some((depth, layers)) = &mut self.peeled {
             let peeled = entry.layers();
@@ -294,11 +375,10 @@ impl ResultColumns {
         self.charset.append_null();
         self.findings.push_null();
         self.not_listed.append_null();
-        if let Some((charset, confidence_column, reason, valid)) = &mut self.detected {
-            charset.append_null();
-            confidence_column.append_null();
-            reason.append_null();
-            valid.push(false);
+        let (codes, _, offsets) = &mut self.counts;
+        offsets.push(codes.len() as i32);
+        if let Some(detected) = &mut self.detected {
+            detected.push(None);
         }
         if let Some((depth, layers)) = &mut self.peeled {
             depth.append_null();
@@ -314,16 +394,29 @@ impl ResultColumns {
             ("diagnostics", self.findings.finish()?),
             ("diagnostics_not_listed", Arc::new(self.not_listed.finish())),
         ];
-        if let Some((mut charset, mut confidence_column, mut reason, valid)) = self.detected {
-            let detected = structs(
-                vec![
-                    ("charset", Arc::new(charset.finish()) as ArrayRef),
-                    ("confidence", Arc::new(confidence_column.finish())),
-                    ("reason", Arc::new(reason.finish())),
-                ],
-                valid,
-            )?;
-            columns.push(("detected", detected));
+        let (mut codes, mut counts, offsets) = self.counts;
+        let items = structs(
+            vec![
+                ("code", Arc::new(codes.finish()) as ArrayRef),
+                ("count", Arc::new(counts.finish())),
+            ],
+            vec![],
+        )?;
+        let item = Arc::new(field("item", &items));
+        let nulls = self
+            .valid
+            .contains(&false)
+            .then(|| NullBuffer::from(self.valid.clone()));
+        let counts = arrow_array::ListArray::try_new(
+            item,
+            OffsetBuffer::new(ScalarBuffer::from(offsets)),
+            items,
+            nulls,
+        )
+        .map_err(|e| PyTypeError::new_err(e.to_string()))?;
+        columns.push(("diagnostic_counts", Arc::new(counts)));
+        if let Some(detected) = self.detected {
+            columns.push(("detected", detected.finish()?));
         }
         if let Some((mut depth, mut layers)) = self.peeled {
             columns.push(("depth", Arc::new(depth.finish())));
@@ -346,7 +439,7 @@ pub fn codec_column(
     let text = !direction.bytes_out();
     let bytes = input.to_data().get_slice_memory_size().unwrap_or(0);
     let outcome: Result<PyResult<ArrayRef>, (usize, Rejection)> = py.detach(|| {
-        let mut runner = direction.runner();
+        let mut runner = direction.runner(rows.text);
         if diagnostics {
             let mut columns = ResultColumns::new(direction, rows.len(), bytes);
             rows.try_for_each(|row, value| match value {

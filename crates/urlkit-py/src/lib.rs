@@ -11,71 +11,17 @@ mod columns;
 mod errors;
 mod report;
 
-use codec::{confidence, Input};
+use codec::{Detected, Input};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::PyDict;
 use urlkit::inspect::{idn as idna, rfc3986};
-
-/// What `detect()` found: the charset, how sure, why, the byte order mark's length and the
-/// runners-up.
-#[pyclass(module = "pyurlkit", frozen, get_all)]
-struct Detection {
-    /// WHATWG name of the charset.
-    charset: String,
-    /// How sure, 0.0 to 1.0.
-    confidence: f64,
-    /// Why this charset.
-    reason: String,
-    /// Bytes of byte order mark.
-    bom_length: usize,
-    /// Other candidates, best first: `(charset, confidence)`.
-    runners_up: Vec<(String, f64)>,
-}
-
-#[pymethods]
-impl Detection {
-    fn __repr__(&self) -> String {
-        format!(
-            "Detection(charset={:?}, confidence={}, reason={:?})",
-            self.charset, self.confidence, self.reason
-        )
-    }
-
-    /// As `urlkit detect --json` prints it.
-    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let dict = PyDict::new(py);
-        dict.set_item("charset", &self.charset)?;
-        dict.set_item("confidence", self.confidence)?;
-        dict.set_item("reason", &self.reason)?;
-        dict.set_item("bom_length", self.bom_length)?;
-        let runners_up = PyList::empty(py);
-        for (charset, confidence) in &self.runners_up {
-            let candidate = PyDict::new(py);
-            candidate.set_item("charset", charset)?;
-            candidate.set_item("confidence", confidence)?;
-            runners_up.append(candidate)?;
-        }
-        dict.set_item("runners_up", runners_up)?;
-        Ok(dict)
-    }
-}
 
 /// Guesses the charset of percent-encoded text (`str` or `bytes`). Never fails: empty
 /// input is UTF-8 with low confidence.
 #[pyfunction]
-fn detect(py: Python<'_>, text: Input) -> Detection {
+fn detect(py: Python<'_>, text: Input) -> Detected {
     let found = py.detach(|| urlkit::codec::detect_charset(text.bytes()));
-    Detection {
-        charset: found.charset.to_string(),
-        confidence: confidence(found.confidence),
-        reason: found.reason.to_string(),
-        bom_length: found.bom_length,
-        runners_up: found
-            .runners_up
-            .iter()
-            .map(|c| (c.charset.to_string(), confidence(c.confidence)))
-            .collect(),
-    }
+    Detected::from(&found)
 }
 
 /// Takes a URL apart by the URL Standard (against `base` if given): every attribute of the
@@ -155,7 +101,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<codec::Result>()?;
     m.add_class::<codec::Diagnostic>()?;
     m.add_class::<codec::Detected>()?;
-    m.add_class::<Detection>()?;
     m.add_class::<arrow::ArrowArray>()?;
     m.add_function(wrap_pyfunction!(detect, m)?)?;
     m.add_function(wrap_pyfunction!(parse, m)?)?;

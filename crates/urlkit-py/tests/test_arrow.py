@@ -154,3 +154,9 @@ def test_arrow_results_cross_by_the_capsule_protocol():
     assert len(result) == 2
     assert "ArrowArray" in repr(result)
     assert pa.array(result).to_pylist() == ["A", None]
+
+
+def test_string_rows_are_text_and_binary_rows_are_bytes():
+    text = ua.decode(pa.array(["漢%FC"]), charset="latin1").to_pylist()
+    raw = ua.decode(pa.array(["漢%FC".encode()], pa.binary()), charset="latin1").to_pylist()
+    assert (text, raw) == (["漢ü"], ["æ¼¢ü"])

@@ -186,3 +186,20 @@ def test_idn_errors_say_where():
         pyurlkit.idn("x", to="ebcdic")
     with pytest.raises(pyurlkit.UrlError):
         pyurlkit.resolve("no-scheme", "x")
+
+
+def test_text_keeps_its_characters_and_bytes_are_read_in_the_charset():
+    # A str is text, as the command line's arguments are: its literal characters stay.
+    assert pyurlkit.decode("漢%FC", charset="latin1").output == "漢ü"
+    # bytes are read in the charset, as the command line reads stdin and files.
+    read = pyurlkit.decode("漢%FC".encode(), charset="latin1")
+    assert read.output == "æ¼¢ü"
+    assert [d.code for d in read.diagnostics] == ["literal-non-ascii"]
+    assert read.to_dict()["diagnostic_counts"] == [{"code": "literal-non-ascii", "count": 1}]
+
+
+def test_findings_carry_their_line_and_column_per_line():
+    got = pyurlkit.decode("ok\nx%zz", per_line=True).to_dict()
+    (want,) = cli_json(["decode", "--per-line"], ["ok\nx%zz"])
+    assert got == want
+    assert got["diagnostics"][0]["line"] == 2 and got["diagnostics"][0]["column"] == 2

@@ -255,6 +255,14 @@ impl Diagnostics {
         &self.counts
     }
 
+    /// [`counts`](Self::counts), the most frequent code first (codes as frequent keep the
+    /// order they were first seen in): the summary front ends show before the list.
+    pub fn counts_most_frequent_first(&self) -> Vec<(Code, u64)> {
+        let mut counts = self.counts.clone();
+        counts.sort_by_key(|&(_, count)| std::cmp::Reverse(count));
+        counts
+    }
+
     /// The findings kept, in the order they were found.
     pub fn items(&self) -> &[Diagnostic] {
         &self.items

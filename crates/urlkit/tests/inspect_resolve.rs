@@ -146,4 +146,12 @@ fn relativize_gives_short_references() {
     assert_eq!(relativize(base, "http://g/x").unwrap(), "//g/x");
     assert_eq!(relativize(base, "ftp://a/b").unwrap(), "ftp://a/b");
     assert_eq!(relativize(base, "http://a/b/c/g:h").unwrap(), "./g:h");
+    // The shortest wins: an absolute path over a climb of dot segments, and on a tie the
+    // relative path.
+    let deep = "http://a/b/c/d/e/f";
+    assert_eq!(relativize(deep, "http://a/x").unwrap(), "/x");
+    assert_eq!(relativize(deep, "http://a/b/c/d/e/x").unwrap(), "x");
+    assert_eq!(relativize(deep, "http://a/b/c/d/x").unwrap(), "../x");
+    assert_eq!(relativize(deep, "http://a/b/c/x").unwrap(), "/b/c/x");
+    assert_eq!(relativize(deep, "http://a/b/x").unwrap(), "/b/x");
 }

@@ -26,19 +26,14 @@ class UrlError(UrlkitError):
     position: int
 
 class Diagnostic:
-    """One finding: stable code, byte offset in the entry, message."""
+    """One finding: stable code, byte offset in the entry (with ``per_line=True`` also
+    its line and column, from 1), message."""
 
     code: str
     offset: int
+    line: Optional[int]
+    column: Optional[int]
     message: str
-    def to_dict(self) -> Dict[str, Any]: ...
-
-class Detected:
-    """What ``charset="auto"`` chose."""
-
-    charset: str
-    confidence: float
-    reason: str
     def to_dict(self) -> Dict[str, Any]: ...
 
 class Result:
@@ -48,14 +43,16 @@ class Result:
     charset: Optional[str]
     diagnostics: List[Diagnostic]
     diagnostics_not_listed: int
-    detected: Optional[Detected]
+    diagnostic_counts: List[Tuple[str, int]]
+    detected: Optional[Detection]
     depth: Optional[int]
     layers: Optional[List[str]]
     def to_dict(self) -> Dict[str, Any]:
         """As ``urlkit encode|decode --json`` prints it."""
 
 class Detection:
-    """What ``detect()`` found."""
+    """What charset detection found: ``detect()``, and ``Result.detected`` with
+    ``charset="auto"``."""
 
     charset: str
     confidence: float

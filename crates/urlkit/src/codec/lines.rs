@@ -43,6 +43,8 @@ impl<E: Entry> Framing<E> {
         self.offset = 0;
         self.in_line = false;
         self.pending_cr = false;
+        self.line = 1;
+        self.line_start = 0;
         self.entry.reset(0);
     }
 

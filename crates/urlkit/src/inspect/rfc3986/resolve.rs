@@ -134,11 +134,12 @@ fn remove_dot_segments_as_written(path: &str) -> String {
     out
 }
 
-/// Finds a short relative reference that resolves (RFC 3986 §5.2) against `base` to exactly
-/// `target`: the inverse of [`resolve`]. Candidates are tried from shortest (fragment only,
-/// query only, relative path) to longest (network-path, then `target` itself), and each is
-/// checked by resolving it, so the result always resolves back to `target` once dot segments
-/// are removed from `target`'s path.
+/// Finds the shortest reference that resolves (RFC 3986 §5.2) against `base` to exactly
+/// `target`: the inverse of [`resolve`]. The candidates are the fragment or query alone, the
+/// relative path (`../x`), the absolute path (`/x`), the network-path reference (`//host/x`)
+/// and `target` itself; each is checked by resolving it, and the shortest that resolves
+/// back wins (on a tie, the earlier in that list). So the result always resolves back to
+/// `target` once dot segments are removed from `target`'s path.
 ///
 /// Bad input: a base without a scheme is an error (§5.1); a target with a different scheme
 /// or authority comes back with that part included.
@@ -187,9 +188,11 @@ pub fn relativize(base: &str, target: &str) -> Result<String, ResolveError> {
         candidates.push(c);
     }
     candidates.push(normal_target.clone());
+    // `min_by_key` keeps the first of equally short candidates.
     Ok(candidates
         .into_iter()
-        .find(|c| works(c))
+        .filter(|c| works(c))
+        .min_by_key(String::len)
         .unwrap_or(normal_target))
 }
 
