@@ -54,6 +54,18 @@ export function launchBrowser() {
   });
 }
 
+/** The server (started with `args`) and Chromium, for the tests of one file. */
+export async function startAll(args = []) {
+  const started = await startServer(args);
+  return { server: started.child, base: started.url, browser: await launchBrowser() };
+}
+
+/** Stops what `startAll` started (either may be missing if it failed to start). */
+export async function stopAll({ server, browser }) {
+  if (browser) await browser.close();
+  if (server) server.kill("SIGTERM");
+}
+
 /** The sizes and colour schemes every point of the page is tried at. */
 export const LOOKS = {
   desktop: { viewport: { width: 1280, height: 800 }, colorScheme: "light" },

@@ -7,7 +7,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { LOOKS, launchBrowser, openPage, shots, startServer } from "./harness.js";
+import { LOOKS, openPage, shots, startAll, stopAll } from "./harness.js";
 
 let server;
 let base;
@@ -19,16 +19,10 @@ const expected = /Failed to load resource: the server responded with a status of
 const READING_ORDER = ["href", "part-scheme", "part-user", "part-password", "part-host", "part-port", "part-path", "part-query", "part-fragment", "origin"];
 
 before(async () => {
-  const started = await startServer([]);
-  server = started.child;
-  base = started.url;
-  browser = await launchBrowser();
+  ({ server, base, browser } = await startAll([]));
 });
 
-after(async () => {
-  if (browser) await browser.close();
-  if (server) server.kill("SIGTERM");
-});
+after(() => stopAll({ server, browser }));
 
 async function inspect(page, url) {
   await page.getByLabel("URL", { exact: true }).fill(url);

@@ -5,7 +5,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { LANGUAGES, LOOKS, launchBrowser, openPage, shots, startServer } from "./harness.js";
+import { LANGUAGES, LOOKS, openPage, shots, startAll, stopAll } from "./harness.js";
 
 let server;
 let base;
@@ -15,16 +15,10 @@ const locales = { en: "en-US", hi: "hi-IN", cs: "cs-CZ", fa: "fa-IR" };
 const dirs = { en: "ltr", hi: "ltr", cs: "ltr", fa: "rtl" };
 
 before(async () => {
-  const started = await startServer(["--max-upload", "1MiB"]);
-  server = started.child;
-  base = started.url;
-  browser = await launchBrowser();
+  ({ server, base, browser } = await startAll(["--max-upload", "1MiB"]));
 });
 
-after(async () => {
-  if (browser) await browser.close();
-  if (server) server.kill("SIGTERM");
-});
+after(() => stopAll({ server, browser }));
 
 /** The page's own catalog, as its script reads it. */
 const catalog = (page) => page.evaluate(() => JSON.parse(document.getElementById("messages").textContent));

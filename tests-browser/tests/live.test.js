@@ -5,7 +5,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { launchBrowser, shots, startServer } from "./harness.js";
+import { shots, startAll, stopAll } from "./harness.js";
 import * as urlkit from "../../crates/urlkit-wasm/js/urlkit.mjs";
 import { expand } from "../../crates/urlkit-wasm/js/test/vectors.mjs";
 
@@ -31,19 +31,13 @@ async function newPage() {
 }
 
 before(async () => {
-  const started = await startServer(["--max-upload", "1MiB", "--ttl", "5m"]);
-  server = started.child;
-  base = started.url;
-  browser = await launchBrowser();
+  ({ server, base, browser } = await startAll(["--max-upload", "1MiB", "--ttl", "5m"]));
   // The module the server embeds, loaded in Node too: it writes the encoded texts the
   // shared vectors decode.
   await urlkit.load(new Uint8Array(await (await fetch(base + "/assets/urlkit.wasm")).arrayBuffer()));
 });
 
-after(async () => {
-  if (browser) await browser.close();
-  if (server) server.kill("SIGTERM");
-});
+after(() => stopAll({ server, browser }));
 
 /** Runs `cases` through the page's own `runCodec`, with live mode on or off. */
 function throughPage(page, cases, live) {

@@ -7,7 +7,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { LOOKS, launchBrowser, openPage, paste, shots, startServer } from "./harness.js";
+import { LOOKS, openPage, paste, shots, startAll, stopAll } from "./harness.js";
 
 let server;
 let base;
@@ -26,16 +26,10 @@ const noSideScroll = async (page, look) => {
 };
 
 before(async () => {
-  const started = await startServer(["--max-upload", "1MiB", "--ttl", "5m"]);
-  server = started.child;
-  base = started.url;
-  browser = await launchBrowser();
+  ({ server, base, browser } = await startAll(["--max-upload", "1MiB", "--ttl", "5m"]));
 });
 
-after(async () => {
-  if (browser) await browser.close();
-  if (server) server.kill("SIGTERM");
-});
+after(() => stopAll({ server, browser }));
 
 for (const look of ["desktop", "phone-dark"]) {
   test(`percent-encoded input is decoded until a direction is chosen, and the page says so (${look})`, async () => {

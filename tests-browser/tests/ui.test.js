@@ -5,7 +5,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { launchBrowser, shots, startServer } from "./harness.js";
+import { shots, startAll, stopAll } from "./harness.js";
 
 let server;
 let base;
@@ -39,16 +39,10 @@ async function downloaded(page) {
 }
 
 before(async () => {
-  const started = await startServer(["--max-upload", "1MiB", "--ttl", "5m"]);
-  server = started.child;
-  base = started.url;
-  browser = await launchBrowser();
+  ({ server, base, browser } = await startAll(["--max-upload", "1MiB", "--ttl", "5m"]));
 });
 
-after(async () => {
-  if (browser) await browser.close();
-  if (server) server.kill("SIGTERM");
-});
+after(() => stopAll({ server, browser }));
 
 test("encodes and decodes through the page", async () => {
   const { context, page } = await newPage();

@@ -177,6 +177,23 @@ pub fn structs(columns: Vec<(&str, ArrayRef)>, valid: Vec<bool>) -> PyResult<Arr
     Ok(Arc::new(array))
 }
 
+/// A list column whose items are structs of the named child columns: row `i` holds the
+/// items `offsets[i]..offsets[i + 1]`, and is null where `valid` is false (no nulls when
+/// `valid` is empty or all true).
+pub fn list_of_structs(
+    items: Vec<(&str, ArrayRef)>,
+    offsets: Vec<i32>,
+    valid: Vec<bool>,
+) -> PyResult<ArrayRef> {
+    let items = structs(items, vec![])?;
+    let item = Arc::new(field("item", &items));
+    let nulls = valid.contains(&false).then(|| NullBuffer::from(valid));
+    let offsets = OffsetBuffer::new(ScalarBuffer::from(offsets));
+    let list = arrow_array::ListArray::try_new(item, offsets, items, nulls)
+        .map_err(|e| PyTypeError::new_err(e.to_string()))?;
+    Ok(Arc::new(list))
+}
+
 /// Findings per row: a list of `{code, offset, message}` structs.
 pub struct Findings {
     code: StringBuilder,
@@ -213,23 +230,15 @@ impl Findings {
     }
 
     pub fn finish(mut self) -> PyResult<ArrayRef> {
-        let items = structs(
+        list_of_structs(
             vec![
                 ("code", Arc::new(self.code.finish()) as ArrayRef),
                 ("offset", Arc::new(self.offset.finish())),
                 ("message", Arc::new(self.message.finish())),
             ],
-            vec![],
-        )?;
-        let item = Arc::new(field("item", &items));
-        let nulls = self
-            .valid
-            .contains(&false)
-            .then(|| NullBuffer::from(self.valid));
-        let offsets = OffsetBuffer::new(ScalarBuffer::from(self.offsets));
-        let list = arrow_array::ListArray::try_new(item, offsets, items, nulls)
-            .map_err(|e| PyTypeError::new_err(e.to_string()))?;
-        Ok(Arc::new(list))
+            self.offsets,
+            self.valid,
+        )
     }
 }
 
@@ -279,7 +288,7 @@ impl DetectedColumns {
     }
 
     fn finish(mut self) -> PyResult<ArrayRef> {
-        let candidates = structs(
+        let runners_up = list_of_structs(
             vec![
                 (
                     "charset",
@@ -287,23 +296,16 @@ impl DetectedColumns {
                 ),
                 ("confidence", Arc::new(self.runner_confidence.finish())),
             ],
+            self.runner_offsets,
             vec![],
         )?;
-        let item = Arc::new(field("item", &candidates));
-        let runners_up = arrow_array::ListArray::try_new(
-            item,
-            OffsetBuffer::new(ScalarBuffer::from(self.runner_offsets)),
-            candidates,
-            None,
-        )
-        .map_err(|e| PyTypeError::new_err(e.to_string()))?;
         structs(
             vec![
                 ("charset", Arc::new(self.charset.finish()) as ArrayRef),
                 ("confidence", Arc::new(self.confidence.finish())),
                 ("reason", Arc::new(self.reason.finish())),
                 ("bom_length", Arc::new(self.bom_length.finish())),
-                ("runners_up", Arc::new(runners_up)),
+                ("runners_up", runners_up),
             ],
             self.valid,
         )
@@ -395,26 +397,15 @@ impl ResultColumns {
             ("diagnostics_not_listed", Arc::new(self.not_listed.finish())),
         ];
         let (mut codes, mut counts, offsets) = self.counts;
-        let items = structs(
+        let counts = list_of_structs(
             vec![
                 ("code", Arc::new(codes.finish()) as ArrayRef),
                 ("count", Arc::new(counts.finish())),
             ],
-            vec![],
+            offsets,
+            self.valid.clone(),
         )?;
-        let item = Arc::new(field("item", &items));
-        let nulls = self
-            .valid
-            .contains(&false)
-            .then(|| NullBuffer::from(self.valid.clone()));
-        let counts = arrow_array::ListArray::try_new(
-            item,
-            OffsetBuffer::new(ScalarBuffer::from(offsets)),
-            items,
-            nulls,
-        )
-        .map_err(|e| PyTypeError::new_err(e.to_string()))?;
-        columns.push(("diagnostic_counts", Arc::new(counts)));
+        columns.push(("diagnostic_counts", counts));
         if let Some(detected) = self.detected {
             columns.push(("detected", detected.finish()?));
         }

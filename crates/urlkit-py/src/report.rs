@@ -2,7 +2,7 @@
 //! a dict for one URL, as a struct column for many. Fields are read by name, so the
 //! report may gain or reorder fields without changing either shape.
 
-use crate::columns::{structs, Findings};
+use crate::columns::{list_of_structs, structs, Findings};
 use crate::errors::url_error;
 use arrow_array::builder::{
     ArrayBuilder, ListBuilder, StringBuilder, UInt16Builder, UInt64Builder,
@@ -175,25 +175,14 @@ impl Pairs {
     }
 
     fn finish(mut self, valid: Vec<bool>) -> PyResult<ArrayRef> {
-        let items = structs(
+        list_of_structs(
             vec![
                 ("name", Arc::new(self.names.finish()) as ArrayRef),
                 ("value", Arc::new(self.values.finish())),
             ],
-            vec![],
-        )?;
-        let item = Arc::new(arrow_schema::Field::new(
-            "item",
-            items.data_type().clone(),
-            true,
-        ));
-        let nulls = valid
-            .contains(&false)
-            .then(|| arrow_buffer::NullBuffer::from(valid));
-        let offsets = arrow_buffer::OffsetBuffer::new(self.offsets.into());
-        arrow_array::ListArray::try_new(item, offsets, items, nulls)
-            .map(|list| Arc::new(list) as ArrayRef)
-            .map_err(|e| pyo3::exceptions::PyTypeError::new_err(e.to_string()))
+            self.offsets,
+            valid,
+        )
     }
 }
 

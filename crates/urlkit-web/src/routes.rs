@@ -50,24 +50,12 @@ pub fn router(state: AppState) -> Router {
         .route("/assets/{name}", get(page::asset))
         .route("/api/encode", post(api::encode))
         .route("/api/decode", post(api::decode))
-        .route("/api/openapi.json", get(api::openapi))
-        .layer(DefaultBodyLimit::max(TEXT_LIMIT))
-        .layer(middleware::from_fn_with_state(
-            state.clone(),
-            |State(app): State<AppState>, request: Request, next: Next| {
-                refuse_announced_oversize(TEXT_LIMIT as u64, app, request, next)
-            },
-        ));
+        .route("/api/openapi.json", get(api::openapi));
+    let text = body_limited(text, TEXT_LIMIT as u64, &state);
     let urls = Router::new()
         .route("/api/inspect", post(api::inspect))
-        .route("/api/resolve", post(api::resolve))
-        .layer(DefaultBodyLimit::max(INSPECT_LIMIT))
-        .layer(middleware::from_fn_with_state(
-            state.clone(),
-            |State(app): State<AppState>, request: Request, next: Next| {
-                refuse_announced_oversize(INSPECT_LIMIT as u64, app, request, next)
-            },
-        ));
+        .route("/api/resolve", post(api::resolve));
+    let urls = body_limited(urls, INSPECT_LIMIT as u64, &state);
     let text = text.merge(urls).layer(TimeoutLayer::with_status_code(
         StatusCode::REQUEST_TIMEOUT,
         Duration::from_secs(30),
@@ -76,20 +64,11 @@ pub fn router(state: AppState) -> Router {
     let files = Router::new()
         .route("/api/files", post(api::upload_file))
         .route("/api/files/{id}", get(api::download_file))
-        .route("/files", post(page::submit_file))
-        .layer(DefaultBodyLimit::max(
-            usize::try_from(upload_limit).unwrap_or(usize::MAX),
-        ))
-        .layer(middleware::from_fn_with_state(
-            state.clone(),
-            move |State(app): State<AppState>, request: Request, next: Next| {
-                refuse_announced_oversize(upload_limit, app, request, next)
-            },
-        ))
-        .layer(TimeoutLayer::with_status_code(
-            StatusCode::REQUEST_TIMEOUT,
-            Duration::from_secs(30 * 60),
-        ));
+        .route("/files", post(page::submit_file));
+    let files = body_limited(files, upload_limit, &state).layer(TimeoutLayer::with_status_code(
+        StatusCode::REQUEST_TIMEOUT,
+        Duration::from_secs(30 * 60),
+    ));
     let mut limited = text
         .merge(files)
         .layer(middleware::from_fn_with_state(
@@ -111,6 +90,21 @@ pub fn router(state: AppState) -> Router {
             security_headers,
         ))
         .with_state(state)
+}
+
+/// `router` with its request bodies limited to `limit` bytes: a longer body fails when it
+/// is read, and one whose `Content-Length` announces more is refused before it is read.
+fn body_limited(router: Router<AppState>, limit: u64, state: &AppState) -> Router<AppState> {
+    router
+        .layer(DefaultBodyLimit::max(
+            usize::try_from(limit).unwrap_or(usize::MAX),
+        ))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            move |State(app): State<AppState>, request: Request, next: Next| {
+                refuse_announced_oversize(limit, app, request, next)
+            },
+        ))
 }
 
 /// The body length a request's `Content-Length` announces, if it does.
