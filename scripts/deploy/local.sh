@@ -112,14 +112,14 @@ check)
   fi
   # Upload through the proxy, download through it once (on whichever instance), then 404.
   created="$(curl -s -F op=encode -F 'file=@-;filename=a' "http://$proxy/api/files" <<<'a b')"
-  download="$(grep -o '"/api/files/[0-9a-f]*"' <<<"$created" | tr -d '"')"
+  download="$(grep -o '"/api/files/[^"]*"' <<<"$created" | tr -d '"')"
   check "upload through nginx" 1 "$(grep -c '"id"' <<<"$created")"
   check "first download through nginx" "a%20b%0A" "$(curl -s "http://$proxy$download")"
   check "second download through nginx" 404 "$(curl -s -o /dev/null -w '%{http_code}' "http://$proxy$download")"
   # Each instance serves results made on another.
   for n in 1 2 3; do
     created="$(curl -s -F op=decode -F 'file=@-;filename=a' "http://$proxy/api/files" <<<'%41')"
-    download="$(grep -o '"/api/files/[0-9a-f]*"' <<<"$created" | tr -d '"')"
+    download="$(grep -o '"/api/files/[^"]*"' <<<"$created" | tr -d '"')"
     check "result fetched from instance $n" "A" "$(curl -s "http://127.0.0.1:$((base + n))$download" | tr -d '\n')"
   done
   # The rate limit counts the address nginx saw, whatever X-Forwarded-For a client sends.

@@ -102,7 +102,7 @@ for i in $(seq 40); do
   code="$(cat "$work/code-$i")"
   if [ "$code" = 201 ]; then
     accepted=$((accepted + 1))
-    download="$(grep -o '"/api/files/[0-9a-f]*"' "$work/up-$i" | tr -d '"')"
+    download="$(grep -o '"/api/files/[^"]*"' "$work/up-$i" | tr -d '"')"
     size="$(curl -s "$url$download" | wc -c)"
     [ "$size" = "$limit" ] && downloaded=$((downloaded + 1))
   elif [ "$code" = 413 ]; then
