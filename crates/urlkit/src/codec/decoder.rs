@@ -33,6 +33,9 @@ pub(crate) struct EntryDecoder {
     detection: Option<Detection>,
     /// A `literal-non-ascii` finding was made for this entry.
     reported_literal: bool,
+    /// Text input in a legacy charset: its literal characters, checked as UTF-8 (a
+    /// character cut by a chunk's end is held for the next chunk).
+    literal: Utf8Stream,
     /// Watches for line breaks removed between entries (when whitespace is removed).
     joined: Option<JoinedEntries>,
     buffer: Vec<u8>,
@@ -52,6 +55,7 @@ impl EntryDecoder {
             charset: None,
             detection: None,
             reported_literal: false,
+            literal: Utf8Stream::default(),
             joined: (!options.keep_whitespace).then(JoinedEntries::new),
             buffer: Vec::new(),
             map: Vec::new(),
@@ -168,6 +172,10 @@ impl EntryDecoder {
                 .iter()
                 .position(|b| !b.is_ascii())
                 .unwrap_or(rest.len());
+            if ascii > 0 {
+                // A character of text cut short before ASCII is an invalid sequence.
+                self.end_literal(out, diagnostics);
+            }
             self.process(&rest[..ascii], false, out, diagnostics);
             rest = &rest[ascii..];
             let literal = rest.iter().position(u8::is_ascii).unwrap_or(rest.len());
@@ -177,11 +185,42 @@ impl EntryDecoder {
                 if let Some(charset) = self.charset {
                     self.stage = self.stage_for(charset);
                 }
-                out.extend_from_slice(&rest[..literal]);
-                self.percent.pass_over(literal as u64);
+                self.write_literal(&rest[..literal], out, diagnostics);
                 rest = &rest[literal..];
             }
         }
+    }
+
+    /// Writes literal characters of text input as they are; bytes that are not UTF-8 (text
+    /// that is not text) become U+FFFD, each reported as `invalid-sequence`.
+    fn write_literal(&mut self, run: &[u8], out: &mut Vec<u8>, diagnostics: &mut Diagnostics) {
+        let start = self.percent.offset();
+        let mut found: Vec<(isize, usize)> = Vec::new();
+        self.literal
+            .feed::<true>(run, out, |at, length| found.push((at, length)));
+        self.percent.pass_over(run.len() as u64);
+        for (at, length) in found {
+            Self::report_invalid_literal(start, at, length, diagnostics);
+        }
+    }
+
+    /// Ends a run of literal characters: a character left incomplete becomes U+FFFD.
+    fn end_literal(&mut self, out: &mut Vec<u8>, diagnostics: &mut Diagnostics) {
+        let end = self.percent.offset();
+        let mut found: Vec<(isize, usize)> = Vec::new();
+        self.literal
+            .finish::<true>(out, |at, length| found.push((at, length)));
+        for (at, length) in found {
+            Self::report_invalid_literal(end, at, length, diagnostics);
+        }
+    }
+
+    fn report_invalid_literal(base: u64, at: isize, length: usize, diagnostics: &mut Diagnostics) {
+        diagnostics.push(Diagnostic::new(
+            Code::InvalidSequence,
+            base.saturating_add_signed(at as i64),
+            format!("{length} byte(s) of text input that are not valid UTF-8; decoded as U+FFFD"),
+        ));
     }
 
     /// Reports the first literal non-ASCII byte of `input`, if any, as read in the charset.
@@ -410,6 +449,7 @@ impl Entry for EntryDecoder {
         if let Stage::Detecting(_) = self.stage {
             self.resolve_detection(true, out, diagnostics);
         }
+        self.end_literal(out, diagnostics);
         self.process(&[], true, out, diagnostics);
     }
 
@@ -419,6 +459,7 @@ impl Entry for EntryDecoder {
             joined.reset(offset);
         }
         self.reported_literal = false;
+        self.literal = Utf8Stream::default();
         if self.options.charset == CharsetChoice::Auto {
             self.charset = None;
             self.detection = None;
@@ -601,6 +642,27 @@ mod tests {
     }
 
     #[test]
+    fn text_that_is_not_utf8_becomes_replacement_characters() {
+        // Text input is meant to hold characters; bytes that are not UTF-8 are repaired
+        // and reported, never written through.
+        let outcome = crate::decode(b"a\xC1\xC1%FC\xE6\xBC", &legacy("latin1", true));
+        assert_eq!(outcome.text(), "a\u{FFFD}\u{FFFD}\u{FC}\u{FFFD}");
+        let found: Vec<(Code, u64)> = outcome
+            .diagnostics
+            .iter()
+            .map(|d| (d.code, d.offset))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (Code::InvalidSequence, 1),
+                (Code::InvalidSequence, 2),
+                (Code::InvalidSequence, 6)
+            ]
+        );
+    }
+
+    #[test]
     fn per_line_text_keeps_characters_on_every_line() {
         let options = DecodeOptions {
             per_line: true,
@@ -664,5 +726,33 @@ mod tests {
             let whole = run(input.as_bytes(), &[], &options);
             prop_assert_eq!(run(input.as_bytes(), &cuts, &options), whole);
         }
+
+        #[test]
+        fn text_in_a_legacy_charset_is_utf8_out_in_any_chunking(
+            pieces in proptest::collection::vec(0..LITERAL_PIECES.len(), 0..60),
+            mut cuts in proptest::collection::vec(0usize..200, 0..6),
+        ) {
+            let input: Vec<u8> = pieces.iter().flat_map(|&p| LITERAL_PIECES[p].iter().copied()).collect();
+            cuts.sort_unstable();
+            let options = legacy("latin1", true);
+            let whole = run(&input, &[], &options);
+            prop_assert!(std::str::from_utf8(&whole.0).is_ok(), "{:?}", whole.0);
+            prop_assert_eq!(run(&input, &cuts, &options), whole);
+        }
     }
+
+    /// Literal pieces of text input, some not UTF-8 (a lone lead byte, a cut character).
+    const LITERAL_PIECES: &[&[u8]] = &[
+        b"a",
+        b"%FC",
+        b"%E9",
+        "\u{6f22}".as_bytes(),
+        "\u{e9}".as_bytes(),
+        b"\xC1",
+        b"\xE6\xBC",
+        b"\xBC",
+        b"\xFF",
+        b"%",
+        b"%zz",
+    ];
 }

@@ -135,8 +135,9 @@ pub struct DecodeOptions {
     /// and only the escapes are read in the charset, as Python's
     /// `unquote(s, encoding=…)` does. Without it (bytes from a file or stdin) literal
     /// non-ASCII bytes are read in the charset like the escapes, which a legacy charset
-    /// reports as `literal-non-ascii`. Text is expected to be UTF-8; a literal byte that is
-    /// not is copied as it is. See the crate's documentation, *Text and bytes*.
+    /// reports as `literal-non-ascii`. Text is expected to be UTF-8; literal bytes that are
+    /// not become U+FFFD, each reported as `invalid-sequence`, so the output is always
+    /// UTF-8. See the crate's documentation, *Text and bytes*.
     pub text: bool,
 }
 
