@@ -56,16 +56,16 @@ fn wpt_urlencoded_parser() {
     }
 }
 
-/// The repository's copy of the conformance data is the project's shared copy, file for
-/// file and byte for byte, when that folder (`../shared/conformance/` beside the
-/// repository) is present; without it there is nothing to compare and the test says so.
+/// The repository's copy of the conformance data is the project's shared copy
+/// (`../shared/conformance/` beside the repository), file for file and byte for byte. A
+/// plain clone has no such folder: the test is then listed as ignored, and
+/// `scripts/test.sh` runs it when the folder is there.
 #[test]
+#[ignore = "needs ../shared/conformance beside the repository; scripts/test.sh runs it"]
 fn the_repository_copy_equals_the_shared_conformance_data() {
     let shared = conformance_dir().join("../../shared/conformance");
-    let Ok(entries) = std::fs::read_dir(shared.join("wpt")) else {
-        eprintln!("{} is absent: nothing to compare", shared.display());
-        return;
-    };
+    let entries = std::fs::read_dir(shared.join("wpt"))
+        .unwrap_or_else(|e| panic!("{} cannot be read: {e}", shared.display()));
     let mut files: Vec<String> = entries
         .map(|e| format!("wpt/{}", e.unwrap().file_name().to_string_lossy()))
         .collect();

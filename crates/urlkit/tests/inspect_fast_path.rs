@@ -153,17 +153,17 @@ fn the_fast_path_agrees_with_the_full_parse_on_random_urls() {
     assert_agreement("random", inputs.iter().map(Vec::as_slice));
 }
 
-/// The benchmark lists (`../shared/bench-data/` beside the repository), when they are there:
-/// the measured inputs must give the full parse's output.
+/// The benchmark lists (`../shared/bench-data/` beside the repository, which are not to be
+/// copied into it): the measured inputs must give the full parse's output. A plain clone
+/// lists the test as ignored; `scripts/test.sh` runs it when the lists are there.
 #[test]
+#[ignore = "needs ../shared/bench-data beside the repository; scripts/test.sh runs it"]
 fn the_fast_path_agrees_with_the_full_parse_on_the_benchmark_lists() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/bench-data/");
     let mut total = 0;
     for file in ["node_files.txt", "isaacs_files.txt", "kasztp.txt"] {
-        let Ok(text) = std::fs::read(format!("{dir}{file}")) else {
-            eprintln!("{dir}{file} is absent: nothing to compare");
-            continue;
-        };
+        let text = std::fs::read(format!("{dir}{file}"))
+            .unwrap_or_else(|e| panic!("{dir}{file} cannot be read: {e}"));
         total += assert_agreement(file, text.split(|&b| b == b'\n'));
     }
     eprintln!("{total} benchmark URLs compared");
