@@ -195,32 +195,18 @@ impl EntryDecoder {
     /// that is not text) become U+FFFD, each reported as `invalid-sequence`.
     fn write_literal(&mut self, run: &[u8], out: &mut Vec<u8>, diagnostics: &mut Diagnostics) {
         let start = self.percent.offset();
-        let mut found: Vec<(isize, usize)> = Vec::new();
-        self.literal
-            .feed::<true>(run, out, |at, length| found.push((at, length)));
+        self.literal.feed::<true>(run, out, |at, length| {
+            report_invalid_literal(start, at, length, diagnostics)
+        });
         self.percent.pass_over(run.len() as u64);
-        for (at, length) in found {
-            Self::report_invalid_literal(start, at, length, diagnostics);
-        }
     }
 
     /// Ends a run of literal characters: a character left incomplete becomes U+FFFD.
     fn end_literal(&mut self, out: &mut Vec<u8>, diagnostics: &mut Diagnostics) {
         let end = self.percent.offset();
-        let mut found: Vec<(isize, usize)> = Vec::new();
-        self.literal
-            .finish::<true>(out, |at, length| found.push((at, length)));
-        for (at, length) in found {
-            Self::report_invalid_literal(end, at, length, diagnostics);
-        }
-    }
-
-    fn report_invalid_literal(base: u64, at: isize, length: usize, diagnostics: &mut Diagnostics) {
-        diagnostics.push(Diagnostic::new(
-            Code::InvalidSequence,
-            base.saturating_add_signed(at as i64),
-            format!("{length} byte(s) of text input that are not valid UTF-8; decoded as U+FFFD"),
-        ));
+        self.literal.finish::<true>(out, |at, length| {
+            report_invalid_literal(end, at, length, diagnostics)
+        });
     }
 
     /// Reports the first literal non-ASCII byte of `input`, if any, as read in the charset.
@@ -326,6 +312,16 @@ impl EntryDecoder {
             ));
         }
     }
+}
+
+/// Reports `length` bytes of text input that are not UTF-8, at `at` bytes from the input
+/// offset `base` (negative: bytes held over from before it).
+fn report_invalid_literal(base: u64, at: isize, length: usize, diagnostics: &mut Diagnostics) {
+    diagnostics.push(Diagnostic::new(
+        Code::InvalidSequence,
+        base.saturating_add_signed(at as i64),
+        format!("{length} byte(s) of text input that are not valid UTF-8; decoded as U+FFFD"),
+    ));
 }
 
 /// How much input the locator replays with offsets tracked at a time.
