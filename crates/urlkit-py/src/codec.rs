@@ -8,7 +8,7 @@ use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString};
 use pyo3::PyClassInitializer;
 use urlkit::diagnostics::Diagnostics;
 use urlkit::settings::{DecodeSettings, EncodeSettings, Layers, Run};
-use urlkit::{Charset, Codec, DecodeOptions, Detection, EncodeOptions, Rejection};
+use urlkit::{Charset, Codec, DecodeOptions, EncodeOptions, Rejection};
 
 /// One finding: its stable `code`, its byte `offset` in the entry and a `message`.
 #[pyclass(module = "pyurlkit", frozen, eq, get_all)]
@@ -72,9 +72,9 @@ pub fn confidence(value: f32) -> f64 {
 
 /// What charset detection found (`detect()`, and `Result.detected` with `charset="auto"`):
 /// the charset, how sure, why, the byte order mark's length and the runners-up.
-#[pyclass(module = "pyurlkit", name = "Detection", frozen, get_all)]
+#[pyclass(module = "pyurlkit", frozen, get_all)]
 #[derive(Clone, Debug)]
-pub struct Detected {
+pub struct Detection {
     /// WHATWG name of the charset (`"Shift_JIS"`, `"windows-1251"`, …).
     pub charset: String,
     /// How sure, 0.0 to 1.0.
@@ -88,7 +88,7 @@ pub struct Detected {
 }
 
 #[pymethods]
-impl Detected {
+impl Detection {
     fn __repr__(&self) -> String {
         format!(
             "Detection(charset={:?}, confidence={}, reason={:?})",
@@ -115,9 +115,9 @@ impl Detected {
     }
 }
 
-impl From<&Detection> for Detected {
-    fn from(found: &Detection) -> Self {
-        Detected {
+impl From<&urlkit::Detection> for Detection {
+    fn from(found: &urlkit::Detection) -> Self {
+        Detection {
             charset: found.charset.to_string(),
             confidence: confidence(found.confidence),
             reason: found.reason.to_string(),
@@ -147,7 +147,7 @@ pub struct Result {
     /// most frequent first.
     pub diagnostic_counts: Vec<(String, u64)>,
     /// With `charset="auto"`: what was detected.
-    pub detected: Option<Detected>,
+    pub detected: Option<Detection>,
     /// With `until_stable=True`: how many layers of encoding were removed.
     pub depth: Option<usize>,
     /// With `until_stable=True`: each intermediate layer, outermost first.
@@ -225,7 +225,7 @@ impl Entry<'_> {
         }
     }
 
-    pub fn detection(&self) -> Option<&Detection> {
+    pub fn detection(&self) -> Option<&urlkit::Detection> {
         match self {
             Entry::Streamed(codec) => codec.detection(),
             Entry::Peeled(run) => run.finished.detection.as_ref(),
@@ -276,7 +276,7 @@ impl Direction {
     /// `str`, Arrow strings) rather than bytes, so that decoding into a legacy charset
     /// keeps their literal characters, as the command line does with its arguments
     /// (`urlkit::DecodeOptions::text`).
-    pub fn runner(&self, text: bool) -> Runner<'_> {
+    pub fn runner(&self, text: bool) -> Runner {
         let codec = match self {
             Direction::Encode(settings, options) => Codec::encoder(options).strict(settings.strict),
             Direction::Decode(settings, options) => {
@@ -287,11 +287,15 @@ impl Direction {
                 Codec::decoder(&options).strict(settings.strict)
             }
         };
-        Runner {
-            direction: self,
-            codec,
-            text,
-        }
+        // Peeling runs the settings whole, per entry: made once here, with the kind of input.
+        let peel = match self {
+            Direction::Decode(settings, _) if settings.until_stable => Some(DecodeSettings {
+                text,
+                ..settings.clone()
+            }),
+            _ => None,
+        };
+        Runner { codec, peel }
     }
 
     /// One entry as a `Result`.
@@ -317,7 +321,7 @@ impl Direction {
                 .into_iter()
                 .map(|(code, count)| (code.as_str().to_string(), count))
                 .collect(),
-            detected: entry.detection().map(Detected::from),
+            detected: entry.detection().map(Detection::from),
             depth: entry.layers().map(|l| l.depth),
             layers: entry
                 .layers()
@@ -327,13 +331,13 @@ impl Direction {
 }
 
 /// Runs entries one after the other through one codec, reset between them.
-pub struct Runner<'a> {
-    direction: &'a Direction,
+pub struct Runner {
     codec: Codec,
-    text: bool,
+    /// With `until_stable`: the settings each entry is peeled with.
+    peel: Option<DecodeSettings>,
 }
 
-impl Runner<'_> {
+impl Runner {
     /// Runs one entry, appending its output to `out`. A strict rejection leaves `out` as it
     /// was.
     pub fn run(
@@ -341,22 +345,16 @@ impl Runner<'_> {
         input: &[u8],
         out: &mut Vec<u8>,
     ) -> std::result::Result<Entry<'_>, Rejection> {
-        if let Direction::Decode(settings, _) = self.direction {
-            if settings.until_stable {
-                let settings = DecodeSettings {
-                    text: self.text,
-                    ..settings.clone()
-                };
-                return match settings.run(input) {
-                    Ok(Ok(run)) => {
-                        out.extend_from_slice(&run.finished.output);
-                        Ok(Entry::Peeled(Box::new(run)))
-                    }
-                    Ok(Err(rejection)) => Err(rejection),
-                    // The settings were checked when the decoder was made.
-                    Err(_) => unreachable!("settings checked at construction"),
-                };
-            }
+        if let Some(settings) = &self.peel {
+            return match settings.run(input) {
+                Ok(Ok(run)) => {
+                    out.extend_from_slice(&run.finished.output);
+                    Ok(Entry::Peeled(Box::new(run)))
+                }
+                Ok(Err(rejection)) => Err(rejection),
+                // The settings were checked when the decoder was made.
+                Err(_) => unreachable!("settings checked at construction"),
+            };
         }
         let start = out.len();
         let codec = &mut self.codec;

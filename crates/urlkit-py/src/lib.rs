@@ -11,7 +11,7 @@ mod columns;
 mod errors;
 mod report;
 
-use codec::{Detected, Input};
+use codec::{Detection, Input};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use urlkit::inspect::{idn as idna, rfc3986};
@@ -19,9 +19,9 @@ use urlkit::inspect::{idn as idna, rfc3986};
 /// Guesses the charset of percent-encoded text (`str` or `bytes`). Never fails: empty
 /// input is UTF-8 with low confidence.
 #[pyfunction]
-fn detect(py: Python<'_>, text: Input) -> Detected {
+fn detect(py: Python<'_>, text: Input) -> Detection {
     let found = py.detach(|| urlkit::codec::detect_charset(text.bytes()));
-    Detected::from(&found)
+    Detection::from(&found)
 }
 
 /// Takes a URL apart by the URL Standard (against `base` if given): every attribute of the
@@ -100,7 +100,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<codec::Decoder>()?;
     m.add_class::<codec::Result>()?;
     m.add_class::<codec::Diagnostic>()?;
-    m.add_class::<codec::Detected>()?;
+    m.add_class::<codec::Detection>()?;
     m.add_class::<arrow::ArrowArray>()?;
     m.add_function(wrap_pyfunction!(detect, m)?)?;
     m.add_function(wrap_pyfunction!(parse, m)?)?;
