@@ -152,11 +152,7 @@ impl IntoResponse for ApiError {
 /// the body the WebAssembly module gives for the same request.
 impl From<urlkit_api::RequestError> for ApiError {
     fn from(error: urlkit_api::RequestError) -> Self {
-        let body = error.to_body().error;
-        ApiError {
-            field: body.field,
-            ..Self::new(StatusCode::BAD_REQUEST, body.code, body.message)
-        }
+        Self::bad_request_detail(error.to_body().error)
     }
 }
 
@@ -164,11 +160,17 @@ impl From<urlkit_api::RequestError> for ApiError {
 /// request): a 400 with the code, field and offset the library named.
 impl From<urlkit_api::inspect::InspectError> for ApiError {
     fn from(error: urlkit_api::inspect::InspectError) -> Self {
-        let body = error.to_body().error;
+        Self::bad_request_detail(error.to_body().error)
+    }
+}
+
+impl ApiError {
+    /// A 400 carrying what the library's error body says: code, message, field, offset.
+    fn bad_request_detail(detail: ErrorDetail) -> Self {
         ApiError {
-            offset: body.offset,
-            field: body.field,
-            ..Self::new(StatusCode::BAD_REQUEST, body.code, body.message)
+            offset: detail.offset,
+            field: detail.field,
+            ..Self::new(StatusCode::BAD_REQUEST, detail.code, detail.message)
         }
     }
 }
