@@ -184,6 +184,54 @@ test("a large input in live mode is answered in a worker, a piece at a time, and
   await context.close();
 });
 
+test("live mode draws a short input's answer with the keystroke, and the start of a long one's at once", async () => {
+  const { context, page } = await open("desktop");
+  await page.getByRole("button", { name: "Decode", exact: true }).click();
+  await page.evaluate(async () => {
+    const app = await import(document.querySelector('script[type="module"]').src);
+    await app.loadLive();
+    // The inputs handed to the worker.
+    window.sentToWorker = [];
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (message, ...rest) {
+      if (message && message.type === "run") window.sentToWorker.push(message.input);
+      return post.call(this, message, ...rest);
+    };
+  });
+  // Short: answered in this thread, so with the keystroke's own frame.
+  await page.getByLabel("Input", { exact: true }).fill("caf%C3%A9%20%E2%82%AC");
+  await waitOutput(page, "café €");
+  const sent = () => page.evaluate(() => window.sentToWorker.filter((input) => input.length > 0).map((input) => input.slice(0, 20)));
+  assert.deepEqual(await sent(), [], "a short input is not sent to the worker");
+  // Long (200 KB): the start of the answer is in the output box before the input event's
+  // task ends; the worker then gives the whole answer, which begins the same way.
+  const long = "%E2%82%AC%20euro%0A".repeat(11000);
+  const shownAtOnce = await page.evaluate((value) => {
+    const box = document.getElementById("input");
+    box.value = value;
+    box.dispatchEvent(new InputEvent("input", { bubbles: true, inputType: "insertFromPaste" }));
+    return document.getElementById("output").value;
+  }, long);
+  assert.ok(shownAtOnce.length > 1000 && "€ euro\n".repeat(11000).startsWith(shownAtOnce), `the start at once: ${shownAtOnce.slice(0, 40)}…`);
+  await page.waitForFunction(() => !document.getElementById("output-note").hidden);
+  assert.deepEqual(await sent(), [long.slice(0, 20)], "the whole long input goes to the worker");
+  assert.match(await page.locator("#output-note").textContent(), /Showing the start of the output \(8\.8 KiB of 96\.7 KiB\)/);
+  // Strict mode waits for the whole answer: a rejection further on must not show a start.
+  await page.locator("#strict").check();
+  await page.getByLabel("Input", { exact: true }).fill("");
+  await waitOutput(page, "");
+  const strictStart = await page.evaluate((value) => {
+    const box = document.getElementById("input");
+    box.value = value;
+    box.dispatchEvent(new InputEvent("input", { bubbles: true, inputType: "insertFromPaste" }));
+    return document.getElementById("output").value;
+  }, long + "%zz");
+  assert.equal(strictStart, "", "no start shown in strict mode");
+  await page.waitForFunction(() => document.getElementById("diagnostics").textContent.includes("rejected"));
+  assert.equal(await output(page), "");
+  await context.close();
+});
+
 test("messages say what happened and what to do", async () => {
   const { context, page } = await open("desktop");
   // Strict mode: rejected, where, and how to go on; never "kept as it is".

@@ -91,13 +91,19 @@ class CodecError extends Error {
 }
 
 let liveModule = null;
+/** The codec in this thread once it has loaded (null until then, or without live mode). */
+let pageCodec = null;
 
-/** The codec in this thread (`urlkit.mjs` and `urlkit.wasm`), for files; loaded on first use. */
+/**
+ * The codec in this thread (`urlkit.mjs` and `urlkit.wasm`), for files and for live mode's
+ * short inputs; loaded on first use.
+ */
 export function loadLive() {
   if (liveModule === null) {
     const meta = document.querySelector('meta[name="urlkit-module"]');
     liveModule = import(meta.content).then(async (module) => {
       await module.load(meta.dataset.wasm);
+      pageCodec = module;
       return module;
     });
     liveModule.catch(() => {
@@ -106,6 +112,14 @@ export function loadLive() {
   }
   return liveModule;
 }
+
+/**
+ * Live mode answers inputs up to this many characters in the page's own thread, within the
+ * keystroke's task (the codec needs about a millisecond for them), so the answer is drawn in
+ * the same frame as the keystroke. Longer inputs go to the worker; the start of their answer,
+ * the part the output box shows, is worked out here from this many leading characters.
+ */
+const ANSWERED_HERE_UP_TO = 128 * 1024;
 
 /**
  * Live mode's worker: one request at a time is current; a newer one makes the worker drop
@@ -152,6 +166,16 @@ class LiveWorker {
     request.resolve(result);
   }
 
+  /** Drops every request: their promises resolve to `{stale: true}` and the worker stops. */
+  cancel() {
+    if (this.pending.size === 0) return;
+    for (const [older, request] of this.pending) {
+      this.pending.delete(older);
+      request.resolve({ stale: true });
+    }
+    this.worker.postMessage({ type: "cancel" });
+  }
+
   run(op, input, options, onProgress) {
     const id = this.next++;
     for (const [older, request] of this.pending) {
@@ -187,6 +211,12 @@ function liveMode() {
  * `/api/{op}`.
  */
 export async function runCodec(op, input, options, onProgress) {
+  if (liveMode() && pageCodec && input.length <= ANSWERED_HERE_UP_TO) {
+    if (liveWorker) liveWorker.cancel();
+    const result = op === "encode" ? pageCodec.encode(input, options) : pageCodec.decode(input, options);
+    if (result.error) throw CodecError.of(result, 422);
+    return result;
+  }
   if (liveMode()) {
     const live = worker();
     await live.ready.catch((error) => {
@@ -224,13 +254,21 @@ function effectiveOp(input) {
   return looksEncoded(input) ? "decode" : "encode";
 }
 
+/** What the direction's controls show now, so that a keystroke that changes none of it
+ * changes nothing on the page (each change costs the browser a new layout). */
+let directionShown = "";
+
 function showDirection(op) {
   currentOp = op;
+  const empty = text("input") === "";
+  const key = `${direction} ${op} ${empty}`;
+  if (key === directionShown) return;
+  directionShown = key;
   const form = $("codec-form");
   form.dataset.op = direction === "auto" ? "auto" : op;
   form.dataset.running = op;
   // Nothing to go by yet: neither direction is shown as taken.
-  const shown = direction === "auto" && text("input") === "" ? null : op;
+  const shown = direction === "auto" && empty ? null : op;
   $("encode-button").setAttribute("aria-pressed", String(shown === "encode"));
   $("decode-button").setAttribute("aria-pressed", String(shown === "decode"));
   $("input-kind").textContent = t(op === "decode" ? "kind-encoded" : "kind-text");
@@ -241,7 +279,7 @@ function showDirection(op) {
     note.append(t(op === "decode" ? "direction-decode" : "direction-encode"));
     return;
   }
-  if (text("input") === "") {
+  if (empty) {
     note.append(t("direction-auto"));
     return;
   }
@@ -446,8 +484,26 @@ let lastOutput = "";
 const SHOWN_CHARS = 32 * 1024;
 const SHOWN_LINES = 1000;
 
-/** Shows `output` in the output box, or its start with a note when it is long. */
-function showOutput(output) {
+/** UTF-8 length of `text`, without encoding it. */
+function utf8Length(text) {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) continue;
+    if (unit < 0x800) bytes += 1;
+    else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 2;
+      i += 1;
+    } else bytes += 2;
+  }
+  return bytes;
+}
+
+/**
+ * Shows `output` in the output box, or its start with a note when it is long. With
+ * `partial`, `output` is only the start of the answer: the note is left for the whole.
+ */
+function showOutput(output, { partial = false } = {}) {
   let end = Math.min(output.length, SHOWN_CHARS);
   for (let at = output.indexOf("\n"), lines = 1; at !== -1 && at < end; at = output.indexOf("\n", at + 1), lines++) {
     if (lines === SHOWN_LINES) {
@@ -458,12 +514,13 @@ function showOutput(output) {
   const box = $("output");
   const shown = output.slice(0, end);
   if (box.value !== shown) box.value = shown;
+  if (partial) return;
   const note = $("output-note");
   if (end === output.length) {
     note.hidden = true;
     return;
   }
-  const size = (text) => humanSize(new TextEncoder().encode(text).length);
+  const size = (text) => humanSize(utf8Length(text));
   note.textContent = t("output-shown", { shown: size(shown), total: size(output) });
   note.hidden = false;
 }
@@ -480,6 +537,28 @@ function showProgress(done, total) {
   const percent = total ? Math.floor((done / total) * 100) : 0;
   $("progress-bar").value = percent;
   $("progress-text").textContent = total ? t("status-working", { percent }) : t("status-working-whole");
+}
+
+/**
+ * The start of a long input's answer, worked out in this thread from its first
+ * {@link ANSWERED_HERE_UP_TO} characters while the worker answers the whole: the codec
+ * streams, so this is exactly how the whole answer begins. Null where the start cannot tell
+ * (strict mode may reject a later byte; `auto` and `until_stable` look at all of the input)
+ * or before the codec has loaded here.
+ */
+function startOfAnswer(op, input, options) {
+  if (!pageCodec || options.strict || options.charset === "auto" || options.until_stable) return null;
+  let end = ANSWERED_HERE_UP_TO;
+  const last = input.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  const stream = op === "encode" ? pageCodec.createEncoder(options) : pageCodec.createDecoder(options);
+  try {
+    return new TextDecoder().decode(stream.push(input.slice(0, end)), { stream: true });
+  } catch {
+    return null;
+  } finally {
+    stream.free();
+  }
 }
 
 /** Runs the codec on the input in the chosen (or guessed) direction and shows the answer. */
@@ -505,8 +584,13 @@ async function run() {
   const slow = setTimeout(() => {
     if (mine === sequence) showProgress(0, 0);
   }, 300);
+  const options = optionsFor(op);
+  if (liveMode() && input.length > ANSWERED_HERE_UP_TO) {
+    const start = startOfAnswer(op, input, options);
+    if (start !== null) showOutput(start, { partial: true });
+  }
   try {
-    const result = await runCodec(op, input, optionsFor(op), progress);
+    const result = await runCodec(op, input, options, progress);
     if (result.stale || mine !== sequence) return;
     lastOutput = result.output;
     showOutput(result.output);
@@ -602,6 +686,9 @@ function setupCodec() {
     // No storage: keep the page's default.
   }
   showLiveMode();
+  // Live mode's short inputs are answered in this thread: its codec loads now, beside the
+  // worker's (until it has, the worker answers everything).
+  if (checked("live")) loadLive().catch(() => {});
   lastOutput = text("output");
   direction = ["encode", "decode"].includes(form.dataset.op) ? form.dataset.op : "auto";
   // Text carried over a change of language.
@@ -633,20 +720,14 @@ function setupCodec() {
     else if (value === "encode" || value === "decode") choose(value);
     else run();
   });
-  // Input events that come together (a paste, a key held down) are answered once.
-  let queued = false;
+  // Answered within the keystroke's task, so a short input's answer is drawn with it.
   $("input").addEventListener("input", () => {
     if (!inputAt) inputAt = performance.now();
     if (!checked("live")) {
       if (direction === "auto") showDirection(effectiveOp(text("input")));
       return;
     }
-    if (queued) return;
-    queued = true;
-    setTimeout(() => {
-      queued = false;
-      run();
-    }, 0);
+    run();
   });
   form.addEventListener("change", (event) => {
     if (event.target.id === "input") return;
@@ -655,6 +736,7 @@ function setupCodec() {
       return;
     }
     showLiveMode();
+    if (checked("live")) loadLive().catch(() => {});
     try {
       localStorage.setItem(LIVE_KEY, checked("live") ? "on" : "off");
     } catch {

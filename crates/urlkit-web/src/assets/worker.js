@@ -3,6 +3,7 @@
 //
 // In:  {type: "init", module, wasm}                       the URLs of urlkit.mjs and urlkit.wasm
 //      {type: "run", id, op, input, options}             op: "encode" | "decode"
+//      {type: "cancel"}                                  drop all work (ids start at 1)
 // Out: {type: "ready"} | {type: "failed", message}
 //      {type: "progress", id, output, done, total}       a large input, a piece at a time
 //      {type: "result", id, result}                      the API's answer (or {error})
@@ -32,6 +33,12 @@ self.onmessage = (event) => {
         throw error;
       },
     );
+    return;
+  }
+  if (message.type === "cancel") {
+    // The page answered a newer input itself: nothing here is wanted any more.
+    newest = 0;
+    waiting = null;
     return;
   }
   if (message.type === "run") {
