@@ -356,16 +356,8 @@ impl Runner {
                 Err(_) => unreachable!("settings checked at construction"),
             };
         }
-        let start = out.len();
-        let codec = &mut self.codec;
-        codec.reset();
-        match codec.feed(input, out).and_then(|()| codec.finish(out)) {
-            Ok(()) => Ok(Entry::Streamed(&self.codec)),
-            Err(rejection) => {
-                out.truncate(start);
-                Err(rejection)
-            }
-        }
+        self.codec.entry(input, out)?;
+        Ok(Entry::Streamed(&self.codec))
     }
 }
 

@@ -244,3 +244,80 @@ fn lookahead_findings_do_not_depend_on_chunk_boundaries() {
         }
     }
 }
+
+/// Rows as a column holds them: mostly clean escapes and text, with now and then what the
+/// decoder must repair or report.
+fn rowish() -> impl Strategy<Value = Vec<u8>> {
+    let piece = prop_oneof![
+        6 => Just(b"%C3%A9".to_vec()),
+        4 => Just(b"%E2%82%AC".to_vec()),
+        3 => Just(b"%F0%9F%98%80".to_vec()),
+        6 => "[a-zA-Z0-9/=&?._~-]{1,6}".prop_map(|s| s.into_bytes()),
+        2 => Just(b"%2F".to_vec()),
+        2 => Just("é".as_bytes().to_vec()),
+        1 => Just(b"+".to_vec()),
+        1 => Just(b"%0A%09%0d".to_vec()),
+        1 => Just(b"%e2%81%a7".to_vec()),
+        1 => Just(b"%E2%80%AE".to_vec()),
+        1 => Just(b"%E2%80%AA".to_vec()),
+        1 => Just(b"%E2%80".to_vec()),
+        1 => Just(b"%E2".to_vec()),
+        1 => Just(b"%2541".to_vec()),
+        1 => Just(b"%7F".to_vec()),
+        1 => Just(b"%00".to_vec()),
+        1 => Just(b"%C3".to_vec()),
+        1 => Just(b"%".to_vec()),
+        1 => Just(b"%4".to_vec()),
+        1 => Just(b"%zz".to_vec()),
+        1 => Just(b" ".to_vec()),
+        1 => Just(b"\n".to_vec()),
+        1 => Just(vec![0x0C]),
+        1 => Just(vec![0xFF]),
+        1 => Just(vec![0x01]),
+    ];
+    proptest::collection::vec(piece, 0..16).prop_map(|pieces| pieces.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// `Codec::entry`, which decodes plain rows without the codec's machinery, gives each
+    /// row of a column the same output, findings and rejection as resetting, feeding and
+    /// finishing; and a codec used both ways in turn stays in step.
+    #[test]
+    fn an_entry_equals_reset_feed_and_finish(
+        rows in proptest::collection::vec(rowish(), 1..6),
+        plus_space in any::<bool>(),
+        keep_whitespace in any::<bool>(),
+        text in any::<bool>(),
+        strict in any::<bool>(),
+        charset in prop::sample::select(vec!["utf-8", "windows-1252", "auto"]),
+    ) {
+        let options = DecodeOptions {
+            charset: CharsetChoice::for_label(charset).unwrap(),
+            plus_space,
+            keep_whitespace,
+            text,
+            ..DecodeOptions::default()
+        };
+        let mut by_entry = Codec::decoder(&options).strict(strict);
+        let mut by_parts = Codec::decoder(&options).strict(strict);
+        for row in &rows {
+            let mut entry_out = b"before".to_vec();
+            let entry = by_entry.entry(row, &mut entry_out);
+            let mut parts_out = b"before".to_vec();
+            by_parts.reset();
+            let parts = by_parts
+                .feed(row, &mut parts_out)
+                .and_then(|()| by_parts.finish(&mut parts_out));
+            if parts.is_err() {
+                parts_out.truncate(6);
+            }
+            prop_assert_eq!(&entry, &parts, "row {:?}", String::from_utf8_lossy(row));
+            prop_assert_eq!(&entry_out, &parts_out, "row {:?}", String::from_utf8_lossy(row));
+            prop_assert_eq!(by_entry.diagnostics().items(), by_parts.diagnostics().items());
+            prop_assert_eq!(by_entry.diagnostics().dropped(), by_parts.diagnostics().dropped());
+            prop_assert_eq!(by_entry.charset(), by_parts.charset());
+        }
+    }
+}

@@ -18,6 +18,7 @@ pub(crate) mod kernel;
 mod layers;
 mod lines;
 mod percent;
+mod plain;
 mod stream;
 mod utf8;
 
@@ -185,6 +186,8 @@ impl Encoder {
 /// The decoding direction of [`Codec`].
 pub(crate) struct Decoder {
     framing: Framing<EntryDecoder>,
+    /// The fast path for plain entries, when the options allow one.
+    plain: Option<plain::PlainUtf8>,
 }
 
 impl Decoder {
@@ -195,7 +198,15 @@ impl Decoder {
                 options.per_line,
                 options.newline,
             ),
+            plain: plain::PlainUtf8::for_options(options),
         }
+    }
+
+    /// Decodes a whole entry of its own onto `out` when it is plain (see [`plain`]) and
+    /// returns true; otherwise leaves `out` as it was and returns false. The decoder's own
+    /// state is not touched.
+    pub(crate) fn decode_plain_entry(&mut self, input: &[u8], out: &mut Vec<u8>) -> bool {
+        self.plain.as_mut().is_some_and(|p| p.decode(input, out))
     }
 
     /// A malformed escape is written as it is (`malformed-escape`); an invalid sequence for

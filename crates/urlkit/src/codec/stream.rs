@@ -52,6 +52,8 @@ pub struct Codec {
     kept: usize,
     diagnostics: Diagnostics,
     rejected: Option<Rejection>,
+    /// Nothing was fed since the codec was made or reset.
+    fresh: bool,
 }
 
 enum Direction {
@@ -85,6 +87,7 @@ impl Codec {
             kept: KEPT_FINDINGS,
             diagnostics: Diagnostics::with_limit(KEPT_FINDINGS),
             rejected: None,
+            fresh: true,
         }
     }
 
@@ -114,6 +117,43 @@ impl Codec {
         }
         self.diagnostics = Diagnostics::with_limit(self.kept);
         self.rejected = None;
+        self.fresh = true;
+    }
+
+    /// Runs `input` as a whole entry of its own, appending its output to `out`: the same
+    /// output, findings and rejection as [`reset`](Self::reset), [`feed`](Self::feed) and
+    /// [`finish`](Self::finish), which is what it does for any entry that needs repair or
+    /// reporting. A short entry decoded to UTF-8 with nothing to report (the usual row of
+    /// a column) is decoded straight into `out` instead, without the codec's machinery.
+    ///
+    /// Strict, a rejected entry leaves `out` as it was.
+    ///
+    /// ```
+    /// use urlkit::{Codec, DecodeOptions};
+    ///
+    /// let mut codec = Codec::decoder(&DecodeOptions::default());
+    /// let mut out = Vec::new();
+    /// codec.entry(b"caf%C3%A9", &mut out).unwrap();
+    /// assert!(codec.diagnostics().items().is_empty());
+    /// codec.entry(b"%zz", &mut out).unwrap();
+    /// assert_eq!(out, "café%zz".as_bytes());
+    /// assert_eq!(codec.diagnostics().items()[0].offset, 0);
+    /// ```
+    pub fn entry(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<(), Rejection> {
+        if !self.fresh {
+            self.reset();
+        }
+        if let Direction::Decode(decoder, _) = &mut self.direction {
+            if decoder.decode_plain_entry(input, out) {
+                return Ok(());
+            }
+        }
+        let start = out.len();
+        let outcome = self.feed(input, out).and_then(|()| self.finish(out));
+        if outcome.is_err() {
+            out.truncate(start);
+        }
+        outcome
     }
 
     /// Processes the next chunk, appending to `out`.
@@ -121,6 +161,7 @@ impl Codec {
     /// Strict, a finding strict mode rejects ends the stream: this call and every later one
     /// return that [`Rejection`], and what this call appended to `out` is to be discarded.
     pub fn feed(&mut self, chunk: &[u8], out: &mut Vec<u8>) -> Result<(), Rejection> {
+        self.fresh = false;
         self.check()?;
         match &mut self.direction {
             Direction::Encode(e, _) => e.feed(chunk, out, &mut self.diagnostics),
@@ -132,6 +173,7 @@ impl Codec {
     /// Ends the input, appending what was held back to `out`. Strict, as
     /// [`feed`](Self::feed).
     pub fn finish(&mut self, out: &mut Vec<u8>) -> Result<(), Rejection> {
+        self.fresh = false;
         self.check()?;
         match &mut self.direction {
             Direction::Encode(e, _) => e.finish(out, &mut self.diagnostics),

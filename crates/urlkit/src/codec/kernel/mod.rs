@@ -163,7 +163,7 @@ pub fn escape_into(input: &[u8], table: &EscapeTable, out: &mut Vec<u8>) {
 /// Bytes the percent decoder must stop at.
 #[derive(Clone, Debug)]
 pub struct StopTable {
-    class: ByteClass,
+    pub(crate) class: ByteClass,
 }
 
 /// The whitespace the decoder removes unless told to keep it: space, tab, CR, LF, FF.
