@@ -146,10 +146,35 @@ impl Language {
     /// in. The same in every candidate charset, so evidence for a language and through it
     /// for the charsets it is written in. No pairs score 0.
     pub(super) fn ascii_log_likelihood(&self, pairs: &[(char, char)]) -> f64 {
-        pairs
+        // Each distinct pair is looked up once: a thousand pairs of text are a few
+        // hundred distinct ones. Pairs of anything else are looked up one by one.
+        let slot = |c: char| match c {
+            'a'..='z' => Some(usize::from(c as u8 - b'a')),
+            ' ' => Some(26),
+            _ => None,
+        };
+        let symbol = |i: usize| {
+            if i == 26 {
+                ' '
+            } else {
+                char::from(b'a' + i as u8)
+            }
+        };
+        let mut counts = [0u32; 27 * 27];
+        let mut other = 0.0;
+        for &(a, b) in pairs {
+            match (slot(a), slot(b)) {
+                (Some(i), Some(j)) => counts[i * 27 + j] += 1,
+                _ => other += self.conditional(a, b).ln(),
+            }
+        }
+        counts
             .iter()
-            .map(|&(a, b)| self.conditional(a, b).ln())
-            .sum()
+            .enumerate()
+            .filter(|(_, &n)| n > 0)
+            .map(|(k, &n)| f64::from(n) * self.conditional(symbol(k / 27), symbol(k % 27)).ln())
+            .sum::<f64>()
+            + other
     }
 
     /// Probability of `c` after `prev`: pair counts interpolated with the unigram.
