@@ -70,7 +70,7 @@ LANGS = {
     "vi": ("windows-1258", ["vi_VN"]),
     "lt": ("windows-1257", []),
     "lv": ("windows-1257", []),
-    "et": ("windows-1257", ["et_EE"]),
+    "et": ("windows-1257,windows-1252", ["et_EE"]),
     "ca": ("windows-1252", []),
     "nb": ("windows-1252", []),
     "sk": ("windows-1250,ISO-8859-2", []),

@@ -155,17 +155,22 @@ fn main() -> ExitCode {
         }
     }
     if args.misses {
-        println!("\nurlkit's misses:");
+        println!("\nurlkit's misses (\"(right)\" where chardetng's guess is right):");
         for (i, s) in samples.iter().enumerate() {
             if !is_correct(s, urlkit[i]) {
                 println!(
-                    "  {} {} {}: urlkit {} ({:.2}), chardetng {}: {:?}",
+                    "  {} {} {}: urlkit {} ({:.2}), chardetng {}{}: {:?}",
                     s.lang,
                     s.charset,
                     s.length,
                     urlkit[i].unwrap_or("-"),
                     detections[i].confidence,
                     chardetng[i].unwrap_or("-"),
+                    if is_correct(s, chardetng[i]) {
+                        " (right)"
+                    } else {
+                        ""
+                    },
                     s.text
                 );
             }

@@ -7,7 +7,9 @@
 //! The statistical guess decodes the bytes in every candidate charset with
 //! [`encoding_rs`] and asks, for each, how likely the resulting text is in a language
 //! written in that charset: a character model (letters and letter pairs, trained on text
-//! in each language; see `tools/detect-eval/make_model.py`) plus, for the East Asian
+//! in each language; see `tools/detect-eval/make_model.py`) of the non-ASCII letters and
+//! their neighbours, the same model's reading of the ASCII words around them (which
+//! language the text is in, whatever the charset), plus, for the East Asian
 //! double-byte charsets, how common the characters are by the charset's own layout
 //! (level-1 kanji and hanzi, common Hangul syllables). The [`chardetng`] crate's guess,
 //! with the top-level-domain hint, is one more vote. Scores are log-likelihoods, so the
@@ -253,6 +255,69 @@ mod tests {
             let (bytes, _, _) = encoding.encode(text);
             assert_eq!(name(&detect(&bytes, None)), encoding.name(), "{text}");
         }
+    }
+
+    /// Asserts that the charset detected for each text in its encoding reads it back
+    /// (another charset that decodes these bytes alike is as right).
+    fn assert_all_read_back(cases: &[(&str, &'static encoding_rs::Encoding)]) {
+        for &(text, encoding) in cases {
+            let (bytes, _, unmappable) = encoding.encode(text);
+            assert!(!unmappable, "{} cannot encode {text:?}", encoding.name());
+            let d = detect(&bytes, None);
+            let Charset::Whatwg(detected) = d.charset else {
+                panic!("{text}: {d:?}")
+            };
+            assert_eq!(
+                detected.decode_without_bom_handling(&bytes).0,
+                text,
+                "{d:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_words_around_an_accented_letter_tell_its_language() {
+        let cases = [
+            (
+                "il menù principale della finestra",
+                encoding_rs::WINDOWS_1252,
+            ),
+            (
+                "È necessario riavviare il computer",
+                encoding_rs::WINDOWS_1252,
+            ),
+            ("Welkom in Piëmont en omgeving", encoding_rs::WINDOWS_1252),
+            ("Tõrge faili kirjutamisel", encoding_rs::WINDOWS_1257),
+        ];
+        assert_all_read_back(&cases);
+    }
+
+    #[test]
+    fn punctuation_is_told_from_letters_by_where_it_stands() {
+        let cases = [
+            // An apostrophe after a letter, not a Shift_JIS or windows-1253 letter.
+            ("Forma d’ús del programa", encoding_rs::WINDOWS_1252),
+            ("η επιλογή εκ’ νέου και ξανά", encoding_rs::ISO_8859_7),
+            // `¿` never follows a letter: this is Polish `ż`.
+            ("pokaż wszystkie pliki", encoding_rs::WINDOWS_1250),
+            ("kartridż atramentowy", encoding_rs::WINDOWS_1250),
+            // Quotation marks alone are a reading a person could have meant.
+            ("v „ “:", encoding_rs::WINDOWS_1250),
+        ];
+        assert_all_read_back(&cases);
+    }
+
+    #[test]
+    fn chinese_and_japanese_punctuation_is_no_evidence_against_their_charsets() {
+        let cases = [
+            ("GNU find。", encoding_rs::BIG5),
+            ("GNU grep：", encoding_rs::BIG5),
+            (
+                "作者 、 、 、 、 、 および 。 作者 、 、 、 、 、 、 、 および 。",
+                encoding_rs::EUC_JP,
+            ),
+        ];
+        assert_all_read_back(&cases);
     }
 
     #[test]

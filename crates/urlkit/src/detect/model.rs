@@ -42,14 +42,22 @@ pub(super) fn model() -> &'static Model {
 }
 
 impl Model {
-    /// The languages written in `encoding` (none for a charset the model does not know).
+    /// Every language, in the order of `model.txt` (the order of [`Model::languages_for`]'s
+    /// positions).
+    pub(super) fn languages(&self) -> &[Language] {
+        &self.languages
+    }
+
+    /// The languages written in `encoding` (none for a charset the model does not know),
+    /// each with its position in [`Model::languages`].
     pub(super) fn languages_for(
         &self,
         encoding: &'static Encoding,
-    ) -> impl Iterator<Item = &Language> {
+    ) -> impl Iterator<Item = (usize, &Language)> {
         self.languages
             .iter()
-            .filter(move |l| l.charsets.contains(&encoding))
+            .enumerate()
+            .filter(move |(_, l)| l.charsets.contains(&encoding))
     }
 }
 
@@ -133,6 +141,42 @@ impl Language {
         sum
     }
 
+    /// Natural-log likelihood of the pairs of ASCII letters and word boundaries that
+    /// [`ascii_pairs`] gives: which language the words around the non-ASCII letters are
+    /// in. The same in every candidate charset, so evidence for a language and through it
+    /// for the charsets it is written in. No pairs score 0.
+    pub(super) fn ascii_log_likelihood(&self, pairs: &[(char, char)]) -> f64 {
+        // Each distinct pair is looked up once: a thousand pairs of text are a few
+        // hundred distinct ones. Pairs of anything else are looked up one by one.
+        let slot = |c: char| match c {
+            'a'..='z' => Some(usize::from(c as u8 - b'a')),
+            ' ' => Some(26),
+            _ => None,
+        };
+        let symbol = |i: usize| {
+            if i == 26 {
+                ' '
+            } else {
+                char::from(b'a' + i as u8)
+            }
+        };
+        let mut counts = [0u32; 27 * 27];
+        let mut other = 0.0;
+        for &(a, b) in pairs {
+            match (slot(a), slot(b)) {
+                (Some(i), Some(j)) => counts[i * 27 + j] += 1,
+                _ => other += self.conditional(a, b).ln(),
+            }
+        }
+        counts
+            .iter()
+            .enumerate()
+            .filter(|(_, &n)| n > 0)
+            .map(|(k, &n)| f64::from(n) * self.conditional(symbol(k / 27), symbol(k % 27)).ln())
+            .sum::<f64>()
+            + other
+    }
+
     /// Probability of `c` after `prev`: pair counts interpolated with the unigram.
     fn conditional(&self, prev: char, c: char) -> f64 {
         let p_uni = self.unigram(c);
@@ -164,11 +208,65 @@ const PUNCTUATION: &[char] = &[
     '¡', '¿', '€', '×', '\u{200E}', '\u{200F}',
 ];
 
+/// Pairs of ASCII letters read from `bytes` before the first [`ASCII_PAIRS`], as the model
+/// counts them: lower case, with any other ASCII as a word boundary (a space), and no pair
+/// across a non-ASCII byte (which each charset reads differently).
+pub(super) fn ascii_pairs(bytes: &[u8]) -> Vec<(char, char)> {
+    let mut pairs = Vec::new();
+    let mut prev = Some(' ');
+    for &b in bytes {
+        let c = (b < 0x80).then(|| normalise_char(char::from(b)));
+        if let (Some(a), Some(c)) = (prev, c) {
+            if a != ' ' || c != ' ' {
+                pairs.push((a, c));
+                if pairs.len() == ASCII_PAIRS {
+                    break;
+                }
+            }
+        }
+        prev = c;
+    }
+    pairs
+}
+
+/// Pairs [`ascii_pairs`] reads at most: enough to tell the language of a paragraph, and
+/// a bound on the cost (every language scores them).
+const ASCII_PAIRS: usize = 1000;
+
+/// Whether `c` is punctuation that text in any language uses: one of [`PUNCTUATION`], or
+/// a mark of Chinese, Japanese or Korean text ([`is_cjk_punctuation`]).
+pub(super) fn is_punctuation(c: char) -> bool {
+    PUNCTUATION.contains(&c) || is_cjk_punctuation(c)
+}
+
+/// Whether `c` is a punctuation mark of Chinese, Japanese or Korean text (ideographic
+/// comma and full stop, brackets, full-width signs). Those languages write it against
+/// the characters around it, the model's word lists never show it, and no single-byte
+/// charset decodes to it, so it is a word boundary wherever it stands.
+fn is_cjk_punctuation(c: char) -> bool {
+    matches!(
+        c as u32,
+        0x3001..=0x3003 | 0x3008..=0x3011 | 0x3014..=0x301F | 0x30FB | 0xFF01..=0xFF0F
+            | 0xFF1A..=0xFF20 | 0xFF3B..=0xFF40 | 0xFF5B..=0xFF65
+    )
+}
+
+/// Marks that open a quotation or a question, and so never follow a letter: after one,
+/// they are more likely a letter of another charset (Polish `ż` in windows-1250 is `¿`
+/// in windows-1252).
+const OPENING: &[char] = &['„', '‚', '¡', '¿'];
+
+/// The apostrophe (right single quotation mark): after a letter it elides or closes a
+/// word in any language (`d’ús`, `εκ’`), where the model's word lists have none.
+const APOSTROPHE: char = '\u{2019}';
+
 /// `text` as the model counts it: lower case; ASCII that is not a letter is a word
 /// boundary (a space), and so is [`PUNCTUATION`] next to a space, an ASCII digit or sign, the
 /// ends of the text or other such punctuation and not next to a non-ASCII letter
 /// (inside a word, or against an accented letter, it is more likely a letter of
-/// another charset). Returns the characters and the counts that every language
+/// another charset) nor, for an [`OPENING`] mark, after a letter; an apostrophe after a
+/// letter and the punctuation of Chinese, Japanese and Korean are boundaries wherever
+/// they stand. Returns the characters and the counts that every language
 /// scores alike: punctuation marks that became boundaries, and upper-case non-ASCII
 /// letters (lower-cased for the model, but rarer than lower case in any text).
 pub(super) fn prepare(text: impl Iterator<Item = char>) -> (Vec<char>, Counts) {
@@ -187,11 +285,15 @@ pub(super) fn prepare(text: impl Iterator<Item = char>) -> (Vec<char>, Counts) {
         .enumerate()
         .map(|(i, &c)| {
             let (before, after) = (i.checked_sub(1), Some(i + 1));
-            if PUNCTUATION.contains(&c)
+            let after_letter = before
+                .and_then(|i| raw.get(i))
+                .is_some_and(|c| c.is_alphabetic());
+            let between_words = PUNCTUATION.contains(&c)
                 && (edge(before) || edge(after))
                 && !non_ascii_letter(before)
                 && !non_ascii_letter(after)
-            {
+                && !(after_letter && OPENING.contains(&c));
+            if between_words || is_cjk_punctuation(c) || (c == APOSTROPHE && after_letter) {
                 counts.punctuation += 1;
                 ' '
             } else {
@@ -424,6 +526,36 @@ mod tests {
         assert!(de.log_likelihood(&german) > ru.log_likelihood(&german));
         assert!(ru.log_likelihood(&russian) > de.log_likelihood(&russian));
         assert_eq!(de.log_likelihood(&[]), 0.0);
+    }
+
+    #[test]
+    fn opening_marks_after_a_letter_are_letters_and_apostrophes_and_cjk_marks_boundaries() {
+        let (chars, n) = prepare("pokaz¿ ¿qué".chars());
+        assert_eq!(chars.iter().collect::<String>(), "pokaz¿  qué");
+        assert_eq!(n.punctuation, 1);
+        let (chars, n) = prepare("d’ús ’λλο".chars());
+        assert_eq!(chars.iter().collect::<String>(), "d ús ’λλο");
+        assert_eq!(n.punctuation, 1);
+        let (chars, n) = prepare("作者、翻訳。".chars());
+        assert_eq!(chars.iter().collect::<String>(), "作者 翻訳 ");
+        assert_eq!(n.punctuation, 2);
+        assert!(is_punctuation('、') && is_punctuation('„') && !is_punctuation('ż'));
+    }
+
+    #[test]
+    fn ascii_pairs_are_lower_case_words_that_stop_at_non_ascii_bytes() {
+        let pairs = ascii_pairs(b"Ab, c\xE9d");
+        assert_eq!(
+            pairs,
+            [(' ', 'a'), ('a', 'b'), ('b', ' '), (' ', 'c')],
+            "no pair across the non-ASCII byte"
+        );
+        assert!(ascii_pairs(b"").is_empty());
+        assert_eq!(ascii_pairs(&b"ab ".repeat(1000)).len(), ASCII_PAIRS);
+        let model = model();
+        let find = |code: &str| model.languages.iter().find(|l| l.code == code).unwrap();
+        let dutch = ascii_pairs(b"het is een mooie dag in de stad");
+        assert!(find("nl").ascii_log_likelihood(&dutch) > find("lt").ascii_log_likelihood(&dutch));
     }
 
     #[test]

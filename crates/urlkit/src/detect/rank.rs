@@ -6,7 +6,7 @@ use encoding_rs::Encoding;
 
 use super::compose::compose_tone_marks;
 use super::hint::native_to_tld;
-use super::model::{model, prepare, Language};
+use super::model::{ascii_pairs, is_punctuation, model, prepare, Language, Model};
 use super::score::{is_latin, is_letter, latin_words_in_other_script, layout_score, oddities};
 use super::{Candidate, SAMPLE_LIMIT};
 use crate::charset::Charset;
@@ -44,14 +44,22 @@ const LEGACY: [(&Encoding, f64); 22] = {
 /// Log-score bonus for chardetng's choice: strong on long inputs, where its byte-pair
 /// statistics are reliable, modest on short ones.
 fn chardetng_bonus(non_ascii: usize) -> f64 {
-    1.0 + (non_ascii as f64 * 0.15).min(6.0)
+    1.5 + (non_ascii as f64 * 0.15).min(6.0)
 }
 
 const TLD_BONUS: f64 = 2.5;
 const MALFORMED_PENALTY: f64 = 25.0;
 /// Log-probability of a punctuation mark between words (see `model::prepare`), alike
 /// in every language.
-const PUNCTUATION_LOG_P: f64 = -3.0;
+const PUNCTUATION_LOG_P: f64 = -4.0;
+/// Weight of the evidence of the ASCII words (see [`ascii_evidence`]) against the
+/// non-ASCII letters: ASCII pairs are many and, in names and identifiers, not all in the
+/// text's language.
+const ASCII_WEIGHT: f64 = 0.5;
+/// Most log-likelihood the ASCII words can take from a language behind the best one,
+/// before [`ASCII_WEIGHT`]: past a sentence the language is clear, and the non-ASCII
+/// letters should decide between the charsets it is written in.
+const ASCII_GAP_CAP: f64 = 15.0;
 /// Log-odds of an upper-case non-ASCII letter against its lower case: capitals are a
 /// few in a hundred letters in real text, and what wrong charsets decode to often.
 const UPPER_CASE_LOG_P: f64 = -1.5;
@@ -65,9 +73,9 @@ const UPPER_CASE_LOG_P: f64 = -1.5;
 /// of the evidence. Refit with `tools/detect-eval/fit_calibration.py` whenever the
 /// scoring changes.
 const CALIBRATION: Calibration = Calibration {
-    margin: 0.623,
-    evidence: -0.938,
-    bias: 1.354,
+    margin: 0.530,
+    evidence: -0.878,
+    bias: 1.804,
 };
 /// A statistical guess is never certain.
 const MAX_GUESS_CONFIDENCE: f64 = 0.995;
@@ -120,7 +128,8 @@ pub(super) fn rank_legacy(bytes: &[u8], tld: Option<&str>, complete: bool) -> Ve
     let non_ascii = bytes.iter().filter(|&&b| b >= 0x80).count();
     let mut scored = score_all(bytes, tld, complete, non_ascii);
     let letters = non_ascii + bytes.iter().filter(|b| b.is_ascii_alphabetic()).count();
-    if letters < MIN_LETTERS {
+    let too_short = letters < MIN_LETTERS;
+    if too_short {
         // Too little text to tell one language from another: every clean reading is
         // as good as its charset is common, and the model only breaks ties.
         for s in scored.iter_mut().filter(|s| s.clean) {
@@ -154,7 +163,10 @@ pub(super) fn rank_legacy(bytes: &[u8], tld: Option<&str>, complete: bool) -> Ve
         .iter()
         .fold(f64::NEG_INFINITY, |sum, g| log_add(sum, g.1));
     let margin = top - rest;
-    let confidence = if rest.is_finite() {
+    let confidence = if too_short {
+        // The scores are priors, not evidence: the winner's share of them.
+        (1.0 / (1.0 + (-margin).exp())).min(MAX_GUESS_CONFIDENCE)
+    } else if rest.is_finite() {
         CALIBRATION.confidence(margin, non_ascii)
     } else {
         MAX_GUESS_CONFIDENCE
@@ -207,6 +219,7 @@ fn score_all(bytes: &[u8], tld: Option<&str>, complete: bool, non_ascii: usize) 
     detector.feed(bytes, complete);
     let chardetng_guess = detector.guess(tld.map(str::as_bytes), Utf8Detection::Deny);
     let model = model();
+    let ascii = ascii_evidence(model, bytes);
     let mut scored = Vec::with_capacity(LEGACY.len());
     for &(encoding, prior) in &LEGACY {
         let text = decode_prefix(encoding, bytes, complete);
@@ -216,7 +229,7 @@ fn score_all(bytes: &[u8], tld: Option<&str>, complete: bool, non_ascii: usize) 
         } else {
             prepare(text.chars())
         };
-        let fit = best_fit(model.languages_for(encoding), &chars);
+        let fit = best_fit(model.languages_for(encoding), &chars, &ascii);
         if !fit.is_finite() {
             continue;
         }
@@ -235,8 +248,11 @@ fn score_all(bytes: &[u8], tld: Option<&str>, complete: bool, non_ascii: usize) 
         if encoding == chardetng_guess {
             score += chardetng_bonus(non_ascii);
         }
-        let clean =
-            malformed == 0 && odd == 0.0 && text.chars().all(|c| c.is_ascii() || is_letter(c));
+        let clean = malformed == 0
+            && odd == 0.0
+            && text
+                .chars()
+                .all(|c| c.is_ascii() || is_letter(c) || is_punctuation(c));
         let tld_bonus = if tld.is_some_and(|t| native_to_tld(t, encoding)) {
             TLD_BONUS
         } else {
@@ -259,20 +275,50 @@ fn score_all(bytes: &[u8], tld: Option<&str>, complete: bool, non_ascii: usize) 
 /// and the language is clear long before.
 const LANGUAGE_TRIAL: usize = 256;
 
-/// The best log-likelihood of `chars` among `languages` (−∞ when there are none).
-fn best_fit<'a>(languages: impl Iterator<Item = &'a Language>, chars: &[char]) -> f64 {
-    let mut languages: Vec<&Language> = languages.collect();
+/// For every language of the model (by position), the evidence of the ASCII words of
+/// `bytes`: their log-likelihood in that language less that in the language they fit
+/// best, at most [`ASCII_GAP_CAP`] below, weighted by [`ASCII_WEIGHT`]; 0 for the best
+/// language and for text without ASCII letters. The model scores only the non-ASCII
+/// letters and their neighbours, alike whatever the words around them; these tell that
+/// `Lëtzebuergesch` amid Dutch words is Dutch in windows-1252, not Lithuanian `ė` in
+/// windows-1257.
+fn ascii_evidence(model: &Model, bytes: &[u8]) -> Vec<f64> {
+    let pairs = ascii_pairs(bytes);
+    let fits: Vec<f64> = model
+        .languages()
+        .iter()
+        .map(|l| l.ascii_log_likelihood(&pairs))
+        .collect();
+    let best = fits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    fits.iter()
+        .map(|fit| ASCII_WEIGHT * (fit - best).max(-ASCII_GAP_CAP))
+        .collect()
+}
+
+/// The best log-likelihood of `chars` among `languages` (−∞ when there are none), each
+/// with its [`ascii_evidence`] (by position).
+fn best_fit<'a>(
+    languages: impl Iterator<Item = (usize, &'a Language)>,
+    chars: &[char],
+    ascii: &[f64],
+) -> f64 {
+    let mut languages: Vec<(usize, &Language)> = languages.collect();
     if chars.len() > 2 * LANGUAGE_TRIAL && languages.len() > 2 {
-        let mut trial: Vec<(f64, &Language)> = languages
+        let mut trial: Vec<(f64, (usize, &Language))> = languages
             .iter()
-            .map(|l| (l.log_likelihood(&chars[..LANGUAGE_TRIAL]), *l))
+            .map(|&(i, l)| {
+                (
+                    l.log_likelihood(&chars[..LANGUAGE_TRIAL]) + ascii[i],
+                    (i, l),
+                )
+            })
             .collect();
         trial.sort_by(|a, b| b.0.total_cmp(&a.0));
         languages = trial.into_iter().take(2).map(|(_, l)| l).collect();
     }
     languages
         .iter()
-        .map(|lang| lang.log_likelihood(chars))
+        .map(|&(i, lang)| lang.log_likelihood(chars) + ascii[i])
         .fold(f64::NEG_INFINITY, f64::max)
 }
 
