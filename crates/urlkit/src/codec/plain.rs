@@ -7,12 +7,8 @@
 //! UTF-8. For such an entry the output is the same as the full decoder's and there are no
 //! findings; any other entry is left to the full decoder, which repairs and reports.
 
-use super::kernel::{self, portable, ByteClass, StopTable};
-use super::{CharsetChoice, DecodeOptions};
-
-/// Removable whitespace (see [`kernel::is_removable_whitespace`]), as a byte class.
-const WHITESPACE: ByteClass =
-    ByteClass::from_bits(1 << b' ' | 1 << b'\t' | 1 << b'\r' | 1 << b'\n' | 1u128 << 0x0C);
+use super::kernel::{self, portable, StopTable, REMOVABLE_WHITESPACE};
+use super::{utf8, CharsetChoice, DecodeOptions};
 
 /// `%` bytes after a copy of the entry: never an escape (`%` is not a hex digit), so the
 /// vector loops stop where the entry ends, and run whole blocks up to there instead of
@@ -49,7 +45,9 @@ impl PlainUtf8 {
         let padded = &self.padded[..];
         // Whole vector blocks: the padding has no whitespace.
         let scanned = &padded[..input.len().next_multiple_of(32)];
-        if self.strip_whitespace && (kernels.first_member)(scanned, &WHITESPACE) < input.len() {
+        if self.strip_whitespace
+            && (kernels.first_member)(scanned, &REMOVABLE_WHITESPACE) < input.len()
+        {
             return false;
         }
         let start = out.len();
@@ -72,7 +70,7 @@ impl PlainUtf8 {
             }
             at += 3;
         }
-        if !out[start..].is_ascii() && std::str::from_utf8(&out[start..]).is_err() {
+        if !utf8::is_utf8(&out[start..]) {
             out.truncate(start);
             return false;
         }

@@ -173,6 +173,12 @@ fn validate(bytes: &[u8]) -> Result<(), (usize, Option<usize>)> {
         .map_err(|e| (e.valid_up_to(), e.error_len()))
 }
 
+/// Whether `bytes` are UTF-8 (vectorised, like [`validate`], without the error's place).
+#[inline]
+pub(crate) fn is_utf8(bytes: &[u8]) -> bool {
+    simdutf8::basic::from_utf8(bytes).is_ok()
+}
+
 /// How many bytes of `chunk` complete the character whose first bytes are `held`.
 fn tail_of_completed(held: &[u8], chunk: &[u8]) -> usize {
     if held.is_empty() {

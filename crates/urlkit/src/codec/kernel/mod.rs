@@ -167,24 +167,31 @@ pub struct StopTable {
 }
 
 /// The whitespace the decoder removes unless told to keep it: space, tab, CR, LF, FF.
-pub const fn is_removable_whitespace(byte: u8) -> bool {
-    matches!(byte, b' ' | b'\t' | b'\r' | b'\n' | 0x0C)
+const REMOVABLE_WHITESPACE_BITS: u128 =
+    1 << b' ' | 1 << b'\t' | 1 << b'\r' | 1 << b'\n' | 1 << 0x0C;
+
+/// The whitespace the decoder removes unless told to keep it, as a byte class.
+pub(crate) const REMOVABLE_WHITESPACE: ByteClass = ByteClass::from_bits(REMOVABLE_WHITESPACE_BITS);
+
+/// Whether `byte` is whitespace the decoder removes unless told to keep it.
+#[inline]
+pub fn is_removable_whitespace(byte: u8) -> bool {
+    REMOVABLE_WHITESPACE.contains(byte)
 }
 
 impl StopTable {
     /// Stops at `%`, at removable whitespace when `strip_whitespace`, at `+` when
     /// `plus_space`.
     pub fn new(strip_whitespace: bool, plus_space: bool) -> Self {
-        let mut stop = [false; 256];
-        stop[b'%' as usize] = true;
-        stop[b'+' as usize] = plus_space;
+        let mut bits = 1u128 << b'%';
+        if plus_space {
+            bits |= 1 << b'+';
+        }
         if strip_whitespace {
-            for b in [b' ', b'\t', b'\r', b'\n', 0x0C] {
-                stop[b as usize] = true;
-            }
+            bits |= REMOVABLE_WHITESPACE_BITS;
         }
         StopTable {
-            class: ByteClass::from_bits(bits_of(&stop)),
+            class: ByteClass::from_bits(bits),
         }
     }
 
