@@ -166,22 +166,22 @@ class LiveWorker {
     request.resolve(result);
   }
 
+  /** Resolves every pending request to `{stale: true}`; false when there was none. */
+  dropPending() {
+    if (this.pending.size === 0) return false;
+    for (const request of this.pending.values()) request.resolve({ stale: true });
+    this.pending.clear();
+    return true;
+  }
+
   /** Drops every request: their promises resolve to `{stale: true}` and the worker stops. */
   cancel() {
-    if (this.pending.size === 0) return;
-    for (const [older, request] of this.pending) {
-      this.pending.delete(older);
-      request.resolve({ stale: true });
-    }
-    this.worker.postMessage({ type: "cancel" });
+    if (this.dropPending()) this.worker.postMessage({ type: "cancel" });
   }
 
   run(op, input, options, onProgress) {
     const id = this.next++;
-    for (const [older, request] of this.pending) {
-      this.pending.delete(older);
-      request.resolve({ stale: true });
-    }
+    this.dropPending();
     return new Promise((resolve) => {
       this.pending.set(id, { resolve, onProgress, parts: [] });
       this.worker.postMessage({ type: "run", id, op, input, options });
@@ -329,11 +329,15 @@ function indexOfByte(value, offset) {
   let index = 0;
   for (const ch of value) {
     if (bytes >= offset) break;
-    const cp = ch.codePointAt(0);
-    bytes += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+    bytes += utf8Width(ch.codePointAt(0));
     index += ch.length;
   }
   return index;
+}
+
+/** How many bytes code point `cp` takes in UTF-8 (a lone surrogate: those of U+FFFD). */
+function utf8Width(cp) {
+  return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
 }
 
 /** Line and column (counted from 1, the column in characters) of byte `offset` of `value`. */
@@ -484,17 +488,13 @@ let lastOutput = "";
 const SHOWN_CHARS = 32 * 1024;
 const SHOWN_LINES = 1000;
 
-/** UTF-8 length of `text`, without encoding it. */
+/** UTF-8 length of `text`, without encoding it (a lone surrogate counts as U+FFFD). */
 function utf8Length(text) {
-  let bytes = text.length;
+  let bytes = 0;
   for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit < 0x80) continue;
-    if (unit < 0x800) bytes += 1;
-    else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      bytes += 2;
-      i += 1;
-    } else bytes += 2;
+    const cp = text.codePointAt(i);
+    bytes += utf8Width(cp);
+    if (cp > 0xffff) i++;
   }
   return bytes;
 }
