@@ -91,8 +91,13 @@ impl Calibration {
         let z = self.margin * margin.min(30.0)
             + self.evidence * (1.0 + non_ascii as f64).ln()
             + self.bias;
-        (1.0 / (1.0 + (-z).exp())).min(MAX_GUESS_CONFIDENCE)
+        guess_confidence(z)
     }
+}
+
+/// The probability that log-odds `z` stand for, capped at [`MAX_GUESS_CONFIDENCE`].
+fn guess_confidence(z: f64) -> f64 {
+    (1.0 / (1.0 + (-z).exp())).min(MAX_GUESS_CONFIDENCE)
 }
 
 /// Inputs with fewer letters than this (ASCII letters and non-ASCII bytes) are too
@@ -165,7 +170,7 @@ pub(super) fn rank_legacy(bytes: &[u8], tld: Option<&str>, complete: bool) -> Ve
     let margin = top - rest;
     let confidence = if too_short {
         // The scores are priors, not evidence: the winner's share of them.
-        (1.0 / (1.0 + (-margin).exp())).min(MAX_GUESS_CONFIDENCE)
+        guess_confidence(margin)
     } else if rest.is_finite() {
         CALIBRATION.confidence(margin, non_ascii)
     } else {
