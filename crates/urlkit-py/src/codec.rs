@@ -103,16 +103,28 @@ impl Detection {
         dict.set_item("confidence", self.confidence)?;
         dict.set_item("reason", &self.reason)?;
         dict.set_item("bom_length", self.bom_length)?;
-        let runners_up = PyList::empty(py);
-        for (charset, confidence) in &self.runners_up {
-            let candidate = PyDict::new(py);
-            candidate.set_item("charset", charset)?;
-            candidate.set_item("confidence", confidence)?;
-            runners_up.append(candidate)?;
-        }
-        dict.set_item("runners_up", runners_up)?;
+        dict.set_item(
+            "runners_up",
+            list_of_pairs(py, ["charset", "confidence"], &self.runners_up)?,
+        )?;
         Ok(dict)
     }
+}
+
+/// `[{keys[0]: name, keys[1]: value}, …]`: pairs as the JSON output lists them.
+fn list_of_pairs<'py, T: IntoPyObject<'py> + Copy>(
+    py: Python<'py>,
+    keys: [&str; 2],
+    pairs: &[(String, T)],
+) -> PyResult<Bound<'py, PyList>> {
+    let list = PyList::empty(py);
+    for (name, value) in pairs {
+        let item = PyDict::new(py);
+        item.set_item(keys[0], name)?;
+        item.set_item(keys[1], *value)?;
+        list.append(item)?;
+    }
+    Ok(list)
 }
 
 impl From<&urlkit::Detection> for Detection {
@@ -182,14 +194,10 @@ impl Result {
         }
         dict.set_item("diagnostics", findings)?;
         dict.set_item("diagnostics_not_listed", self.diagnostics_not_listed)?;
-        let counts = PyList::empty(py);
-        for (code, count) in &self.diagnostic_counts {
-            let item = PyDict::new(py);
-            item.set_item("code", code)?;
-            item.set_item("count", count)?;
-            counts.append(item)?;
-        }
-        dict.set_item("diagnostic_counts", counts)?;
+        dict.set_item(
+            "diagnostic_counts",
+            list_of_pairs(py, ["code", "count"], &self.diagnostic_counts)?,
+        )?;
         if let Some(detected) = &self.detected {
             dict.set_item("detected", detected.to_dict(py)?)?;
         }
