@@ -26,8 +26,10 @@ async function newPage() {
     }
   });
   page.on("pageerror", (error) => consoleErrors.push(`page error: ${error.message}`));
+  // Every request from the first: the page loads its codec as it starts.
+  const seen = recordRequests(page);
   await page.goto(base + "/");
-  return { context, page };
+  return { context, page, seen };
 }
 
 before(async () => {
@@ -115,8 +117,7 @@ function recordRequests(page) {
 }
 
 test("in live mode no request carries the input", async () => {
-  const { context, page } = await newPage();
-  const seen = recordRequests(page);
+  const { context, page, seen } = await newPage();
   const typed = "SECRETtyped%E5%BC%95";
   const fileText = "SECRETfile%20contents%zz";
   assert.equal(await page.getByLabel("Live mode").isChecked(), true);
