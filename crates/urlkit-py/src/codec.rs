@@ -367,6 +367,26 @@ impl Runner {
         self.codec.entry(input, out)?;
         Ok(Entry::Streamed(&self.codec))
     }
+
+    /// Decodes the leading plain entries laid end to end in `values`, in one pass (see
+    /// `urlkit::Codec::plain_entries`); none when peeling layers.
+    pub fn plain_entries(
+        &mut self,
+        values: &[u8],
+        offsets: &[usize],
+        out: &mut Vec<u8>,
+        out_ends: &mut Vec<usize>,
+    ) -> usize {
+        if self.peel.is_some() {
+            return 0;
+        }
+        self.codec.plain_entries(values, offsets, out, out_ends)
+    }
+
+    /// The charset of a plain entry's output.
+    pub fn plain_charset(&self) -> Option<Charset> {
+        self.codec.charset()
+    }
 }
 
 /// An entry as Python gives it: `str` (as UTF-8; lone surrogates kept as their

@@ -45,6 +45,27 @@ def test_every_string_and_binary_layout_is_read_and_nulls_stay_null(arrow_type):
     assert findings[5]["diagnostics"][0]["offset"] == 0
 
 
+def test_runs_of_rows_decode_as_each_row_alone(rows):
+    # Rows laid end to end in one buffer are decoded in runs; a string view column is
+    # decoded one row at a time. Rows that would join across their boundary sit side by
+    # side: a character or a bidi control cut in two, an escape cut after its `%`.
+    cut = ["caf%C3", "%A9", "x%E2", "%80%AEy", "%4", "1x", "%", "41", "a\n", "b"]
+    pool = rows + cut
+    column = [None if i % 97 == 5 else pool[(i * 7) % len(pool)] for i in range(3000)]
+    column[1000:1000 + len(cut)] = cut
+    for options in ({}, {"plus_space": True}, {"keep_whitespace": True}):
+        for diagnostics in (False, True):
+            alone = ua.decode(pa.array(column, pa.string_view()), diagnostics=diagnostics,
+                              **options).to_pylist()
+            for arrow_type in (pa.string(), pa.large_string(), pa.binary()):
+                binary = arrow_type == pa.binary()
+                source = pa.array([v.encode() if binary and v is not None else v
+                                   for v in column], arrow_type)
+                got = ua.decode(source.slice(7, 2900), diagnostics=diagnostics,
+                                **options).to_pylist()
+                assert got == alone[7:2907], (options, diagnostics, arrow_type)
+
+
 def test_a_slice_reads_only_its_rows():
     values = pa.array(["%41", "%42", None, "%44", "%45"])
     assert ua.decode(values.slice(1, 3)).to_pylist() == ["B", None, "D"]

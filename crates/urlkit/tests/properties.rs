@@ -321,3 +321,93 @@ proptest! {
         }
     }
 }
+
+/// A column's rows as they come: mostly clean, some with what the decoder must repair or
+/// report, some empty or a single escape's worth, so that rows meet at every kind of edge.
+fn column_rows() -> impl Strategy<Value = Vec<Vec<u8>>> {
+    let clean = proptest::collection::vec(
+        prop_oneof![
+            Just(b"%C3%A9".to_vec()),
+            Just(b"%E2%82%AC".to_vec()),
+            Just(b"%F0%9F%98%80".to_vec()),
+            "[a-zA-Z0-9/=&?._~+-]{1,6}".prop_map(|s| s.into_bytes()),
+            Just("é".as_bytes().to_vec()),
+        ],
+        0..8,
+    )
+    .prop_map(|pieces| pieces.concat());
+    // The end of a character or of a bidi control begun by the row before.
+    let continuation = prop::sample::select(vec![&b"%A9"[..], b"%82%AC", b"%80%AE", b"%A9abc"])
+        .prop_map(|bytes| bytes.to_vec());
+    let cut = proptest::collection::vec(rowish(), 0..2)
+        .prop_map(|pieces| pieces.concat().into_iter().take(3).collect());
+    let row = prop_oneof![6 => clean, 3 => rowish(), 1 => cut, 1 => continuation];
+    proptest::collection::vec(row, 0..40)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// `Codec::plain_entries`, which decodes the leading plain rows of a column in one pass
+    /// over all of them, followed by `Codec::entry` for each row it leaves, gives every row
+    /// the output, findings and rejection that `entry` alone gives it.
+    #[test]
+    fn plain_entries_agree_with_an_entry_per_row(
+        rows in column_rows(),
+        plus_space in any::<bool>(),
+        keep_whitespace in any::<bool>(),
+        text in any::<bool>(),
+        strict in any::<bool>(),
+        charset in prop::sample::select(vec!["utf-8", "windows-1252", "auto"]),
+    ) {
+        let options = DecodeOptions {
+            charset: CharsetChoice::for_label(charset).unwrap(),
+            plus_space,
+            keep_whitespace,
+            text,
+            ..DecodeOptions::default()
+        };
+        type Row = (Result<(), urlkit::Rejection>, Vec<u8>, Vec<urlkit::Diagnostic>);
+        let mut one_by_one = Codec::decoder(&options).strict(strict);
+        let expected: Vec<Row> = rows
+            .iter()
+            .map(|row| {
+                let mut out = Vec::new();
+                let outcome = one_by_one.entry(row, &mut out);
+                (outcome, out, one_by_one.diagnostics().items().to_vec())
+            })
+            .collect();
+
+        let values = rows.concat();
+        let offsets: Vec<usize> = std::iter::once(0)
+            .chain(rows.iter().scan(0, |end, row| {
+                *end += row.len();
+                Some(*end)
+            }))
+            .collect();
+        let mut in_runs = Codec::decoder(&options).strict(strict);
+        let mut got: Vec<Row> = Vec::new();
+        let (mut out, mut out_ends) = (b"before".to_vec(), Vec::new());
+        while got.len() < rows.len() {
+            let out_start = out.len();
+            let taken = in_runs.plain_entries(&values, &offsets[got.len()..], &mut out, &mut out_ends);
+            prop_assert_eq!(out_ends.len(), taken, "one end per entry decoded");
+            let mut row_start = out_start;
+            for &end in &out_ends {
+                got.push((Ok(()), out[row_start..end].to_vec(), vec![]));
+                row_start = end;
+            }
+            prop_assert_eq!(row_start, out.len(), "nothing of the entry left is in the output");
+            prop_assert!(in_runs.diagnostics().items().is_empty());
+            out_ends.clear();
+            if got.len() < rows.len() {
+                let mut row_out = Vec::new();
+                let outcome = in_runs.entry(&rows[got.len()], &mut row_out);
+                got.push((outcome, row_out, in_runs.diagnostics().items().to_vec()));
+            }
+        }
+        for (row, (got, expected)) in got.iter().zip(&expected).enumerate() {
+            prop_assert_eq!(got, expected, "row {} {:?}", row, String::from_utf8_lossy(&rows[row]));
+        }
+    }
+}

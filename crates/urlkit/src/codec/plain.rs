@@ -21,6 +21,11 @@ pub(crate) struct PlainUtf8 {
     strip_whitespace: bool,
     /// The entry being decoded, followed by [`PADDING`].
     padded: Vec<u8>,
+    /// Where [`decode_run`](Self::decode_run)'s spans decoded an escape that may need a
+    /// report.
+    flagged: Vec<usize>,
+    /// Where the run's `%` bytes are (see [`percent_bits`]).
+    percents: Vec<u64>,
 }
 
 impl PlainUtf8 {
@@ -32,6 +37,8 @@ impl PlainUtf8 {
             stops: StopTable::new(false, options.plus_space),
             strip_whitespace: !options.keep_whitespace,
             padded: Vec::new(),
+            flagged: Vec::new(),
+            percents: Vec::new(),
         })
     }
 
@@ -75,6 +82,251 @@ impl PlainUtf8 {
             return false;
         }
         true
+    }
+
+    /// Decodes the leading plain entries of `values`, where entry `i` is
+    /// `values[offsets[i]..offsets[i + 1]]` (the entries lie end to end, as in an Arrow
+    /// column), in one pass over all of them: their outputs are appended to `out` one after
+    /// the other, with the length of `out` after each pushed onto `out_ends`. Returns how
+    /// many entries it decoded; the entry after them is not plain (or there is none), and
+    /// is left to the caller, with `out` holding nothing of it.
+    ///
+    /// Entries laid end to end are decoded as one input, which is right when no escape
+    /// crosses from one entry into the next: an entry whose last two bytes hold a `%`
+    /// (an incomplete escape, which the full decoder reports) ends the run before it. Each
+    /// step stops at the first entry that is not plain, so a run costs about as much as the
+    /// entries it decodes, except that an entry whose output is not UTF-8 is only seen once
+    /// the entries after it were decoded too.
+    pub(crate) fn decode_run(
+        &mut self,
+        values: &[u8],
+        offsets: &[usize],
+        out: &mut Vec<u8>,
+        out_ends: &mut Vec<usize>,
+    ) -> usize {
+        let Some((&first, ends)) = offsets.split_first() else {
+            return 0;
+        };
+        let mut entries = ends.len();
+        let entry_at = |offset: usize| ends.partition_point(|&end| end <= offset);
+        let end_of = |entries: usize| entries.checked_sub(1).map_or(first, |last| ends[last]);
+        if self.strip_whitespace {
+            let kernels = kernel::kernels();
+            let run = &values[first..end_of(entries)];
+            let whitespace = (kernels.first_member)(run, &REMOVABLE_WHITESPACE);
+            entries = entry_at(first + whitespace);
+        }
+
+        // Where each entry's output will end: each escape (every `%` of a plain entry
+        // starts one) takes three bytes to one. An entry with a `%` in its last two bytes
+        // ends in an incomplete escape, and ends the run.
+        let span = &values[first..end_of(entries)];
+        percent_bits(span, &mut self.percents);
+        let out_start = out.len();
+        let first_end = out_ends.len();
+        entries = plan_output(&self.percents, &ends[..entries], first, out_start, out_ends);
+
+        // Decode up to the first escape that is malformed or needs a report.
+        let span = &values[first..end_of(entries)];
+        let mut at = 0;
+        while at < span.len() {
+            self.flagged.clear();
+            let taken =
+                kernel::decode_span_flagging(&span[at..], &self.stops, out, &mut self.flagged);
+            let reported = self
+                .flagged
+                .iter()
+                .map(|&offset| at + offset)
+                .find(|&offset| match portable::escape_at(&span[offset..]) {
+                    Some(b'\t' | b'\n' | b'\r') => false,
+                    Some(0xE2) => starts_bidi_control(&span[offset + 3..]),
+                    _ => true,
+                });
+            if let Some(offset) = reported {
+                entries = entries.min(entry_at(first + offset));
+                break;
+            }
+            at += taken;
+            if at >= span.len() {
+                break;
+            }
+            match portable::escape_at(&span[at..]) {
+                Some(value @ (b'\t' | b'\n' | b'\r')) => out.push(value),
+                Some(0xE2) if !starts_bidi_control(&span[at + 3..]) => out.push(0xE2),
+                _ => {
+                    entries = entries.min(entry_at(first + at));
+                    break;
+                }
+            }
+            at += 3;
+        }
+        out_ends.truncate(first_end + entries);
+
+        // The outputs are UTF-8 when all of them together are and none starts inside a
+        // character (the one before would end inside it).
+        let decoded_end = out_ends.last().copied().unwrap_or(out_start);
+        let decoded = &out[out_start..decoded_end];
+        if !utf8::is_utf8(decoded) {
+            let valid = out_start + utf8::valid_up_to(decoded);
+            entries = entries.min(out_ends[first_end..].partition_point(|&end| end <= valid));
+        }
+        let ends_inside_a_character = |&entry: &usize| {
+            out[..decoded_end]
+                .get(out_ends[first_end + entry])
+                .is_some_and(|&byte| (byte as i8) < -0x40)
+        };
+        if let Some(entry) = (0..entries).find(ends_inside_a_character) {
+            entries = entry;
+        }
+        out_ends.truncate(first_end + entries);
+        out.truncate(out_ends.last().copied().unwrap_or(out_start));
+        entries
+    }
+}
+
+/// Pushes onto `out_ends` where each entry's output will end in a buffer where the first
+/// starts at `out_start`, given the entries' `ends` in the input, which starts at `first`,
+/// and the [`percent_bits`] of the input; returns how many entries it planned, stopping
+/// before the first whose last two bytes hold a `%`.
+fn plan_output(
+    percents: &[u64],
+    ends: &[usize],
+    first: usize,
+    out_start: usize,
+    out_ends: &mut Vec<usize>,
+) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("popcnt") {
+        // SAFETY: the processor has the instruction the function is compiled for.
+        return unsafe { plan_output_popcnt(percents, ends, first, out_start, out_ends) };
+    }
+    plan_output_with(percents, ends, first, out_start, out_ends)
+}
+
+/// [`plan_output`] with the processor's own bit count.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+fn plan_output_popcnt(
+    percents: &[u64],
+    ends: &[usize],
+    first: usize,
+    out_start: usize,
+    out_ends: &mut Vec<usize>,
+) -> usize {
+    plan_output_with(percents, ends, first, out_start, out_ends)
+}
+
+#[inline(always)]
+fn plan_output_with(
+    percents: &[u64],
+    ends: &[usize],
+    first: usize,
+    out_start: usize,
+    out_ends: &mut Vec<usize>,
+) -> usize {
+    let percent_at = |offset: usize| percents[offset / 64] >> (offset % 64) & 1 == 1;
+    let (mut word, mut escapes_before_word, mut start) = (0, 0, 0);
+    for (entry, &end) in ends.iter().enumerate() {
+        let end = end - first;
+        if (start.max(end.saturating_sub(2))..end).any(percent_at) {
+            return entry;
+        }
+        while word < end / 64 {
+            escapes_before_word += percents[word].count_ones() as usize;
+            word += 1;
+        }
+        let below = (1u64 << (end % 64)) - 1;
+        let escapes = escapes_before_word
+            + percents
+                .get(word)
+                .map_or(0, |bits| (bits & below).count_ones() as usize);
+        out_ends.push(out_start + end - 2 * escapes);
+        start = end;
+    }
+    ends.len()
+}
+
+/// Sets `bits` to one bit per byte of `bytes`, 64 to a word, set where the byte is `%`.
+fn percent_bits(bytes: &[u8], bits: &mut Vec<u64>) {
+    bits.clear();
+    let whole = bytes.chunks_exact(64);
+    let rest = whole.remainder();
+    bits.extend(whole.map(|block| percents_in_block(block.try_into().unwrap())));
+    if !rest.is_empty() {
+        let mut block = [0; 64];
+        block[..rest.len()].copy_from_slice(rest);
+        bits.push(percents_in_block(&block));
+    }
+}
+
+/// The `%` bytes of 64 bytes as the bits of a word, with SSE2's byte compare and mask
+/// (every x86-64 processor has them).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn percents_in_block(block: &[u8; 64]) -> u64 {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
+    };
+    let mut word = 0;
+    for (quarter, bytes) in block.chunks_exact(16).enumerate() {
+        // SAFETY: SSE2 is part of x86-64 itself, and `bytes` holds the 16 bytes the
+        // unaligned load reads.
+        let mask = unsafe {
+            let lane = _mm_loadu_si128(bytes.as_ptr().cast::<__m128i>());
+            _mm_movemask_epi8(_mm_cmpeq_epi8(lane, _mm_set1_epi8(b'%' as i8)))
+        };
+        word |= u64::from(mask as u16) << (16 * quarter);
+    }
+    word
+}
+
+/// The `%` bytes of 64 bytes as the bits of a word, where SSE2 is not at hand.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline]
+fn percents_in_block(block: &[u8; 64]) -> u64 {
+    percents_in_block_by_words(block)
+}
+
+/// The `%` bytes of 64 bytes as the bits of a word, eight bytes at a time in a `u64`.
+#[cfg(any(test, not(target_arch = "x86_64")))]
+#[inline]
+fn percents_in_block_by_words(block: &[u8; 64]) -> u64 {
+    const LOW_SEVEN: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let mut word = 0;
+    for (eighth, bytes) in block.chunks_exact(8).enumerate() {
+        let x = u64::from_le_bytes(bytes.try_into().unwrap()) ^ 0x2525_2525_2525_2525;
+        // The high bit of each byte of `x` that is zero, exactly (no borrow between bytes).
+        let zero = !(((x & LOW_SEVEN) + LOW_SEVEN) | x) & !LOW_SEVEN;
+        // Gathers the eight high bits, first byte lowest.
+        let gathered = (zero >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+        word |= gathered << (8 * eighth);
+    }
+    word
+}
+
+#[cfg(test)]
+#[test]
+fn percent_bits_mark_every_percent_and_nothing_else() {
+    let bytes: Vec<u8> = (0..200u32)
+        .map(|i| {
+            if i % 7 == 3 || i % 64 == 63 {
+                b'%'
+            } else {
+                (i * 37) as u8 | 1
+            }
+        })
+        .collect();
+    let mut bits = vec![];
+    percent_bits(&bytes, &mut bits);
+    assert_eq!(bits.len(), 4);
+    for (i, &byte) in bytes.iter().enumerate() {
+        assert_eq!(bits[i / 64] >> (i % 64) & 1 == 1, byte == b'%', "byte {i}");
+    }
+    assert_eq!(bits[3] >> 8, 0, "nothing past the end");
+    for (block, &word) in bytes.chunks(64).zip(&bits) {
+        let mut whole = [0; 64];
+        whole[..block.len()].copy_from_slice(block);
+        assert_eq!(percents_in_block_by_words(&whole), word);
     }
 }
 
@@ -156,6 +408,33 @@ mod tests {
                 String::from_utf8_lossy(row)
             );
         }
+    }
+
+    #[test]
+    fn clean_rows_laid_end_to_end_are_decoded_in_one_run() {
+        let mut plain = PlainUtf8::for_options(&DecodeOptions::default()).unwrap();
+        let values = b"caf%C3%A9%E2%82%AC%20x%0Ay%F0%9F%98%80";
+        let (mut out, mut out_ends) = (b"kept".to_vec(), vec![]);
+        let offsets = [0, 9, 18, 18, 25, 26, 38];
+        assert_eq!(
+            plain.decode_run(values, &offsets, &mut out, &mut out_ends),
+            6
+        );
+        assert_eq!(out, "keptcafé€ x\ny😀".as_bytes());
+        assert_eq!(out_ends, [9, 12, 12, 15, 16, 20]);
+        // Split inside a character ("%C3" | "%A9"), the first row is not plain.
+        out.truncate(4);
+        out_ends.clear();
+        assert_eq!(
+            plain.decode_run(values, &[0, 6, 9], &mut out, &mut out_ends),
+            0
+        );
+        assert_eq!((&out[..], &out_ends[..]), (&b"kept"[..], &[][..]));
+        // Nor is a row that ends in an incomplete escape ("%C" | "3%A9").
+        assert_eq!(
+            plain.decode_run(values, &[0, 5, 9], &mut out, &mut out_ends),
+            0
+        );
     }
 
     #[test]

@@ -179,6 +179,11 @@ pub(crate) fn is_utf8(bytes: &[u8]) -> bool {
     simdutf8::basic::from_utf8(bytes).is_ok()
 }
 
+/// The length of the longest prefix of `bytes` that is UTF-8 (all of them when they are).
+pub(crate) fn valid_up_to(bytes: &[u8]) -> usize {
+    validate(bytes).map_or_else(|(valid, _)| valid, |()| bytes.len())
+}
+
 /// How many bytes of `chunk` complete the character whose first bytes are `held`.
 fn tail_of_completed(held: &[u8], chunk: &[u8]) -> usize {
     if held.is_empty() {
