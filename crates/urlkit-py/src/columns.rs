@@ -2,6 +2,7 @@
 //! into a new Arrow array, with the interpreter released while they run.
 
 use crate::arrow::{import, ArrowArray};
+use crate::buffers;
 use crate::codec::{confidence, lossy, Direction, Runner};
 use crate::errors::rejected;
 use crate::report::ReportColumns;
@@ -11,7 +12,7 @@ use arrow_array::builder::{
 use arrow_array::cast::AsArray;
 use arrow_array::{Array, ArrayRef, BinaryArray, LargeBinaryArray, LargeStringArray};
 use arrow_array::{StringArray, StructArray};
-use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
+use arrow_buffer::{NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field, Fields};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -185,34 +186,6 @@ trait RowSink {
     ) -> Result<(), (usize, Rejection)>;
 }
 
-/// An empty vector with room for `capacity` items. A big one is backed by transparent
-/// huge pages where Linux offers them: an output column is written once from start to
-/// end, and each 2 MiB page then takes one page fault instead of 512 (a third of the time
-/// of decoding a column went to faults without them).
-fn big_buffer<T>(capacity: usize) -> Vec<T> {
-    let buffer = Vec::with_capacity(capacity);
-    #[cfg(target_os = "linux")]
-    {
-        const HUGE_PAGE: usize = 2 << 20;
-        let start = buffer.as_ptr() as usize;
-        let end = start + buffer.capacity() * std::mem::size_of::<T>();
-        let (first, last) = (start.next_multiple_of(HUGE_PAGE), end & !(HUGE_PAGE - 1));
-        if last > first {
-            // SAFETY: the range lies inside the vector's own allocation, and the advice only
-            // changes how the kernel backs it, not its contents. Where huge pages are not
-            // offered the call fails, and the pages stay as they were.
-            unsafe {
-                libc::madvise(
-                    first as *mut libc::c_void,
-                    last - first,
-                    libc::MADV_HUGEPAGE,
-                );
-            }
-        }
-    }
-    buffer
-}
-
 /// A column of text or bytes written in place: each row's bytes appended to one buffer.
 pub struct Bytes {
     pub values: Vec<u8>,
@@ -226,10 +199,10 @@ pub struct Bytes {
 
 impl Bytes {
     pub fn with_capacity(rows: usize, bytes: usize) -> Self {
-        let mut offsets = big_buffer(rows + 1);
+        let mut offsets = buffers::WIDE_OFFSETS.vec(rows + 1);
         offsets.push(0);
         Bytes {
-            values: big_buffer(bytes),
+            values: buffers::BYTES.vec(bytes),
             offsets,
             valid: Vec::with_capacity(rows),
             nulls: 0,
@@ -315,17 +288,24 @@ impl Bytes {
             ));
         }
         let nulls = (self.nulls > 0).then(|| NullBuffer::from(self.valid));
-        let values = Buffer::from_vec(self.values);
+        let values = buffers::BYTES.lend_to_arrow(self.values);
         let large = large || values.len() > i32::MAX as usize;
         let error = |e: arrow_schema::ArrowError| PyTypeError::new_err(e.to_string());
-        let offsets = if large {
-            None
+        let rows = self.offsets.len();
+        let (offsets, wide) = if large {
+            let wide = buffers::WIDE_OFFSETS.lend_to_arrow(self.offsets);
+            (None, OffsetBuffer::new(ScalarBuffer::new(wide, 0, rows)))
         } else {
-            Some(OffsetBuffer::new(ScalarBuffer::from(
-                self.offsets.iter().map(|&o| o as i32).collect::<Vec<i32>>(),
-            )))
+            let mut narrow = buffers::NARROW_OFFSETS.vec(rows);
+            narrow.extend(self.offsets.iter().map(|&o| o as i32));
+            buffers::WIDE_OFFSETS.keep(self.offsets);
+            let narrow = buffers::NARROW_OFFSETS.lend_to_arrow(narrow);
+            (
+                Some(OffsetBuffer::new(ScalarBuffer::new(narrow, 0, rows))),
+                OffsetBuffer::new_empty(),
+            )
         };
-        let wide = || OffsetBuffer::new(ScalarBuffer::from(self.offsets.clone()));
+        let wide = || wide;
         // SAFETY (the `new_unchecked` calls): the offsets start at 0 and never decrease, the
         // last is the length of `values`, `nulls` has one bit per row, and for text every
         // row was checked to be UTF-8 above: what `try_new` would check.

@@ -6,6 +6,7 @@
 //! public API, so results equal those of the command line.
 
 mod arrow;
+mod buffers;
 mod codec;
 mod columns;
 mod errors;

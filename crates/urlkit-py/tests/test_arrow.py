@@ -66,6 +66,25 @@ def test_runs_of_rows_decode_as_each_row_alone(rows):
                 assert got == alone[7:2907], (options, diagnostics, arrow_type)
 
 
+def test_big_results_stay_whole_while_their_buffers_are_reused():
+    # Outputs of several megabytes are lent to Arrow, and the last one released serves
+    # the next column: no result may see another's bytes.
+    rows = [f"caf%C3%A9%20{i}" for i in range(400_000)]
+    expected = [f"café {i}" for i in range(400_000)]
+    first = pa.array(ua.decode(pa.array(rows)))
+    backwards = pa.array(ua.decode(pa.array(rows[::-1])))
+    part = first.slice(5, 3)
+    del first
+    again = pa.array(ua.decode(pa.array(rows)))
+    assert part.to_pylist() == expected[5:8]
+    del part
+    with_findings = pa.array(ua.decode(pa.array(rows[:300_000] + ["%zz"]), diagnostics=True))
+    assert again.to_pylist() == expected
+    assert backwards.to_pylist() == expected[::-1]
+    outputs = with_findings.field("output").to_pylist()
+    assert outputs[:-1] == expected[:300_000] and outputs[-1] == "%zz"
+
+
 def test_a_slice_reads_only_its_rows():
     values = pa.array(["%41", "%42", None, "%44", "%45"])
     assert ua.decode(values.slice(1, 3)).to_pylist() == ["B", None, "D"]

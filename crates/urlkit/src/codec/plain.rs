@@ -110,18 +110,12 @@ impl PlainUtf8 {
         let mut entries = ends.len();
         let entry_at = |offset: usize| ends.partition_point(|&end| end <= offset);
         let end_of = |entries: usize| entries.checked_sub(1).map_or(first, |last| ends[last]);
-        if self.strip_whitespace {
-            let kernels = kernel::kernels();
-            let run = &values[first..end_of(entries)];
-            let whitespace = (kernels.first_member)(run, &REMOVABLE_WHITESPACE);
-            entries = entry_at(first + whitespace);
-        }
-
         // Where each entry's output will end: each escape (every `%` of a plain entry
-        // starts one) takes three bytes to one. An entry with a `%` in its last two bytes
-        // ends in an incomplete escape, and ends the run.
+        // starts one) takes three bytes to one. An entry with whitespace to remove, or with
+        // a `%` in its last two bytes (an incomplete escape), ends the run.
         let span = &values[first..end_of(entries)];
-        percent_bits(span, &mut self.percents);
+        let whitespace = scan_run(span, self.strip_whitespace, &mut self.percents);
+        entries = entry_at(first + whitespace);
         let out_start = out.len();
         let first_end = out_ends.len();
         entries = plan_output(&self.percents, &ends[..entries], first, out_start, out_ends);
@@ -246,87 +240,120 @@ fn plan_output_with(
     ends.len()
 }
 
-/// Sets `bits` to one bit per byte of `bytes`, 64 to a word, set where the byte is `%`.
-fn percent_bits(bytes: &[u8], bits: &mut Vec<u64>) {
-    bits.clear();
-    let whole = bytes.chunks_exact(64);
-    let rest = whole.remainder();
-    bits.extend(whole.map(|block| percents_in_block(block.try_into().unwrap())));
-    if !rest.is_empty() {
-        let mut block = [0; 64];
-        block[..rest.len()].copy_from_slice(rest);
-        bits.push(percents_in_block(&block));
+/// Sets `percents` to one bit per byte of `bytes`, 64 to a word, set where the byte is
+/// `%`, and returns the offset of the first whitespace the decoder removes (the length of
+/// `bytes` when there is none, or when `whitespace` is false), where it stops.
+fn scan_run(bytes: &[u8], whitespace: bool, percents: &mut Vec<u64>) -> usize {
+    percents.clear();
+    let mut last = [0; 64];
+    let whole = bytes.len() / 64 * 64;
+    last[..bytes.len() - whole].copy_from_slice(&bytes[whole..]);
+    let blocks = bytes
+        .chunks_exact(64)
+        .chain((whole < bytes.len()).then_some(&last[..]));
+    for (block, at) in blocks.zip((0..).step_by(64)) {
+        let (percent, low) = scan_block(block.try_into().unwrap());
+        percents.push(percent);
+        // Removable whitespace is among the bytes up to 0x20.
+        if whitespace && low != 0 {
+            if let Some(found) = block.iter().position(|&b| REMOVABLE_WHITESPACE.contains(b)) {
+                return (at + found).min(bytes.len());
+            }
+        }
     }
+    bytes.len()
 }
 
-/// The `%` bytes of 64 bytes as the bits of a word, with SSE2's byte compare and mask
-/// (every x86-64 processor has them).
+/// The `%` bytes and the bytes up to 0x20 of 64 bytes, as the bits of two words, with
+/// SSE2's byte compares and masks (every x86-64 processor has them).
 #[cfg(target_arch = "x86_64")]
 #[inline]
-fn percents_in_block(block: &[u8; 64]) -> u64 {
+fn scan_block(block: &[u8; 64]) -> (u64, u64) {
     use std::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_set1_epi8,
     };
-    let mut word = 0;
+    let (mut percent, mut low) = (0, 0);
     for (quarter, bytes) in block.chunks_exact(16).enumerate() {
         // SAFETY: SSE2 is part of x86-64 itself, and `bytes` holds the 16 bytes the
         // unaligned load reads.
-        let mask = unsafe {
+        let (percent_mask, low_mask) = unsafe {
             let lane = _mm_loadu_si128(bytes.as_ptr().cast::<__m128i>());
-            _mm_movemask_epi8(_mm_cmpeq_epi8(lane, _mm_set1_epi8(b'%' as i8)))
+            let space = _mm_set1_epi8(b' ' as i8);
+            (
+                _mm_movemask_epi8(_mm_cmpeq_epi8(lane, _mm_set1_epi8(b'%' as i8))),
+                _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(lane, space), lane)),
+            )
         };
-        word |= u64::from(mask as u16) << (16 * quarter);
+        percent |= u64::from(percent_mask as u16) << (16 * quarter);
+        low |= u64::from(low_mask as u16) << (16 * quarter);
     }
-    word
+    (percent, low)
 }
 
-/// The `%` bytes of 64 bytes as the bits of a word, where SSE2 is not at hand.
+/// [`scan_block`] where SSE2 is not at hand.
 #[cfg(not(target_arch = "x86_64"))]
 #[inline]
-fn percents_in_block(block: &[u8; 64]) -> u64 {
-    percents_in_block_by_words(block)
+fn scan_block(block: &[u8; 64]) -> (u64, u64) {
+    scan_block_by_words(block)
 }
 
-/// The `%` bytes of 64 bytes as the bits of a word, eight bytes at a time in a `u64`.
+/// [`scan_block`] eight bytes at a time in a `u64`. The second word is exact where it is
+/// zero (no byte up to 0x20) and may mark more bytes after one that is.
 #[cfg(any(test, not(target_arch = "x86_64")))]
 #[inline]
-fn percents_in_block_by_words(block: &[u8; 64]) -> u64 {
-    const LOW_SEVEN: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-    let mut word = 0;
+fn scan_block_by_words(block: &[u8; 64]) -> (u64, u64) {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // The first byte of each set high bit, lowest first, as eight bits.
+    let gather = |high_bits: u64| ((high_bits >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56);
+    let (mut percent, mut low) = (0, 0);
     for (eighth, bytes) in block.chunks_exact(8).enumerate() {
-        let x = u64::from_le_bytes(bytes.try_into().unwrap()) ^ 0x2525_2525_2525_2525;
+        let word = u64::from_le_bytes(bytes.try_into().unwrap());
+        let x = word ^ (ONES * u64::from(b'%'));
         // The high bit of each byte of `x` that is zero, exactly (no borrow between bytes).
-        let zero = !(((x & LOW_SEVEN) + LOW_SEVEN) | x) & !LOW_SEVEN;
-        // Gathers the eight high bits, first byte lowest.
-        let gathered = (zero >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
-        word |= gathered << (8 * eighth);
+        let zero = !(((x & !HIGH) + !HIGH) | x) & HIGH;
+        // A byte below 0x21 borrows: its high bit is set (later bytes may be too).
+        let below = word.wrapping_sub(ONES * 0x21) & !word & HIGH;
+        percent |= gather(zero) << (8 * eighth);
+        low |= gather(below) << (8 * eighth);
     }
-    word
+    (percent, low)
 }
 
 #[cfg(test)]
 #[test]
-fn percent_bits_mark_every_percent_and_nothing_else() {
+fn a_run_is_scanned_for_escapes_and_whitespace() {
     let bytes: Vec<u8> = (0..200u32)
-        .map(|i| {
-            if i % 7 == 3 || i % 64 == 63 {
-                b'%'
-            } else {
-                (i * 37) as u8 | 1
-            }
+        .map(|i| match i {
+            _ if i % 7 == 3 || i % 64 == 63 => b'%',
+            _ => (i * 37) as u8 | 0x21,
         })
         .collect();
     let mut bits = vec![];
-    percent_bits(&bytes, &mut bits);
+    assert_eq!(scan_run(&bytes, true, &mut bits), 200);
     assert_eq!(bits.len(), 4);
     for (i, &byte) in bytes.iter().enumerate() {
         assert_eq!(bits[i / 64] >> (i % 64) & 1 == 1, byte == b'%', "byte {i}");
     }
     assert_eq!(bits[3] >> 8, 0, "nothing past the end");
-    for (block, &word) in bytes.chunks(64).zip(&bits) {
-        let mut whole = [0; 64];
-        whole[..block.len()].copy_from_slice(block);
-        assert_eq!(percents_in_block_by_words(&whole), word);
+    for (at, low) in [(150, b' '), (64, b'\n'), (199, 0x0C), (0, b'\t')] {
+        let mut with_low = bytes.clone();
+        // A control that is not whitespace does not stop the scan.
+        with_low[at / 2] = 0x01;
+        with_low[at] = low;
+        assert_eq!(scan_run(&with_low, true, &mut bits), at, "{low:#x} at {at}");
+        assert_eq!(scan_run(&with_low, false, &mut bits), 200);
+    }
+    for block in bytes.chunks_exact(64) {
+        let block: &[u8; 64] = block.try_into().unwrap();
+        assert_eq!(scan_block_by_words(block), scan_block(block));
+        let mut spaced = *block;
+        spaced[9] = b' ';
+        spaced[40] = b'\r';
+        let (percent, low) = scan_block_by_words(&spaced);
+        assert_eq!(percent, scan_block(&spaced).0);
+        assert_eq!(low.trailing_zeros(), 9);
+        assert_eq!(low & scan_block(&spaced).1, scan_block(&spaced).1);
     }
 }
 
