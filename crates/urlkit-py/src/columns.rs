@@ -85,58 +85,136 @@ impl<'a> Rows<'a> {
 /// few enough that the rows stay in the processor's cache between the passes.
 const MOST_ROWS_IN_A_RUN: usize = 1024;
 
-/// Where each row's bytes end in an array whose rows lie end to end in one buffer.
-enum Offsets<'a> {
-    Narrow(&'a [i32]),
-    Wide(&'a [i64]),
+/// How an array lays out its rows' bytes, for finding runs of rows that lie end to end.
+enum Layout<'a> {
+    /// String and binary arrays: all rows end to end in one buffer.
+    Narrow(&'a [u8], &'a [i32]),
+    Wide(&'a [u8], &'a [i64]),
+    /// String and binary views: rows longer than 12 bytes lie in data buffers, usually one
+    /// after the other in the order of the rows.
+    Views(&'a [u128], &'a [arrow_buffer::Buffer]),
 }
 
-impl Offsets<'_> {
-    fn at(&self, index: usize) -> usize {
-        match self {
-            Offsets::Narrow(offsets) => offsets[index] as usize,
-            Offsets::Wide(offsets) => offsets[index] as usize,
+impl<'a> Layout<'a> {
+    /// Fills `run` with the offsets (one more than the rows) of the rows from `row` on,
+    /// at most `most`, that are valid and lie end to end in one buffer, and returns that
+    /// buffer and the count of rows (0 when `row` itself is null or, in a view, inline).
+    fn run_at(
+        &self,
+        row: usize,
+        most: usize,
+        is_valid: impl Fn(usize) -> bool,
+        run: &mut Vec<usize>,
+    ) -> (&'a [u8], usize) {
+        run.clear();
+        match *self {
+            Layout::Narrow(values, offsets) => {
+                let rows = (row..(offsets.len() - 1).min(row + most))
+                    .take_while(|&r| is_valid(r))
+                    .count();
+                run.extend(offsets[row..=row + rows].iter().map(|&o| o as usize));
+                (values, rows)
+            }
+            Layout::Wide(values, offsets) => {
+                let rows = (row..(offsets.len() - 1).min(row + most))
+                    .take_while(|&r| is_valid(r))
+                    .count();
+                run.extend(offsets[row..=row + rows].iter().map(|&o| o as usize));
+                (values, rows)
+            }
+            Layout::Views(views, buffers) => {
+                let stored = |r: usize| {
+                    let view = arrow_data::ByteView::from(views[r]);
+                    (is_valid(r) && view.length > 12).then_some(view)
+                };
+                let Some(first) = stored(row) else {
+                    return (&[], 0);
+                };
+                run.push(first.offset as usize);
+                let mut end = first.offset as usize + first.length as usize;
+                run.push(end);
+                for r in row + 1..views.len().min(row + most) {
+                    match stored(r) {
+                        Some(view)
+                            if view.buffer_index == first.buffer_index
+                                && view.offset as usize == end =>
+                        {
+                            end += view.length as usize;
+                            run.push(end);
+                        }
+                        _ => break,
+                    }
+                }
+                (
+                    buffers[first.buffer_index as usize].as_slice(),
+                    run.len() - 1,
+                )
+            }
         }
     }
 }
 
 impl<'a> Rows<'a> {
-    /// The values and offsets of string and binary arrays (not views), whose rows lie end
-    /// to end in one buffer.
-    fn end_to_end(&self) -> Option<(&'a [u8], Offsets<'a>)> {
+    /// The layout of string and binary arrays and their views.
+    fn layout(&self) -> Option<Layout<'a>> {
         let array = self.array;
         Some(match array.data_type() {
             DataType::Utf8 => {
                 let a = array.as_string::<i32>();
-                (a.values().as_slice(), Offsets::Narrow(a.value_offsets()))
+                Layout::Narrow(a.values().as_slice(), a.value_offsets())
             }
             DataType::LargeUtf8 => {
                 let a = array.as_string::<i64>();
-                (a.values().as_slice(), Offsets::Wide(a.value_offsets()))
+                Layout::Wide(a.values().as_slice(), a.value_offsets())
             }
             DataType::Binary => {
                 let a = array.as_binary::<i32>();
-                (a.values().as_slice(), Offsets::Narrow(a.value_offsets()))
+                Layout::Narrow(a.values().as_slice(), a.value_offsets())
             }
             DataType::LargeBinary => {
                 let a = array.as_binary::<i64>();
-                (a.values().as_slice(), Offsets::Wide(a.value_offsets()))
+                Layout::Wide(a.values().as_slice(), a.value_offsets())
+            }
+            DataType::Utf8View => {
+                let a = array.as_string_view();
+                Layout::Views(a.views(), a.data_buffers())
+            }
+            DataType::BinaryView => {
+                let a = array.as_binary_view();
+                Layout::Views(a.views(), a.data_buffers())
             }
             _ => return None,
         })
     }
 
+    /// The bytes of one row (`None` for null).
+    fn value(&self, row: usize) -> Option<&'a [u8]> {
+        let array = self.array;
+        if !array.is_valid(row) {
+            return None;
+        }
+        Some(match array.data_type() {
+            DataType::Utf8 => array.as_string::<i32>().value(row).as_bytes(),
+            DataType::LargeUtf8 => array.as_string::<i64>().value(row).as_bytes(),
+            DataType::Utf8View => array.as_string_view().value(row).as_bytes(),
+            DataType::Binary => array.as_binary::<i32>().value(row),
+            DataType::LargeBinary => array.as_binary::<i64>().value(row),
+            DataType::BinaryView => array.as_binary_view().value(row),
+            _ => return None,
+        })
+    }
+
     /// Runs every row through `runner` into `sink`, in order; stops at the first
-    /// rejection. Where the rows lie end to end, runs of plain rows are decoded in one pass
-    /// each (`Runner::plain_entries`); a run that stops early makes the next one shorter,
-    /// so that a column of rows that need the full decoder costs little more than running
+    /// rejection. Runs of plain rows that lie end to end are decoded in one pass each
+    /// (`Runner::plain_entries`); a run that stops early makes the next one shorter, so
+    /// that a column of rows that need the full decoder costs little more than running
     /// them one by one.
     fn run_into<S: RowSink>(
         &self,
         runner: &mut Runner,
         sink: &mut S,
     ) -> Result<(), (usize, Rejection)> {
-        let Some((values, offsets)) = self.end_to_end() else {
+        let Some(layout) = self.layout() else {
             return self.try_for_each(|row, value| sink.row(runner, row, value));
         };
         let plain_charset = runner.plain_charset();
@@ -146,12 +224,8 @@ impl<'a> Rows<'a> {
         let mut most = MOST_ROWS_IN_A_RUN;
         let mut row = 0;
         while row < self.len() {
-            let valid = (row..self.len().min(row + most))
-                .take_while(|&r| is_valid(r))
-                .count();
-            if valid > 0 {
-                run.clear();
-                run.extend((row..=row + valid).map(|r| offsets.at(r)));
+            let (values, rows) = layout.run_at(row, most, is_valid, &mut run);
+            if rows > 0 {
                 let taken = runner.plain_entries(values, &run, sink.values(), &mut out_ends);
                 for &end in &out_ends {
                     sink.plain_row(end, plain_charset);
@@ -159,12 +233,11 @@ impl<'a> Rows<'a> {
                 out_ends.clear();
                 row += taken;
                 most = (2 * (taken + 1)).min(MOST_ROWS_IN_A_RUN);
-                if taken == valid {
+                if taken == rows {
                     continue;
                 }
             }
-            let value = is_valid(row).then(|| &values[offsets.at(row)..offsets.at(row + 1)]);
-            sink.row(runner, row, value)?;
+            sink.row(runner, row, self.value(row))?;
             row += 1;
         }
         Ok(())

@@ -46,24 +46,28 @@ def test_every_string_and_binary_layout_is_read_and_nulls_stay_null(arrow_type):
 
 
 def test_runs_of_rows_decode_as_each_row_alone(rows):
-    # Rows laid end to end in one buffer are decoded in runs; a string view column is
-    # decoded one row at a time. Rows that would join across their boundary sit side by
-    # side: a character or a bidi control cut in two, an escape cut after its `%`.
-    cut = ["caf%C3", "%A9", "x%E2", "%80%AEy", "%4", "1x", "%", "41", "a\n", "b"]
+    # Rows that lie end to end in a buffer are decoded in runs; the scalar decoder takes
+    # one row at a time. Rows that would join across their boundary sit side by side: a
+    # character or a bidi control cut in two, an escape cut after its `%`.
+    cut = ["caf%C3", "%A9", "x%E2", "%80%AEy", "%4", "1x", "%", "41", "a\n", "b",
+           "https://example.com/%C3", "%A9%E2%82%AC/and/more/bytes"]
     pool = rows + cut
     column = [None if i % 97 == 5 else pool[(i * 7) % len(pool)] for i in range(3000)]
     column[1000:1000 + len(cut)] = cut
     for options in ({}, {"plus_space": True}, {"keep_whitespace": True}):
-        for diagnostics in (False, True):
-            alone = ua.decode(pa.array(column, pa.string_view()), diagnostics=diagnostics,
-                              **options).to_pylist()
-            for arrow_type in (pa.string(), pa.large_string(), pa.binary()):
-                binary = arrow_type == pa.binary()
-                source = pa.array([v.encode() if binary and v is not None else v
-                                   for v in column], arrow_type)
-                got = ua.decode(source.slice(7, 2900), diagnostics=diagnostics,
-                                **options).to_pylist()
-                assert got == alone[7:2907], (options, diagnostics, arrow_type)
+        alone = pyurlkit.Decoder(**options)
+        for arrow_type in (pa.string(), pa.large_string(), pa.string_view(), pa.binary()):
+            binary = arrow_type == pa.binary()
+            values = [v.encode() if binary and v is not None else v for v in column]
+            source = pa.array(values, arrow_type).slice(7, 2900)
+            outputs = ua.decode(source, **options).to_pylist()
+            results = ua.decode(source, diagnostics=True, **options).to_pylist()
+            for row, output, result in zip(values[7:2907], outputs, results):
+                if row is None:
+                    assert output is None and result is None
+                else:
+                    assert output == alone(row).output, (options, arrow_type, row)
+                    assert result == alone(row).to_dict(), (options, arrow_type, row)
 
 
 def test_big_results_stay_whole_while_their_buffers_are_reused():

@@ -79,3 +79,15 @@ def test_strict_rejection_surfaces_with_its_row():
     frame = pl.DataFrame({"url": ["ok", "%zz"]})
     with pytest.raises(Exception, match="row 1"):
         frame.select(pl.col("url").urlkit.decode(strict=True))
+
+
+def test_rows_out_of_their_buffers_order_decode_as_each_row_alone(rows):
+    # Polars keeps long strings in buffers that a sort or a filter leaves in another order
+    # than the rows: runs of rows that lie end to end are taken where they are.
+    long_rows = [f"https://example.com/{i:04d}/{row}" for i, row in enumerate(rows * 8)]
+    frame = pl.DataFrame({"url": long_rows + rows})
+    alone = pyurlkit.Decoder()
+    for shuffled in (frame, frame.sort("url"), frame.filter(pl.int_range(pl.len()) % 3 != 1),
+                     frame.sample(fraction=1.0, shuffle=True, seed=7)):
+        got = shuffled.select(pl.col("url").urlkit.decode())["url"].to_list()
+        assert got == [alone(url).output for url in shuffled["url"].to_list()]
