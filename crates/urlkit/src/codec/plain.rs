@@ -305,7 +305,7 @@ fn scan_block_by_words(block: &[u8; 64]) -> (u64, u64) {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     // The first byte of each set high bit, lowest first, as eight bits.
-    let gather = |high_bits: u64| ((high_bits >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56);
+    let gather = |high_bits: u64| (high_bits >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
     let (mut percent, mut low) = (0, 0);
     for (eighth, bytes) in block.chunks_exact(8).enumerate() {
         let word = u64::from_le_bytes(bytes.try_into().unwrap());
