@@ -12,7 +12,7 @@ use arrow_array::builder::{
 use arrow_array::cast::AsArray;
 use arrow_array::{Array, ArrayRef, BinaryArray, LargeBinaryArray, LargeStringArray};
 use arrow_array::{StringArray, StructArray};
-use arrow_buffer::{NullBuffer, OffsetBuffer, ScalarBuffer};
+use arrow_buffer::{NullBuffer, NullBufferBuilder, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field, Fields};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -83,7 +83,7 @@ impl<'a> Rows<'a> {
 
 /// The most rows given to one run of plain rows: enough to make the run's passes long,
 /// few enough that the rows stay in the processor's cache between the passes.
-const MOST_ROWS_IN_A_RUN: usize = 1024;
+const MOST_ROWS_IN_A_RUN: usize = 4096;
 
 /// How an array lays out its rows' bytes, for finding runs of rows that lie end to end.
 enum Layout<'a> {
@@ -227,9 +227,7 @@ impl<'a> Rows<'a> {
             let (values, rows) = layout.run_at(row, most, is_valid, &mut run);
             if rows > 0 {
                 let taken = runner.plain_entries(values, &run, sink.values(), &mut out_ends);
-                for &end in &out_ends {
-                    sink.plain_row(end, plain_charset);
-                }
+                sink.plain_rows(&out_ends, plain_charset);
                 out_ends.clear();
                 row += taken;
                 most = (2 * (taken + 1)).min(MOST_ROWS_IN_A_RUN);
@@ -248,8 +246,8 @@ impl<'a> Rows<'a> {
 trait RowSink {
     /// The output buffer rows are appended to.
     fn values(&mut self) -> &mut Vec<u8>;
-    /// Ends a plain row (no findings, UTF-8) whose output ends at `end` in `values()`.
-    fn plain_row(&mut self, end: usize, charset: Option<urlkit::Charset>);
+    /// Ends plain rows (no findings, UTF-8) whose outputs end at `ends` in `values()`.
+    fn plain_rows(&mut self, ends: &[usize], charset: Option<urlkit::Charset>);
     /// Runs one row (`None`: null) through the runner and records its result.
     fn row(
         &mut self,
@@ -263,8 +261,8 @@ trait RowSink {
 pub struct Bytes {
     pub values: Vec<u8>,
     offsets: Vec<i64>,
-    valid: Vec<bool>,
-    nulls: usize,
+    /// Which rows are valid, built only once a null comes.
+    nulls: NullBufferBuilder,
     /// Whether every row written so far is UTF-8, when each is checked as it is written
     /// (`checking_rows`); `None` leaves the check to `finish`.
     rows_are_text: Option<bool>,
@@ -277,8 +275,7 @@ impl Bytes {
         Bytes {
             values: buffers::BYTES.vec(bytes),
             offsets,
-            valid: Vec::with_capacity(rows),
-            nulls: 0,
+            nulls: NullBufferBuilder::new(rows),
             rows_are_text: None,
         }
     }
@@ -293,13 +290,12 @@ impl Bytes {
     /// Ends the row whose bytes were appended to `values`.
     pub fn end_row(&mut self) {
         self.offsets.push(self.values.len() as i64);
-        self.valid.push(true);
+        self.nulls.append_non_null();
     }
 
     pub fn push_null(&mut self) {
         self.offsets.push(self.values.len() as i64);
-        self.valid.push(false);
-        self.nulls += 1;
+        self.nulls.append_null();
     }
 }
 
@@ -308,9 +304,9 @@ impl RowSink for Bytes {
         &mut self.values
     }
 
-    fn plain_row(&mut self, end: usize, _: Option<urlkit::Charset>) {
-        self.offsets.push(end as i64);
-        self.valid.push(true);
+    fn plain_rows(&mut self, ends: &[usize], _: Option<urlkit::Charset>) {
+        self.offsets.extend(ends.iter().map(|&end| end as i64));
+        self.nulls.append_n_non_nulls(ends.len());
     }
 
     fn row(
@@ -354,13 +350,13 @@ impl Bytes {
 
     /// The column as `utf8` (or `binary` when `text` is false), `large_` when asked or when
     /// the bytes outgrow 32-bit offsets. Text is checked to be UTF-8, as Arrow requires.
-    pub fn finish(self, text: bool, large: bool) -> PyResult<ArrayRef> {
+    pub fn finish(mut self, text: bool, large: bool) -> PyResult<ArrayRef> {
         if text && !self.rows_are_text.unwrap_or_else(|| self.is_text()) {
             return Err(crate::errors::UrlkitError::new_err(
                 "a result that is not UTF-8 text",
             ));
         }
-        let nulls = (self.nulls > 0).then(|| NullBuffer::from(self.valid));
+        let nulls = self.nulls.finish();
         let values = buffers::BYTES.lend_to_arrow(self.values);
         let large = large || values.len() > i32::MAX as usize;
         let error = |e: arrow_schema::ArrowError| PyTypeError::new_err(e.to_string());
@@ -610,7 +606,7 @@ impl ResultColumns {
 
     /// A row decoded with nothing to report, whose output ends at `end`.
     fn push_plain(&mut self, end: usize, charset: Option<urlkit::Charset>) {
-        self.output.plain_row(end, charset);
+        self.output.plain_rows(&[end], charset);
         self.charset.append_option(charset.map(|c| c.name()));
         self.findings.push([]);
         self.not_listed.append_value(0);
@@ -676,8 +672,10 @@ impl RowSink for ResultColumns {
         &mut self.output.values
     }
 
-    fn plain_row(&mut self, end: usize, charset: Option<urlkit::Charset>) {
-        self.push_plain(end, charset);
+    fn plain_rows(&mut self, ends: &[usize], charset: Option<urlkit::Charset>) {
+        for &end in ends {
+            self.push_plain(end, charset);
+        }
     }
 
     fn row(

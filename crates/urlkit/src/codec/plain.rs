@@ -225,7 +225,11 @@ fn plan_output_with(
         // The last two bytes of the entry, without a loop: a branch the processor
         // predicts (it almost never stops here).
         let last = if end > start { percent_at(end - 1) } else { 0 };
-        let second_last = if end >= start + 2 { percent_at(end - 2) } else { 0 };
+        let second_last = if end >= start + 2 {
+            percent_at(end - 2)
+        } else {
+            0
+        };
         if last | second_last != 0 {
             return entry;
         }
