@@ -22,7 +22,7 @@ fn decode_span(input: &[u8], stops: &ByteClass, out: &mut Vec<u8>) -> usize {
     // SAFETY: `KERNELS` is handed out only when the processor has the features enabled
     // on `decode_span_avx512` (and AVX2, for the tail).
     let taken = unsafe { decode_span_avx512::<false>(input, stops, out, &mut Vec::new()) };
-    if taken + 64 > input.len() && taken < input.len() {
+    if taken + 66 > input.len() && taken < input.len() {
         taken + avx2::decode_span(&input[taken..], stops, out)
     } else {
         taken
@@ -38,7 +38,7 @@ fn decode_span_flagging(
     // SAFETY: `KERNELS` is handed out only when the processor has the features enabled
     // on `decode_span_avx512`.
     let taken = unsafe { decode_span_avx512::<true>(input, stops, out, flagged) };
-    if taken + 64 > input.len() && taken < input.len() {
+    if taken + 66 > input.len() && taken < input.len() {
         let before = flagged.len();
         let tail = portable::decode_span_flagging(&input[taken..], stops, out, flagged);
         for position in &mut flagged[before..] {
@@ -59,11 +59,36 @@ fn load64_at(input: &[u8], at: usize) -> __m512i {
     unsafe { _mm512_loadu_si512(bytes.as_ptr().cast()) }
 }
 
+/// Which bytes of `v` are hex digits, and each one's value (the low nibble of the others
+/// is meaningless).
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn hex_digits(v: __m512i) -> (u64, __m512i) {
+    let digit = _mm512_sub_epi8(v, _mm512_set1_epi8(b'0' as i8));
+    let is_digit = _mm512_cmple_epu8_mask(digit, _mm512_set1_epi8(9));
+    let letter = _mm512_sub_epi8(
+        _mm512_or_si512(v, _mm512_set1_epi8(0x20)),
+        _mm512_set1_epi8(b'a' as i8),
+    );
+    let is_letter = _mm512_cmple_epu8_mask(letter, _mm512_set1_epi8(5));
+    let nibbles = _mm512_and_si512(
+        _mm512_mask_blend_epi8(
+            is_letter,
+            digit,
+            _mm512_add_epi8(letter, _mm512_set1_epi8(10)),
+        ),
+        _mm512_set1_epi8(0x0F),
+    );
+    (is_digit | is_letter, nibbles)
+}
+
 /// Decodes whole 64-byte blocks while each has something to decode; returns the input
-/// taken. Stops (returning what it took so far) at a block that begins with a byte the
-/// state machine must see, and leaves the last bytes (fewer than 64) to the caller.
-/// With `FLAG`, escapes needing attention are decoded too, their offsets appended to
-/// `flagged`.
+/// taken. Stops (returning what it took so far) before a byte the state machine must
+/// see, and leaves the last bytes (fewer than 66) to the caller. An escape in the last two
+/// bytes of a block is decoded with its digits from the next one, which that block then
+/// skips: blocks follow one another every 64 bytes, with no branch on where the escapes
+/// fall. With `FLAG`, escapes needing attention are decoded too, their offsets appended
+/// to `flagged`.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt")]
 fn decode_span_avx512<const FLAG: bool>(
     input: &[u8],
@@ -75,9 +100,6 @@ fn decode_span_avx512<const FLAG: bool>(
     let low = _mm512_broadcast_i32x4(load16(&stops.low));
     let high = _mm512_broadcast_i32x4(load16(&HIGH_NIBBLE_BITS));
     let nibble = _mm512_set1_epi8(0x0F);
-    let lane = load64(&LANES);
-    let next = _mm512_add_epi8(lane, _mm512_set1_epi8(1));
-    let after_next = _mm512_add_epi8(lane, _mm512_set1_epi8(2));
     // SAFETY: `reserve` above made room for `input.len() + 64` bytes past `out.len()`.
     let dst = unsafe { out.as_mut_ptr().add(out.len()) };
     let store = |written: usize, block: __m512i| {
@@ -97,7 +119,10 @@ fn decode_span_avx512<const FLAG: bool>(
     let noted_dst = flagged.as_mut_ptr();
     let mut written = 0;
     let mut i = 0;
-    while i + 64 <= input.len() {
+    // The first bytes of this block that are the digits of an escape the block before
+    // decoded (bit 0, or bits 0 and 1).
+    let mut carried: u64 = 0;
+    while i + 66 <= input.len() {
         let v = load64_at(input, i);
         let by_low = _mm512_shuffle_epi8(low, _mm512_and_si512(v, nibble));
         let by_high = _mm512_shuffle_epi8(high, _mm512_and_si512(_mm512_srli_epi16(v, 4), nibble));
@@ -108,48 +133,35 @@ fn decode_span_avx512<const FLAG: bool>(
         if percent == 0 {
             // Whitespace to drop and `+` to turn into spaces, no escape.
             let decoded = _mm512_mask_mov_epi8(v, plus, _mm512_set1_epi8(b' ' as i8));
-            store(written, _mm512_maskz_compress_epi8(!removed, decoded));
-            written += 64 - removed.count_ones() as usize;
+            let keep = !(removed | carried);
+            store(written, _mm512_maskz_compress_epi8(keep, decoded));
+            written += keep.count_ones() as usize;
+            carried = 0;
             i += 64;
             continue;
         }
 
-        let digit = _mm512_sub_epi8(v, _mm512_set1_epi8(b'0' as i8));
-        let is_digit = _mm512_cmple_epu8_mask(digit, _mm512_set1_epi8(9));
-        let letter = _mm512_sub_epi8(
-            _mm512_or_si512(v, _mm512_set1_epi8(0x20)),
-            _mm512_set1_epi8(b'a' as i8),
-        );
-        let is_letter = _mm512_cmple_epu8_mask(letter, _mm512_set1_epi8(5));
-        let hex = is_digit | is_letter;
-        let nibbles = _mm512_and_si512(
-            _mm512_mask_blend_epi8(
-                is_letter,
-                digit,
-                _mm512_add_epi8(letter, _mm512_set1_epi8(10)),
-            ),
-            nibble,
-        );
-        // An escape starts at bit `k` when `%` is followed by two hex digits in the block.
-        let valid = percent & (hex >> 1) & (hex >> 2);
-        let values = _mm512_or_si512(
-            _mm512_slli_epi16(_mm512_permutexvar_epi8(next, nibbles), 4),
-            _mm512_permutexvar_epi8(after_next, nibbles),
-        );
+        // The bytes one and two places further on, reaching into the next block.
+        let (hex_next, nibbles_next) = hex_digits(load64_at(input, i + 1));
+        let (hex_after_next, nibbles_after_next) = hex_digits(load64_at(input, i + 2));
+        // An escape starts at bit `k` when `%` is followed by two hex digits.
+        let valid = percent & hex_next & hex_after_next;
+        let values = _mm512_or_si512(_mm512_slli_epi16(nibbles_next, 4), nibbles_after_next);
         let control = _mm512_cmple_epu8_mask(values, _mm512_set1_epi8(0x1F));
         let delete = _mm512_cmpeq_epi8_mask(values, _mm512_set1_epi8(0x7F));
         let second_layer = _mm512_cmpeq_epi8_mask(values, _mm512_set1_epi8(b'%' as i8));
         let bidi_lead = _mm512_cmpeq_epi8_mask(values, _mm512_set1_epi8(0xE2u8 as i8));
         let attention = valid & (control | delete | second_layer | bidi_lead);
-        // The block ends before the first `%` the state machine must see (malformed, or
-        // decoding to a byte that needs attention) or that runs past the block (bits 62
-        // and 63, looked at again at the start of the next block).
+        // The block ends before the first `%` the state machine must see: malformed, or
+        // decoding to a byte that needs attention.
         let problems = if FLAG {
             percent & !valid
         } else {
             (percent & !valid) | attention
         };
         let cut = problems.trailing_zeros() as usize;
+        // Carried bytes are hex digits, never a `%`: a block that carries goes on past them.
+        debug_assert!(cut >= carried.count_ones() as usize);
         if cut == 0 {
             break;
         }
@@ -173,21 +185,23 @@ fn decode_span_avx512<const FLAG: bool>(
                 noted &= noted - 1;
             }
         }
-        let keep = inside & !((valid << 1) | (valid << 2) | removed);
+        let keep = inside & !((valid << 1) | (valid << 2) | removed | carried);
         let decoded = _mm512_mask_blend_epi8(valid, v, values);
         let decoded = _mm512_mask_mov_epi8(decoded, plus, _mm512_set1_epi8(b' ' as i8));
         store(written, _mm512_maskz_compress_epi8(keep, decoded));
         written += keep.count_ones() as usize;
-        // The usual case, a whole block, does not wait for `cut` to find the next block.
-        if cut == 64 {
-            i += 64;
-        } else {
+        if cut < 64 {
+            // A `%` whose escape is inside the block never needs digits from the next.
             i += cut;
-            if cut < 62 {
-                break;
-            }
+            carried = 0;
+            break;
         }
+        // An escape at bit 62 takes the next block's first byte, one at 63 its first two.
+        carried = (valid >> 62) | (valid >> 63);
+        i += 64;
     }
+    // The digits the last block took from beyond it are taken too.
+    i += carried.count_ones() as usize;
     // SAFETY: every byte up to `written` was stored above.
     unsafe { commit(out, written) };
     // SAFETY: every offset up to `noted_count` was written above (none without `FLAG`).
@@ -195,27 +209,9 @@ fn decode_span_avx512<const FLAG: bool>(
     i
 }
 
-/// 0, 1, …, 63: each lane's own index.
-static LANES: [u8; 64] = {
-    let mut lanes = [0u8; 64];
-    let mut k = 0;
-    while k < 64 {
-        lanes[k] = k as u8;
-        k += 1;
-    }
-    lanes
-};
-
 #[inline]
 #[target_feature(enable = "avx512f")]
 fn load16(bytes: &[u8; 16]) -> __m128i {
     // SAFETY: reads exactly the 16 bytes of `bytes`; no alignment is required.
     unsafe { _mm_loadu_si128(bytes.as_ptr().cast()) }
-}
-
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw")]
-fn load64(bytes: &[u8; 64]) -> __m512i {
-    // SAFETY: reads exactly the 64 bytes of `bytes`; no alignment is required.
-    unsafe { _mm512_loadu_si512(bytes.as_ptr().cast()) }
 }
