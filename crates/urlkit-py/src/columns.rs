@@ -10,7 +10,9 @@ use arrow_array::builder::{
     ArrayBuilder, Float64Builder, ListBuilder, StringBuilder, UInt64Builder,
 };
 use arrow_array::cast::AsArray;
-use arrow_array::{Array, ArrayRef, BinaryArray, LargeBinaryArray, LargeStringArray};
+use arrow_array::{
+    Array, ArrayRef, BinaryArray, LargeBinaryArray, LargeStringArray, OffsetSizeTrait,
+};
 use arrow_array::{StringArray, StructArray};
 use arrow_buffer::{NullBuffer, NullBufferBuilder, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field, Fields};
@@ -109,19 +111,9 @@ impl<'a> Layout<'a> {
         run.clear();
         match *self {
             Layout::Narrow(values, offsets) => {
-                let rows = (row..(offsets.len() - 1).min(row + most))
-                    .take_while(|&r| is_valid(r))
-                    .count();
-                run.extend(offsets[row..=row + rows].iter().map(|&o| o as usize));
-                (values, rows)
+                (values, valid_run(offsets, row, most, is_valid, run))
             }
-            Layout::Wide(values, offsets) => {
-                let rows = (row..(offsets.len() - 1).min(row + most))
-                    .take_while(|&r| is_valid(r))
-                    .count();
-                run.extend(offsets[row..=row + rows].iter().map(|&o| o as usize));
-                (values, rows)
-            }
+            Layout::Wide(values, offsets) => (values, valid_run(offsets, row, most, is_valid, run)),
             Layout::Views(views, buffers) => {
                 let stored = |r: usize| {
                     let view = arrow_data::ByteView::from(views[r]);
@@ -154,34 +146,44 @@ impl<'a> Layout<'a> {
     }
 }
 
+/// Fills `run` with the offsets of the valid rows from `row` on, at most `most`, of an
+/// array whose rows lie end to end; returns their count.
+fn valid_run<O: OffsetSizeTrait>(
+    offsets: &[O],
+    row: usize,
+    most: usize,
+    is_valid: impl Fn(usize) -> bool,
+    run: &mut Vec<usize>,
+) -> usize {
+    let rows = (row..(offsets.len() - 1).min(row + most))
+        .take_while(|&r| is_valid(r))
+        .count();
+    run.extend(offsets[row..=row + rows].iter().map(|o| o.as_usize()));
+    rows
+}
+
 impl<'a> Rows<'a> {
     /// The layout of string and binary arrays and their views.
     fn layout(&self) -> Option<Layout<'a>> {
         let array = self.array;
+        macro_rules! end_to_end {
+            ($layout:ident, $typed:expr) => {{
+                let typed = $typed;
+                Layout::$layout(typed.values().as_slice(), typed.value_offsets())
+            }};
+        }
         Some(match array.data_type() {
-            DataType::Utf8 => {
-                let a = array.as_string::<i32>();
-                Layout::Narrow(a.values().as_slice(), a.value_offsets())
-            }
-            DataType::LargeUtf8 => {
-                let a = array.as_string::<i64>();
-                Layout::Wide(a.values().as_slice(), a.value_offsets())
-            }
-            DataType::Binary => {
-                let a = array.as_binary::<i32>();
-                Layout::Narrow(a.values().as_slice(), a.value_offsets())
-            }
-            DataType::LargeBinary => {
-                let a = array.as_binary::<i64>();
-                Layout::Wide(a.values().as_slice(), a.value_offsets())
-            }
+            DataType::Utf8 => end_to_end!(Narrow, array.as_string::<i32>()),
+            DataType::LargeUtf8 => end_to_end!(Wide, array.as_string::<i64>()),
+            DataType::Binary => end_to_end!(Narrow, array.as_binary::<i32>()),
+            DataType::LargeBinary => end_to_end!(Wide, array.as_binary::<i64>()),
             DataType::Utf8View => {
-                let a = array.as_string_view();
-                Layout::Views(a.views(), a.data_buffers())
+                let views = array.as_string_view();
+                Layout::Views(views.views(), views.data_buffers())
             }
             DataType::BinaryView => {
-                let a = array.as_binary_view();
-                Layout::Views(a.views(), a.data_buffers())
+                let views = array.as_binary_view();
+                Layout::Views(views.views(), views.data_buffers())
             }
             _ => return None,
         })
@@ -610,6 +612,12 @@ impl ResultColumns {
         self.charset.append_option(charset.map(|c| c.name()));
         self.findings.push([]);
         self.not_listed.append_value(0);
+        self.push_nothing_counted_detected_or_peeled();
+        self.valid.push(true);
+    }
+
+    /// No finding counts, no detection and no layers for the row being pushed.
+    fn push_nothing_counted_detected_or_peeled(&mut self) {
         let (codes, _, offsets) = &mut self.counts;
         offsets.push(codes.len() as i32);
         if let Some(detected) = &mut self.detected {
@@ -619,7 +627,6 @@ impl ResultColumns {
             depth.append_null();
             layers.append(false);
         }
-        self.valid.push(true);
     }
 
     fn push_null(&mut self) {
@@ -627,15 +634,7 @@ impl ResultColumns {
         self.charset.append_null();
         self.findings.push_null();
         self.not_listed.append_null();
-        let (codes, _, offsets) = &mut self.counts;
-        offsets.push(codes.len() as i32);
-        if let Some(detected) = &mut self.detected {
-            detected.push(None);
-        }
-        if let Some((depth, layers)) = &mut self.peeled {
-            depth.append_null();
-            layers.append(false);
-        }
+        self.push_nothing_counted_detected_or_peeled();
         self.valid.push(false);
     }
 

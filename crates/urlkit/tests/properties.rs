@@ -245,6 +245,22 @@ fn lookahead_findings_do_not_depend_on_chunk_boundaries() {
     }
 }
 
+/// The options the column properties draw.
+fn row_options(
+    charset: &str,
+    plus_space: bool,
+    keep_whitespace: bool,
+    text: bool,
+) -> DecodeOptions {
+    DecodeOptions {
+        charset: CharsetChoice::for_label(charset).unwrap(),
+        plus_space,
+        keep_whitespace,
+        text,
+        ..DecodeOptions::default()
+    }
+}
+
 /// Rows as a column holds them: mostly clean escapes and text, with now and then what the
 /// decoder must repair or report.
 fn rowish() -> impl Strategy<Value = Vec<u8>> {
@@ -293,13 +309,7 @@ proptest! {
         strict in any::<bool>(),
         charset in prop::sample::select(vec!["utf-8", "windows-1252", "auto"]),
     ) {
-        let options = DecodeOptions {
-            charset: CharsetChoice::for_label(charset).unwrap(),
-            plus_space,
-            keep_whitespace,
-            text,
-            ..DecodeOptions::default()
-        };
+        let options = row_options(charset, plus_space, keep_whitespace, text);
         let mut by_entry = Codec::decoder(&options).strict(strict);
         let mut by_parts = Codec::decoder(&options).strict(strict);
         for row in &rows {
@@ -360,13 +370,7 @@ proptest! {
         strict in any::<bool>(),
         charset in prop::sample::select(vec!["utf-8", "windows-1252", "auto"]),
     ) {
-        let options = DecodeOptions {
-            charset: CharsetChoice::for_label(charset).unwrap(),
-            plus_space,
-            keep_whitespace,
-            text,
-            ..DecodeOptions::default()
-        };
+        let options = row_options(charset, plus_space, keep_whitespace, text);
         type Row = (Result<(), urlkit::Rejection>, Vec<u8>, Vec<urlkit::Diagnostic>);
         let mut one_by_one = Codec::decoder(&options).strict(strict);
         let expected: Vec<Row> = rows

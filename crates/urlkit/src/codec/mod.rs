@@ -187,7 +187,7 @@ impl Encoder {
 pub(crate) struct Decoder {
     framing: Framing<EntryDecoder>,
     /// The fast path for plain entries, when the options allow one.
-    plain: Option<plain::PlainUtf8>,
+    pub(crate) plain: Option<plain::PlainUtf8>,
 }
 
 impl Decoder {
@@ -207,20 +207,6 @@ impl Decoder {
     /// state is not touched.
     pub(crate) fn decode_plain_entry(&mut self, input: &[u8], out: &mut Vec<u8>) -> bool {
         self.plain.as_mut().is_some_and(|p| p.decode(input, out))
-    }
-
-    /// Decodes the leading plain entries of `values` laid end to end (see
-    /// [`plain::PlainUtf8::decode_run`]); none when the options have no fast path.
-    pub(crate) fn decode_plain_run(
-        &mut self,
-        values: &[u8],
-        offsets: &[usize],
-        out: &mut Vec<u8>,
-        out_ends: &mut Vec<usize>,
-    ) -> usize {
-        self.plain
-            .as_mut()
-            .map_or(0, |p| p.decode_run(values, offsets, out, out_ends))
     }
 
     /// A malformed escape is written as it is (`malformed-escape`); an invalid sequence for

@@ -24,7 +24,7 @@ pub(crate) struct PlainUtf8 {
     /// Where [`decode_run`](Self::decode_run)'s spans decoded an escape that may need a
     /// report.
     flagged: Vec<usize>,
-    /// Where the run's `%` bytes are (see [`percent_bits`]).
+    /// Where the run's `%` bytes are (see [`scan_run`]).
     percents: Vec<u64>,
 }
 
@@ -67,14 +67,11 @@ impl PlainUtf8 {
                 break;
             }
             // The span stops before a malformed escape or one that needs attention.
-            match portable::escape_at(&input[at..]) {
-                Some(value @ (b'\t' | b'\n' | b'\r')) => out.push(value),
-                Some(0xE2) if !starts_bidi_control(&input[at + 3..]) => out.push(0xE2),
-                _ => {
-                    out.truncate(start);
-                    return false;
-                }
-            }
+            let Some(value) = plain_escape(&input[at..]) else {
+                out.truncate(start);
+                return false;
+            };
+            out.push(value);
             at += 3;
         }
         if !utf8::is_utf8(&out[start..]) {
@@ -131,11 +128,7 @@ impl PlainUtf8 {
                 .flagged
                 .iter()
                 .map(|&offset| at + offset)
-                .find(|&offset| match portable::escape_at(&span[offset..]) {
-                    Some(b'\t' | b'\n' | b'\r') => false,
-                    Some(0xE2) => starts_bidi_control(&span[offset + 3..]),
-                    _ => true,
-                });
+                .find(|&offset| plain_escape(&span[offset..]).is_none());
             if let Some(offset) = reported {
                 entries = entries.min(entry_at(first + offset));
                 break;
@@ -144,14 +137,11 @@ impl PlainUtf8 {
             if at >= span.len() {
                 break;
             }
-            match portable::escape_at(&span[at..]) {
-                Some(value @ (b'\t' | b'\n' | b'\r')) => out.push(value),
-                Some(0xE2) if !starts_bidi_control(&span[at + 3..]) => out.push(0xE2),
-                _ => {
-                    entries = entries.min(entry_at(first + at));
-                    break;
-                }
-            }
+            let Some(value) = plain_escape(&span[at..]) else {
+                entries = entries.min(entry_at(first + at));
+                break;
+            };
+            out.push(value);
             at += 3;
         }
         out_ends.truncate(first_end + entries);
@@ -180,7 +170,7 @@ impl PlainUtf8 {
 
 /// Pushes onto `out_ends` where each entry's output will end in a buffer where the first
 /// starts at `out_start`, given the entries' `ends` in the input, which starts at `first`,
-/// and the [`percent_bits`] of the input; returns how many entries it planned, stopping
+/// and where the input's `%` bytes are (see [`scan_run`]); returns how many entries it planned, stopping
 /// before the first whose last two bytes hold a `%`.
 fn plan_output(
     percents: &[u64],
@@ -415,6 +405,17 @@ fn a_run_is_scanned_for_escapes_and_whitespace() {
         assert_eq!(percent, scan_block(&spaced).0);
         assert_eq!(low.trailing_zeros(), 9);
         assert_eq!(low & scan_block(&spaced).1, scan_block(&spaced).1);
+    }
+}
+
+/// The byte the escape at the start of `rest` decodes to, when it is one of those that may
+/// need attention but need no report here: tab, LF, CR, and 0xE2 that does not begin a
+/// bidi control. `None` for any other, and for a malformed escape.
+fn plain_escape(rest: &[u8]) -> Option<u8> {
+    match portable::escape_at(rest)? {
+        value @ (b'\t' | b'\n' | b'\r') => Some(value),
+        0xE2 if !starts_bidi_control(&rest[3..]) => Some(0xE2),
+        _ => None,
     }
 }
 

@@ -208,7 +208,8 @@ impl Codec {
         }
         match &mut self.direction {
             Direction::Decode(decoder, _) => {
-                decoder.decode_plain_run(values, offsets, out, out_ends)
+                let plain = decoder.plain.as_mut();
+                plain.map_or(0, |plain| plain.decode_run(values, offsets, out, out_ends))
             }
             Direction::Encode(..) => 0,
         }
