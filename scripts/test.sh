@@ -189,6 +189,8 @@ section_wasm_node() {
     skip_section wasm-node "needs Node.js"
     return
   fi
+  # One test also runs the module in Chromium; without it that test reports itself skipped.
+  ensure_debian /usr/bin/chromium:chromium || echo "wasm-node: Chromium could not be installed"
   # The tests compare the module with the native binary: both come from this build.
   cargo build --workspace --locked
   run_section wasm-node node --test --test-timeout=120000 --test-reporter=tap \
