@@ -170,8 +170,8 @@ impl PlainUtf8 {
 
 /// Pushes onto `out_ends` where each entry's output will end in a buffer where the first
 /// starts at `out_start`, given the entries' `ends` in the input, which starts at `first`,
-/// and where the input's `%` bytes are (see [`scan_run`]); returns how many entries it planned, stopping
-/// before the first whose last two bytes hold a `%`.
+/// and where the input's `%` bytes are (see [`scan_run`]); returns how many entries it
+/// planned, stopping before the first whose last two bytes hold a `%`.
 fn plan_output(
     percents: &[u64],
     ends: &[usize],
