@@ -363,34 +363,26 @@ impl Bytes {
         let large = large || values.len() > i32::MAX as usize;
         let error = |e: arrow_schema::ArrowError| PyTypeError::new_err(e.to_string());
         let rows = self.offsets.len();
-        let (offsets, wide) = if large {
+        // SAFETY (the `new_unchecked` calls): the offsets start at 0 and never decrease, the
+        // last is the length of `values`, `nulls` has one bit per row, and for text every
+        // row was checked to be UTF-8 above: what `try_new` would check.
+        Ok(if large {
             let wide = buffers::WIDE_OFFSETS.lend_to_arrow(self.offsets);
-            (None, OffsetBuffer::new(ScalarBuffer::new(wide, 0, rows)))
+            let offsets = OffsetBuffer::new(ScalarBuffer::new(wide, 0, rows));
+            if text {
+                Arc::new(unsafe { LargeStringArray::new_unchecked(offsets, values, nulls) })
+            } else {
+                Arc::new(LargeBinaryArray::try_new(offsets, values, nulls).map_err(error)?)
+            }
         } else {
             let mut narrow = buffers::NARROW_OFFSETS.vec(rows);
             narrow.extend(self.offsets.iter().map(|&o| o as i32));
             buffers::WIDE_OFFSETS.keep(self.offsets);
             let narrow = buffers::NARROW_OFFSETS.lend_to_arrow(narrow);
-            (
-                Some(OffsetBuffer::new(ScalarBuffer::new(narrow, 0, rows))),
-                OffsetBuffer::new_empty(),
-            )
-        };
-        let wide = || wide;
-        // SAFETY (the `new_unchecked` calls): the offsets start at 0 and never decrease, the
-        // last is the length of `values`, `nulls` has one bit per row, and for text every
-        // row was checked to be UTF-8 above: what `try_new` would check.
-        Ok(match (offsets, text) {
-            (None, true) => {
-                Arc::new(unsafe { LargeStringArray::new_unchecked(wide(), values, nulls) })
-            }
-            (None, false) => {
-                Arc::new(LargeBinaryArray::try_new(wide(), values, nulls).map_err(error)?)
-            }
-            (Some(offsets), true) => {
+            let offsets = OffsetBuffer::new(ScalarBuffer::new(narrow, 0, rows));
+            if text {
                 Arc::new(unsafe { StringArray::new_unchecked(offsets, values, nulls) })
-            }
-            (Some(offsets), false) => {
+            } else {
                 Arc::new(BinaryArray::try_new(offsets, values, nulls).map_err(error)?)
             }
         })
