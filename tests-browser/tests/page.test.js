@@ -148,6 +148,80 @@ for (const look of ["desktop", "phone"]) {
   });
 }
 
+for (const look of ["desktop", "phone"]) {
+  test(`a large input is edited a part at a time, and every edit, copy and finding takes the whole (${look})`, async () => {
+    const { context, page } = await open(look);
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: base });
+    await page.getByRole("button", { name: "Decode", exact: true }).click();
+    const line = "%E2%82%AC%20euro%0A";
+    const count = 56000; // 1.0 MiB
+    const big = line.repeat(count);
+    const box = page.getByLabel("Input", { exact: true });
+    const shown = () => page.evaluate(() => document.getElementById("input").value.length);
+    const lastAnswer = () => page.evaluate(() => window.lastAnswer);
+    await page.evaluate(() => {
+      document.addEventListener("urlkit:answered", (event) => {
+        window.lastAnswer = event.detail;
+      });
+    });
+    await paste(page, big);
+    await page.waitForFunction((length) => window.lastAnswer && window.lastAnswer.bytes === length, big.length, { timeout: 60000 });
+    // The box holds a part (the end, where the caret was), and the bar says which.
+    assert.ok((await shown()) <= 40000, `the box holds ${await shown()} characters`);
+    const bar = page.locator("#input-part");
+    assert.equal(await bar.isVisible(), true);
+    const barText = async () => page.locator("#input-part-text").textContent();
+    assert.match(await barText(), /^Large input \(1\.0 MiB\): the box holds characters [\d,]+–1,064,000 of 1,064,000; the rest is kept and used\. Ctrl\+A selects all of it\.$/);
+    assert.equal(await page.getByRole("button", { name: "Later" }).isDisabled(), true);
+    // Typed at the start of the whole input and at its end: the answer is the whole's.
+    await box.press("Control+Home");
+    assert.match(await barText(), /characters 1–/);
+    await page.keyboard.type("%21");
+    await waitOutput(page, "!" + "€ euro\n".repeat(count).slice(0, (await output(page)).length - 1));
+    await box.press("Control+End");
+    await page.keyboard.type("%3F");
+    await page.waitForFunction((length) => window.lastAnswer && window.lastAnswer.bytes === length, big.length + 6, { timeout: 60000 });
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download" }).click()]);
+    assert.equal(readFileSync(await download.path(), "utf8"), "!" + "€ euro\n".repeat(count) + "?");
+    // The buttons and scrolling move the part; the input stays what it was.
+    await page.getByRole("button", { name: "Start", exact: true }).click();
+    assert.match(await barText(), /characters 1–/);
+    await page.getByRole("button", { name: "Later" }).click();
+    assert.doesNotMatch(await barText(), /characters 1–/);
+    await page.getByRole("button", { name: "Start", exact: true }).click();
+    // Scrolled to the end of the part (once the page has drawn it, as a reader would).
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await page.evaluate(() => {
+      const input = document.getElementById("input");
+      input.scrollTop = input.scrollHeight;
+    });
+    await page.waitForFunction(() => !/characters 1–/.test(document.getElementById("input-part-text").textContent));
+    // What is in view after the move is text of the whole input at the place the bar names.
+    const part = await page.evaluate(() => [document.getElementById("input-part-text").textContent, document.getElementById("input").value]);
+    const from = Number(/characters ([\d,]+)–/.exec(part[0])[1].replaceAll(",", "")) - 1;
+    assert.equal(part[1], ("%21" + big + "%3F").slice(from, from + part[1].length));
+    // Ctrl+A selects all of it: copied whole, and typing replaces the whole input.
+    await box.press("Control+A");
+    await box.press("Control+C");
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), "%21" + big + "%3F");
+    await page.keyboard.type("%41");
+    await waitOutput(page, "A");
+    assert.equal(await page.locator("#input").inputValue(), "%41");
+    assert.equal(await bar.isHidden(), true);
+    // A finding far into a large input: "show in input" brings its part and selects it.
+    await paste(page, line.repeat(count / 2) + "%zz" + line.repeat(count / 2));
+    await page.getByRole("button", { name: /byte 532,?000/ }).first().click();
+    assert.match(await barText(), /characters 5\d\d,\d\d\d–5\d\d,\d\d\d of 1,064,003/);
+    assert.equal(await page.evaluate(() => {
+      const input = document.getElementById("input");
+      return input.value.slice(input.selectionStart, input.selectionEnd);
+    }), "%zz");
+    await noSideScroll(page, look);
+    await page.screenshot({ path: join(shots, `large-input-${look}.png`) });
+    await context.close();
+  });
+}
+
 test("a large input in live mode is answered in a worker, a piece at a time, and a newer input wins", async () => {
   const { context, page } = await open("desktop");
   await page.getByRole("button", { name: "Decode", exact: true }).click();

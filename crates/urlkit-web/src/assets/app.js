@@ -260,7 +260,7 @@ let directionShown = "";
 
 function showDirection(op) {
   currentOp = op;
-  const empty = text("input") === "";
+  const empty = inputLength() === 0;
   const key = `${direction} ${op} ${empty}`;
   if (key === directionShown) return;
   directionShown = key;
@@ -349,10 +349,7 @@ function lineAndColumn(value, offset) {
 }
 
 function selectInInput(offset) {
-  const box = $("input");
-  const start = indexOfByte(box.value, offset);
-  box.focus();
-  box.setSelectionRange(start, Math.min(box.value.length, start + 3));
+  revealInInput(indexOfByte(inputText(), offset), 3);
 }
 
 /** How many findings are listed before "show all". */
@@ -563,7 +560,7 @@ function startOfAnswer(op, input, options) {
 
 /** Runs the codec on the input in the chosen (or guessed) direction and shows the answer. */
 async function run() {
-  const input = text("input");
+  const input = inputText();
   const op = effectiveOp(input);
   showDirection(op);
   const mine = ++sequence;
@@ -621,6 +618,221 @@ async function run() {
 }
 
 // ---------------------------------------------------------------------------------------
+// Large inputs
+
+/** Inputs longer than this many characters are edited a part at a time. */
+const PART_FROM = 32 * 1024;
+/** A large input is shown whole again once it is this short. */
+const WHOLE_UP_TO = 16 * 1024;
+/** How many characters of a large input the text box holds. */
+const PART = 16 * 1024;
+
+/**
+ * A text box lays out all of its text again on every keystroke: at 1 MB that alone costs
+ * Chromium 130–300 ms. So the input box holds at most a {@link PART}-character part of a
+ * large input and the rest is kept here, before and after it. The codec, Copy, Swap, the
+ * findings and a change of language always take the whole (`inputText`). Scrolling to the
+ * end or the start of the box moves the part on, the bar under the box moves it to the
+ * start, the end, or a step either way, and Ctrl+Home / Ctrl+End go to the whole input's
+ * ends. What selects everything in the box (Ctrl+A) selects the whole input: typing,
+ * pasting, deleting, copying or cutting then takes all of it. A value set by a script (an
+ * `input` event with no `beforeinput` before it) is taken as the whole input.
+ */
+const inputParts = { active: false, before: "", after: "", edited: false, replacingAll: false, shifting: false };
+
+/** The whole input: the text box's part with what is kept before and after it. */
+function inputText() {
+  const value = $("input").value;
+  return inputParts.active ? inputParts.before + value + inputParts.after : value;
+}
+
+/** The whole input's length, without joining its parts. */
+function inputLength() {
+  const length = $("input").value.length;
+  return inputParts.active ? inputParts.before.length + length + inputParts.after.length : length;
+}
+
+/** `index` moved back to the start of its line when one starts within 2,048 characters,
+ * and never between the two halves of a surrogate pair. */
+function partBoundary(whole, index) {
+  if (index <= 0 || index >= whole.length) return Math.max(0, Math.min(index, whole.length));
+  const line = whole.lastIndexOf("\n", index - 1);
+  if (line >= 0 && index - line <= 2048) return line + 1;
+  const before = whole.charCodeAt(index - 1);
+  return before >= 0xd800 && before <= 0xdbff ? index - 1 : index;
+}
+
+/**
+ * Puts `whole` in the input box: whole when it is short, else the part that starts near
+ * `start`. `selection` (indexes of the whole) is kept where it falls in what is shown.
+ */
+function showInput(whole, start, selection) {
+  const box = $("input");
+  if (whole.length < PART_FROM) {
+    inputParts.active = false;
+    inputParts.before = inputParts.after = "";
+    box.value = whole;
+    if (selection) box.setSelectionRange(selection[0], selection[1]);
+    showInputPart();
+    return;
+  }
+  const from = partBoundary(whole, Math.max(0, Math.min(start, whole.length - PART)));
+  const to = Math.max(from + 1, partBoundary(whole, Math.min(whole.length, from + PART)));
+  inputParts.active = true;
+  ignoreInputScroll();
+  inputParts.before = whole.slice(0, from);
+  inputParts.after = whole.slice(to);
+  box.value = whole.slice(from, to);
+  if (selection) {
+    const inPart = (index) => Math.max(0, Math.min(to - from, index - from));
+    box.setSelectionRange(inPart(selection[0]), inPart(selection[1]));
+  }
+  showInputPart();
+}
+
+/** The scrolling that a new part and its selection cause (reported a frame later) does
+ * not move the part again. */
+function ignoreInputScroll() {
+  inputParts.shifting = true;
+  requestAnimationFrame(() =>
+    requestAnimationFrame(() => {
+      inputParts.shifting = false;
+    }),
+  );
+}
+
+/** Replaces the whole input with `value`, the caret at its end. */
+function setInput(value) {
+  showInput(value, value.length - PART, [value.length, value.length]);
+}
+
+/** The bar above the input box that says which part it holds (hidden for a whole input). */
+function showInputPart() {
+  const bar = $("input-part");
+  if (!inputParts.active) {
+    bar.hidden = true;
+    return;
+  }
+  const from = inputParts.before.length;
+  const length = inputLength();
+  const number = (n) => n.toLocaleString(lang);
+  $("input-part-text").textContent = t("input-part", {
+    size: humanSize(length),
+    from: number(from + 1),
+    to: number(from + $("input").value.length),
+    length: number(length),
+  });
+  $("input-part-start").disabled = $("input-part-earlier").disabled = from === 0;
+  $("input-part-later").disabled = $("input-part-end").disabled = inputParts.after === "";
+  bar.hidden = false;
+}
+
+/** Moves the part the box holds to start near `start`, keeping the selection. */
+function moveInputPart(start) {
+  const box = $("input");
+  const offset = inputParts.before.length;
+  const selection = [offset + box.selectionStart, offset + box.selectionEnd];
+  showInput(inputText(), start, selection);
+}
+
+/** Shows the whole input's character `index` in the box, selecting `length` characters. */
+function revealInInput(index, length) {
+  const box = $("input");
+  if (inputParts.active) {
+    const from = inputParts.before.length;
+    if (index < from || index + length > from + box.value.length) moveInputPart(index - PART / 2);
+  }
+  const at = index - inputParts.before.length;
+  box.focus();
+  box.setSelectionRange(at, Math.min(box.value.length, at + length));
+  // Scrolled to about where the selection is (the box does not do it for a selection set by
+  // a script), by its share of the text.
+  if (box.value.length > 0) {
+    ignoreInputScroll();
+    box.scrollTop = Math.max(0, (at / box.value.length) * box.scrollHeight - box.clientHeight / 2);
+  }
+}
+
+/** After an edit: a large input goes into parts, a short one is shown whole, a big paste
+ * into the part is split again around the caret. */
+function fitInput() {
+  const box = $("input");
+  const edited = inputParts.edited;
+  const replacingAll = inputParts.replacingAll;
+  inputParts.edited = inputParts.replacingAll = false;
+  if (inputParts.active && (!edited || replacingAll)) {
+    inputParts.active = false;
+    inputParts.before = inputParts.after = "";
+  }
+  if (!inputParts.active) {
+    if (box.value.length >= PART_FROM) {
+      const caret = box.selectionEnd;
+      showInput(box.value, caret - PART / 2, [caret, caret]);
+    } else if (!$("input-part").hidden) showInputPart();
+    return;
+  }
+  const length = inputLength();
+  if (length <= WHOLE_UP_TO || box.value.length > 2 * PART || box.value.length < PART / 8) moveInputPart(inputParts.before.length + box.selectionEnd - PART / 2);
+  else showInputPart();
+}
+
+function setupInputParts() {
+  const box = $("input");
+  const allSelected = () => inputParts.active && box.value.length > 0 && box.selectionStart === 0 && box.selectionEnd === box.value.length;
+  box.addEventListener("beforeinput", () => {
+    inputParts.edited = true;
+    inputParts.replacingAll = allSelected();
+  });
+  // Everything in the box selected: the clipboard gets the whole input.
+  const copyAll = (event, cut) => {
+    if (!allSelected() || !event.clipboardData) return;
+    event.preventDefault();
+    event.clipboardData.setData("text/plain", inputText());
+    if (cut) {
+      setInput("");
+      box.dispatchEvent(new Event("input", { bubbles: true }));
+    }
+  };
+  box.addEventListener("copy", (event) => copyAll(event, false));
+  box.addEventListener("cut", (event) => copyAll(event, true));
+  box.addEventListener("keydown", (event) => {
+    if (!inputParts.active || !(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return;
+    if (event.key === "Home" && inputParts.before !== "") {
+      event.preventDefault();
+      showInput(inputText(), 0, [0, 0]);
+      box.scrollTop = 0;
+    } else if (event.key === "End" && inputParts.after !== "") {
+      event.preventDefault();
+      const whole = inputLength();
+      showInput(inputText(), whole, [whole, whole]);
+      box.scrollTop = box.scrollHeight;
+    }
+  });
+  // Scrolling to either end of the part moves it on by half, keeping what was in view.
+  box.addEventListener("scroll", () => {
+    if (!inputParts.active || inputParts.shifting) return;
+    const atEnd = box.scrollTop + box.clientHeight >= box.scrollHeight - 2;
+    const atStart = box.scrollTop <= 0;
+    if (!(atEnd && inputParts.after !== "") && !(atStart && inputParts.before !== "")) return;
+    const from = inputParts.before.length;
+    const shown = box.value.length;
+    const top = box.scrollTop;
+    const height = box.scrollHeight;
+    moveInputPart(atEnd ? from + PART / 2 : from - PART / 2);
+    const moved = inputParts.before.length - from;
+    // Where the text that was in view now is, by its share of the box's height.
+    box.scrollTop = Math.max(1, Math.min(box.scrollHeight - box.clientHeight - 3, top - (moved / shown) * height));
+  });
+  const moves = { "input-part-start": () => 0, "input-part-earlier": () => inputParts.before.length - PART, "input-part-later": () => inputParts.before.length + PART, "input-part-end": () => inputLength() };
+  for (const [id, start] of Object.entries(moves)) {
+    $(id).addEventListener("click", () => {
+      moveInputPart(start());
+      box.scrollTop = id === "input-part-end" ? box.scrollHeight : 0;
+    });
+  }
+}
+
+// ---------------------------------------------------------------------------------------
 // The codec form
 
 const LIVE_KEY = "urlkit.live";
@@ -652,8 +864,8 @@ function copyOutput() {
 
 function swap() {
   const output = lastOutput;
-  const op = effectiveOp(text("input"));
-  $("input").value = output;
+  const op = effectiveOp(inputText());
+  setInput(output);
   direction = op === "encode" ? "decode" : "encode";
   run();
 }
@@ -695,19 +907,19 @@ function setupCodec() {
   try {
     const carried = JSON.parse(sessionStorage.getItem(CARRY_KEY) || "null");
     sessionStorage.removeItem(CARRY_KEY);
-    if (carried && $("input").value === "") {
-      $("input").value = carried.input;
+    if (carried && inputLength() === 0) {
+      setInput(carried.input);
       direction = carried.direction;
       if (carried.input) run();
     }
   } catch {
     // Nothing carried.
   }
-  showDirection(effectiveOp(text("input")));
+  showDirection(effectiveOp(inputText()));
   for (const link of document.querySelectorAll(".languages a")) {
     link.addEventListener("click", () => {
       try {
-        sessionStorage.setItem(CARRY_KEY, JSON.stringify({ input: text("input"), direction }));
+        sessionStorage.setItem(CARRY_KEY, JSON.stringify({ input: inputText(), direction }));
       } catch {
         // The text stays behind.
       }
@@ -721,10 +933,12 @@ function setupCodec() {
     else run();
   });
   // Answered within the keystroke's task, so a short input's answer is drawn with it.
+  setupInputParts();
   $("input").addEventListener("input", () => {
     if (!inputAt) inputAt = performance.now();
+    fitInput();
     if (!checked("live")) {
-      if (direction === "auto") showDirection(effectiveOp(text("input")));
+      if (direction === "auto") showDirection(effectiveOp(inputText()));
       return;
     }
     run();
