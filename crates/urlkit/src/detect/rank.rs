@@ -223,6 +223,10 @@ fn score_all(bytes: &[u8], tld: Option<&str>, complete: bool, non_ascii: usize) 
     let mut detector = EncodingDetector::new(Iso2022JpDetection::Allow);
     detector.feed(bytes, complete);
     let chardetng_guess = detector.guess(tld.map(str::as_bytes), Utf8Detection::Deny);
+    // chardetng chooses a reading of the bytes more than a charset: every candidate that
+    // reads them as its choice does (windows-1252 and windows-1254 alike for `Balinês`)
+    // gets its bonus.
+    let chardetng_reading = decode_prefix(chardetng_guess, bytes, complete);
     let model = model();
     let ascii = ascii_evidence(model, bytes);
     let mut scored = Vec::with_capacity(LEGACY.len());
@@ -250,7 +254,7 @@ fn score_all(bytes: &[u8], tld: Option<&str>, complete: bool, non_ascii: usize) 
         if tld.is_some_and(|t| native_to_tld(t, encoding)) {
             score += TLD_BONUS;
         }
-        if encoding == chardetng_guess {
+        if text == chardetng_reading {
             score += chardetng_bonus(non_ascii);
         }
         let clean = malformed == 0
