@@ -76,6 +76,20 @@ for (const lang of LANGUAGES) {
       assert.ok(width <= LOOKS[look].viewport.width, `${lang} ${look}: no horizontal scrolling (${width}px)`);
       await page.screenshot({ path: join(shots, `lang-${lang}-${look}.png`) });
       if (look === "desktop") await page.screenshot({ path: join(shots, `lang-${lang}-full.png`), fullPage: true });
+      // A large input: the bar that says which part the box holds, in that language.
+      await page.evaluate((value) => {
+        const box = document.getElementById("input");
+        box.value = value;
+        box.dispatchEvent(new InputEvent("input", { bubbles: true, inputType: "insertFromPaste" }));
+      }, "%D8%B3%D9%84%D8%A7%D9%85%0A".repeat(2000));
+      const bar = await page.locator("#input-part-text").textContent();
+      assert.ok(bar.startsWith(t["input-part"].split("{$")[0]), `${lang}: ${bar}`);
+      for (const id of ["input-part-start", "input-part-earlier", "input-part-later", "input-part-end"]) {
+        assert.equal(await page.locator(`#${id}`).textContent(), t[id]);
+      }
+      const widthLarge = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(widthLarge <= LOOKS[look].viewport.width, `${lang} ${look}: no horizontal scrolling with a large input (${widthLarge}px)`);
+      if (look === "desktop" || look === "phone-dark") await page.screenshot({ path: join(shots, `lang-${lang}-${look}-large-input.png`) });
       await context.close();
     }
   });

@@ -148,7 +148,7 @@ for (const look of ["desktop", "phone"]) {
   });
 }
 
-for (const look of ["desktop", "phone"]) {
+for (const look of ["desktop", "phone-dark"]) {
   test(`a large input is edited a part at a time, and every edit, copy and finding takes the whole (${look})`, async () => {
     const { context, page } = await open(look);
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: base });
