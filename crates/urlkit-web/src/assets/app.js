@@ -706,7 +706,7 @@ function setInput(value) {
   showInput(value, value.length - PART, [value.length, value.length]);
 }
 
-/** The bar above the input box that says which part it holds (hidden for a whole input). */
+/** The bar under the input box that says which part it holds (hidden for a whole input). */
 function showInputPart() {
   const bar = $("input-part");
   if (!inputParts.active) {
