@@ -4,8 +4,8 @@
 // that shows the new output (so the drawing of that one is included) is taken, and the time
 // to the page's `urlkit:answered` event (the whole answer, findings included, is in). Prints
 // the median and the worst for each size, beside the browser's own cost of the same
-// keystroke in a text box of that size with live mode off (the floor no page script can go
-// under).
+// keystroke with live mode off (the text box's own work: for a large input, that of the
+// part the box holds; the floor no live answer can go under).
 //
 //   node measure-latency.mjs [--lines] [KILOBYTES]...   (default 1 100 1024 2048; after `cargo build`)
 //   URLKIT_BIN=/path/to/urlkit node measure-latency.mjs     (another build, e.g. an older one)
