@@ -11,8 +11,10 @@
 //! their neighbours, the same model's reading of the ASCII words around them (which
 //! language the text is in, whatever the charset), plus, for the East Asian
 //! double-byte charsets, how common the characters are by the charset's own layout
-//! (level-1 kanji and hanzi, common Hangul syllables). The [`chardetng`] crate's guess,
-//! with the top-level-domain hint, is one more vote. Scores are log-likelihoods, so the
+//! (level-1 kanji and hanzi, common Hangul syllables). Hebrew is also read backwards, as
+//! text stored in visual order. The [`chardetng`] crate's guess, with the top-level-domain
+//! hint, is one more vote, for every candidate that reads the bytes as its choice does.
+//! Scores are log-likelihoods, so the
 //! reported confidence is the posterior over the candidates, and the runners-up are the
 //! next candidates by the same measure.
 //!
@@ -265,6 +267,14 @@ mod tests {
         let encoding = encoding_rs::Encoding::for_label(name(&d).as_bytes()).unwrap();
         let (text, _) = encoding.decode_without_bom_handling(b"Balin\xEAs");
         assert_eq!(text, "Balinês", "{}", name(&d));
+    }
+
+    #[test]
+    fn hebrew_in_visual_order_is_hebrew() {
+        // `נגמר הזכרון` stored backwards, as legacy systems without right-to-left layout
+        // kept it: final letters start the words.
+        let (bytes, _, _) = encoding_rs::WINDOWS_1255.encode("ןורכזה רמגנ");
+        assert_eq!(name(&detect(&bytes, None)), "windows-1255");
     }
 
     /// Asserts that the charset detected for each text in its encoding reads it back

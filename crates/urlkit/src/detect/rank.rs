@@ -238,7 +238,10 @@ fn score_all(bytes: &[u8], tld: Option<&str>, complete: bool, non_ascii: usize) 
         } else {
             prepare(text.chars())
         };
-        let fit = best_fit(model.languages_for(encoding), &chars, &ascii);
+        let mut fit = best_fit(model.languages_for(encoding), &chars, &ascii);
+        if encoding == encoding_rs::WINDOWS_1255 {
+            fit = fit.max(visual_order_fit(model, &chars, &ascii));
+        }
         if !fit.is_finite() {
             continue;
         }
@@ -277,6 +280,21 @@ fn score_all(bytes: &[u8], tld: Option<&str>, complete: bool, non_ascii: usize) 
         });
     }
     scored
+}
+
+/// Log-odds of Hebrew stored in visual order (the line reversed, as legacy systems that
+/// could not lay out right-to-left text kept it: `ןורכזה` for `הזכרון`) against logical order.
+const VISUAL_ORDER_LOG_P: f64 = -1.0;
+
+/// The fit of `chars` (read in windows-1255) as Hebrew in visual order: read backwards, with
+/// [`VISUAL_ORDER_LOG_P`]. The model learnt logical order, where final letters end words.
+fn visual_order_fit(model: &Model, chars: &[char], ascii: &[f64]) -> f64 {
+    let reversed: Vec<char> = chars.iter().rev().copied().collect();
+    best_fit(
+        model.languages_for(encoding_rs::WINDOWS_1255),
+        &reversed,
+        ascii,
+    ) + VISUAL_ORDER_LOG_P
 }
 
 /// Characters every language of a charset is scored on before the best two go on to
