@@ -5,7 +5,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { LANGUAGES, LOOKS, openPage, shots, startAll, stopAll } from "./harness.js";
+import { LANGUAGES, LOOKS, openPage, paste, shots, startAll, stopAll } from "./harness.js";
 
 let server;
 let base;
@@ -77,11 +77,7 @@ for (const lang of LANGUAGES) {
       await page.screenshot({ path: join(shots, `lang-${lang}-${look}.png`) });
       if (look === "desktop") await page.screenshot({ path: join(shots, `lang-${lang}-full.png`), fullPage: true });
       // A large input: the bar that says which part the box holds, in that language.
-      await page.evaluate((value) => {
-        const box = document.getElementById("input");
-        box.value = value;
-        box.dispatchEvent(new InputEvent("input", { bubbles: true, inputType: "insertFromPaste" }));
-      }, "%D8%B3%D9%84%D8%A7%D9%85%0A".repeat(2000));
+      await paste(page, "%D8%B3%D9%84%D8%A7%D9%85%0A".repeat(2000));
       const bar = await page.locator("#input-part-text").textContent();
       assert.ok(bar.startsWith(t["input-part"].split("{$")[0]), `${lang}: ${bar}`);
       for (const id of ["input-part-start", "input-part-earlier", "input-part-later", "input-part-end"]) {

@@ -158,7 +158,6 @@ for (const look of ["desktop", "phone-dark"]) {
     const big = line.repeat(count);
     const box = page.getByLabel("Input", { exact: true });
     const shown = () => page.evaluate(() => document.getElementById("input").value.length);
-    const lastAnswer = () => page.evaluate(() => window.lastAnswer);
     await page.evaluate(() => {
       document.addEventListener("urlkit:answered", (event) => {
         window.lastAnswer = event.detail;

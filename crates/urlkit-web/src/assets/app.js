@@ -768,7 +768,7 @@ function fitInput() {
     if (box.value.length >= PART_FROM) {
       const caret = box.selectionEnd;
       showInput(box.value, caret - PART / 2, [caret, caret]);
-    } else if (!$("input-part").hidden) showInputPart();
+    } else showInputPart();
     return;
   }
   const length = inputLength();
