@@ -31,7 +31,9 @@ nextest=(cargo nextest run --locked --profile emulated)
 
 # The command-line contract, against the aarch64 binary.
 cargo build --locked --target "$target" -p urlkit-cli
-binary="$PWD/target/$target/debug/urlkit"
+target_dir="${CARGO_TARGET_DIR:-target}"
+[[ $target_dir == /* ]] || target_dir="$PWD/$target_dir"
+binary="$target_dir/$target/debug/urlkit"
 if ! head -c 20 "$binary" | od -An -tx1 | tr -d ' \n' | grep -q '^7f454c46020101.\{22\}b700'; then
   echo "$binary is not an aarch64 ELF executable" >&2
   exit 1

@@ -30,6 +30,12 @@ sections=("$@")
 [ ${#sections[@]} -eq 0 ] && sections=("${all_sections[@]}")
 
 mkdir -p target
+# Where cargo puts what it builds: the same rule as cargo's own, which the WebAssembly
+# build script and the Node harness follow too (a relative CARGO_TARGET_DIR is taken from
+# the repository root). The tests that run the urlkit binary are told where it is.
+target_dir="${CARGO_TARGET_DIR:-target}"
+[[ $target_dir == /* ]] || target_dir="$PWD/$target_dir"
+export URLKIT_BIN="$target_dir/debug/urlkit" URLKIT_CLI="$target_dir/debug/urlkit"
 summary_rows=()
 total_passed=0
 total_failed=0
@@ -216,7 +222,7 @@ section_deploy() {
     return
   fi
   cargo build --locked -p urlkit-cli
-  run_section deploy scripts/deploy/local.sh check target/debug/urlkit
+  run_section deploy scripts/deploy/local.sh check "$URLKIT_BIN"
 }
 
 section_aarch64() {

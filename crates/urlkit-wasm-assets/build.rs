@@ -4,6 +4,12 @@
 //! The inner build runs its own `cargo` with a separate target directory
 //! (`<target>/wasm`), so it neither waits on the outer build's lock nor disturbs its
 //! artifacts, and debug, release and clippy builds all share one wasm build.
+//!
+//! `<target>` follows one rule, which the Node harness (`crates/urlkit-wasm/js/test/
+//! harness.mjs`) and `scripts/measure/wasm.sh` follow too: `CARGO_TARGET_DIR` when it is
+//! set (a relative one is taken from the workspace root), `<workspace>/target` otherwise.
+//! Nothing else decides it: not which program created `target/` first, nor the marker
+//! files cargo leaves there.
 
 use std::env;
 use std::fs;
@@ -24,6 +30,7 @@ fn main() {
     let destination = out_dir.join("urlkit_wasm.wasm");
 
     println!("cargo:rerun-if-env-changed=URLKIT_WASM_FILE");
+    println!("cargo:rerun-if-env-changed=CARGO_TARGET_DIR");
     if let Some(prebuilt) = env::var_os("URLKIT_WASM_FILE") {
         let prebuilt = PathBuf::from(prebuilt);
         println!("cargo:rerun-if-changed={}", prebuilt.display());
@@ -44,7 +51,7 @@ fn main() {
 
     ensure_target();
 
-    let target_dir = wasm_target_dir(&out_dir);
+    let target_dir = wasm_target_dir(&workspace, env::var_os("CARGO_TARGET_DIR"));
     let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut command = Command::new(cargo);
     command
@@ -90,14 +97,14 @@ fn main() {
     );
 }
 
-/// `<target>/wasm`, found by walking up from `OUT_DIR` to the directory cargo marks with
-/// `CACHEDIR.TAG`; `OUT_DIR/wasm-target` when there is none.
-fn wasm_target_dir(out_dir: &Path) -> PathBuf {
-    out_dir
-        .ancestors()
-        .find(|dir| dir.join("CACHEDIR.TAG").is_file())
-        .map(|dir| dir.join("wasm"))
-        .unwrap_or_else(|| out_dir.join("wasm-target"))
+/// `<target>/wasm`, where `<target>` is `CARGO_TARGET_DIR` (relative to the workspace root
+/// when it is relative) or `<workspace>/target` when that is unset or empty.
+fn wasm_target_dir(workspace: &Path, cargo_target_dir: Option<std::ffi::OsString>) -> PathBuf {
+    cargo_target_dir
+        .filter(|dir| !dir.is_empty())
+        .map(|dir| workspace.join(dir))
+        .unwrap_or_else(|| workspace.join("target"))
+        .join("wasm")
 }
 
 /// Makes sure the standard library for the wasm target is installed: adds it with

@@ -17,6 +17,7 @@ fi
 
 # The same build crates/urlkit-wasm-assets/build.rs runs.
 cargo build --locked --quiet --package urlkit-wasm-assets
+# The rule of build.rs and the Node harness: CARGO_TARGET_DIR (relative to the root) or target/.
 wasm=${CARGO_TARGET_DIR:-target}/wasm/wasm32-unknown-unknown/wasm/urlkit_wasm.wasm
 
 if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then

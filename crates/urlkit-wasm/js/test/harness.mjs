@@ -1,6 +1,8 @@
 // Finds and loads what the tests compare: the built WebAssembly module and the native
 // `urlkit` binary. Both are built by `cargo build --workspace` (scripts/test.sh does it);
-// URLKIT_WASM and URLKIT_BIN override where they are looked for.
+// URLKIT_WASM and URLKIT_BIN override where they are looked for. The module's place follows
+// the rule of crates/urlkit-wasm-assets/build.rs: `<target>/wasm/…`, where <target> is
+// CARGO_TARGET_DIR (relative to the repository root) or `target`.
 
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
