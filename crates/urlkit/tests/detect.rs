@@ -122,3 +122,65 @@ fn a_sure_answer_lists_the_other_readings_with_the_rest_of_the_probability() {
     let rest: f32 = d.runners_up.iter().map(|c| c.confidence).sum();
     assert!(rest <= 1.0 - d.confidence + 1e-4, "{d:?}");
 }
+
+/// `text` in EUC-KR as Python's `euc_kr` codec writes it: a syllable outside the 2,350 of
+/// KS X 1001 as eight bytes, the Hangul filler `A4 D4` and its initial consonant, vowel and
+/// final consonant (the filler when it has none) as compatibility jamo of row `A4`.
+fn euc_kr_with_jamo(text: &str) -> Vec<u8> {
+    // Row A4 from A1: the 30 consonants, then the 21 vowels.
+    const CONSONANTS: &str = "ㄱㄲㄳㄴㄵㄶㄷㄸㄹㄺㄻㄼㄽㄾㄿㅀㅁㅂㅃㅄㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ";
+    const INITIALS: &str = "ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ";
+    const FINALS: &str = "ㄱㄲㄳㄴㄵㄶㄷㄹㄺㄻㄼㄽㄾㄿㅀㅁㅂㅄㅅㅆㅇㅈㅊㅋㅌㅍㅎ";
+    let consonant = |c: char| 0xA1 + CONSONANTS.chars().position(|x| x == c).unwrap() as u8;
+    let mut bytes = Vec::new();
+    for c in text.chars() {
+        let mut utf8 = [0; 4];
+        let (encoded, _, unmappable) = encoding_rs::EUC_KR.encode(c.encode_utf8(&mut utf8));
+        let in_ks_x_1001 =
+            !unmappable && (encoded.len() == 1 || encoded[0] >= 0xB0 && encoded[1] >= 0xA1);
+        if in_ks_x_1001 || !('가'..='힣').contains(&c) {
+            bytes.extend_from_slice(&encoded);
+            continue;
+        }
+        let index = c as u32 - 0xAC00;
+        let (initial, vowel, last) = (index / (21 * 28), index / 28 % 21, index % 28);
+        let initial = INITIALS.chars().nth(initial as usize).unwrap();
+        bytes.extend_from_slice(&[
+            0xA4,
+            0xD4,
+            0xA4,
+            consonant(initial),
+            0xA4,
+            0xBF + vowel as u8,
+            0xA4,
+        ]);
+        bytes.push(if last == 0 {
+            0xD4
+        } else {
+            consonant(FINALS.chars().nth(last as usize - 1).unwrap())
+        });
+    }
+    bytes
+}
+
+#[test]
+fn korean_with_syllables_in_eight_bytes_is_euc_kr_and_no_other_charset_is_sure() {
+    // What Python's `'똠방각하 펲쀍'.encode('euc_kr')` gives.
+    let python = b"\xa4\xd4\xa4\xa8\xa4\xc7\xa4\xb1\xb9\xe6\xb0\xa2\xc7\xcf \
+        \xa4\xd4\xa4\xbd\xa4\xc4\xa4\xbd\xa4\xd4\xa4\xb3\xa4\xce\xa4\xaa";
+    assert_eq!(euc_kr_with_jamo("똠방각하 펲쀍"), python);
+    for text in [
+        "똠방각하 펲쀍",
+        "똠방각하",
+        "뷁 쌰 햏",
+        "오늘 뷁 날씨가 좋네요",
+        "펲쀍",
+    ] {
+        let bytes = euc_kr_with_jamo(text);
+        let d = detect(&bytes, None);
+        assert_eq!(d.charset.name(), "EUC-KR", "{text}: {d:?}");
+        // Whatever the answer, EUC-JP (which reads row A4 as hiragana) is not sure.
+        let euc_jp = d.runners_up.iter().find(|c| c.charset.name() == "EUC-JP");
+        assert!(euc_jp.is_none_or(|c| c.confidence < 0.5), "{text}: {d:?}");
+    }
+}

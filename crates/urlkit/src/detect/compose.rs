@@ -1,7 +1,13 @@
-//! Canonical composition of the Vietnamese tone marks. windows-1258 has precomposed forms
-//! for only some Vietnamese letters and writes the others as a base letter followed by
-//! a combining tone mark; the model counts composed (NFC) letters, so a decoding is
-//! composed before it is scored (Unicode §3.11, canonical composition, for these marks).
+//! Characters a charset writes in pieces, put together as the model counts them (it
+//! learnt composed text), before a decoding is scored:
+//!
+//! * Vietnamese tone marks: windows-1258 has precomposed forms for only some Vietnamese
+//!   letters and writes the others as a base letter followed by a combining tone mark,
+//!   composed here as Unicode §3.11 (canonical composition) does for these marks.
+//! * Hangul syllables outside the 2,350 of KS X 1001, which EUC-KR writes as eight bytes
+//!   (KS X 1001 annex 3, as Python's `euc_kr` codec encodes them): the Hangul filler, then
+//!   the initial consonant, the vowel and the final consonant (the filler again when there
+//!   is none) as compatibility jamo; composed here into the syllable they stand for.
 
 /// The five combining tone marks, and for each the letters it composes with and the
 /// composed letters, position by position (`BASES[i]` + mark → `COMPOSED[mark][i]`).
@@ -40,6 +46,51 @@ pub(super) fn compose_tone_marks(text: &str) -> impl Iterator<Item = char> + '_ 
     })
 }
 
+/// The Hangul filler (U+3164), which starts an eight-byte syllable and stands for a
+/// missing final consonant in it.
+const FILLER: char = '\u{3164}';
+/// The initial consonants, in the order of the Hangul syllables block (Unicode §3.12).
+const INITIALS: &str = "ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ";
+/// The final consonants, in the same order (index + 1 in a syllable; 0 is none).
+const FINALS: &str = "ㄱㄲㄳㄴㄵㄶㄷㄹㄺㄻㄼㄽㄾㄿㅀㅁㅂㅄㅅㅆㅇㅈㅊㅋㅌㅍㅎ";
+
+/// The syllable that the filler followed by `jamo` (initial, vowel, final or filler)
+/// stands for, or `None` when they are no such sequence.
+fn compose_syllable(jamo: [char; 3]) -> Option<char> {
+    let [initial, vowel, last] = jamo;
+    let initial = INITIALS.chars().position(|c| c == initial)? as u32;
+    let vowel = (vowel as u32).checked_sub(0x314F).filter(|&v| v < 21)?;
+    let last = if last == FILLER {
+        0
+    } else {
+        FINALS.chars().position(|c| c == last)? as u32 + 1
+    };
+    char::from_u32(0xAC00 + (initial * 21 + vowel) * 28 + last)
+}
+
+/// The characters of `text` with every eight-byte EUC-KR syllable (the Hangul filler
+/// and three compatibility jamo) composed into the syllable; any other character,
+/// a filler that starts no such sequence included, passes through unchanged.
+pub(super) fn compose_jamo(text: &str) -> impl Iterator<Item = char> + '_ {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        let mut chars = rest.chars();
+        let c = chars.next()?;
+        if c == FILLER {
+            let mut ahead = chars.clone();
+            let jamo = [ahead.next(), ahead.next(), ahead.next()];
+            if let [Some(a), Some(b), Some(d)] = jamo {
+                if let Some(syllable) = compose_syllable([a, b, d]) {
+                    rest = ahead.as_str();
+                    return Some(syllable);
+                }
+            }
+        }
+        rest = chars.as_str();
+        Some(c)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -48,6 +99,31 @@ mod tests {
     fn the_tables_line_up() {
         let n = BASES.chars().count();
         assert!(COMPOSED.iter().all(|c| c.chars().count() == n));
+        assert_eq!(INITIALS.chars().count(), 19);
+        assert_eq!(FINALS.chars().count(), 27);
+    }
+
+    #[test]
+    fn eight_byte_hangul_is_composed() {
+        // 똠 (ㄸ ㅗ ㅁ), 펲 (ㅍ ㅔ ㅍ) and 쀍 (ㅃ ㅞ ㄺ) as EUC-KR writes them outside KS X 1001,
+        // decoded: the filler, then the jamo.
+        let decoded = "\u{3164}ㄸㅗㅁ방 \u{3164}ㅍㅔㅍ\u{3164}ㅃㅞㄺ";
+        assert_eq!(compose_jamo(decoded).collect::<String>(), "똠방 펲쀍");
+        // Without a final consonant, the filler stands in for it.
+        assert_eq!(
+            compose_jamo("\u{3164}ㄱㅏ\u{3164}").collect::<String>(),
+            "가"
+        );
+        // Jamo that are no syllable, and a filler at the end, stay as they are.
+        for text in [
+            "\u{3164}ㅏㄱㄱ",
+            "ㄱㅏ",
+            "\u{3164}",
+            "\u{3164}ㄱㅏ",
+            "a\u{3164}ㄱ",
+        ] {
+            assert_eq!(compose_jamo(text).collect::<String>(), text);
+        }
     }
 
     #[test]

@@ -90,6 +90,23 @@ impl Hasher for KeyHasher {
 
 type KeyMap<K> = HashMap<K, u32, BuildHasherDefault<KeyHasher>>;
 
+/// What the model needs of one character, worked out when the model is unpacked: its
+/// probability alone, and as the context of the next.
+#[derive(Clone, Copy, Debug)]
+struct CharStats {
+    /// Probability of the character alone ([`Language::unigram`]).
+    p_uni: f64,
+    /// Its count as a context: as a character, or as the first of listed pairs if more.
+    ctx: f64,
+    /// Weight of the unigram after it: `ctx * backoff + 1`.
+    k: f64,
+    /// Whether any listed pair starts with it (otherwise no pair needs looking up).
+    has_pairs: bool,
+}
+
+/// Symbols of the ASCII pair table: `a`–`z`, then the space.
+const ASCII_SYMBOLS: usize = 27;
+
 /// Character model of one language.
 pub(super) struct Language {
     /// The language's code in `model.txt` (`"de"`, `"zh-Hant"`, …).
@@ -109,6 +126,14 @@ pub(super) struct Language {
     backoff: f64,
     /// Share of the training text in each class of [`block_of`], smoothed.
     blocks: [f64; BLOCKS],
+    /// [`CharStats`] of every ASCII character.
+    ascii_stats: Vec<CharStats>,
+    /// [`CharStats`] of every non-ASCII character the training text showed (others are
+    /// worked out from their block).
+    stats: HashMap<u32, CharStats, BuildHasherDefault<KeyHasher>>,
+    /// Natural log of the probability of each pair of [`ASCII_SYMBOLS`] (first symbol
+    /// times 27 plus second), for [`Language::ascii_log_likelihood`].
+    ascii_pairs: Vec<f64>,
 }
 
 fn pair(a: char, b: char) -> u64 {
@@ -124,35 +149,82 @@ impl Language {
     pub(super) fn log_likelihood(&self, text: &[char]) -> f64 {
         let mut sum = 0.0;
         let mut prev = ' ';
+        let mut prev_stats = self.ascii_stats[usize::from(b' ')];
         for &c in text.iter().chain([&' ']) {
             if c == ' ' && prev == ' ' {
                 continue;
             }
             if !c.is_ascii() {
-                sum += self.conditional(prev, c).ln();
-            } else if !prev.is_ascii() {
-                // Only as evidence against: the word lists the model learnt from end
-                // every word with a space, which real text in some scripts (Thai) does
-                // not do.
-                sum += (self.conditional(prev, c) / self.unigram(c)).ln().min(0.0);
+                let stats = self.stats(c);
+                sum += self.conditional_after(prev, &prev_stats, c, &stats).ln();
+                prev_stats = stats;
+            } else {
+                let stats = self.ascii_stats[c as usize];
+                if !prev.is_ascii() {
+                    // Only as evidence against: the word lists the model learnt from end
+                    // every word with a space, which real text in some scripts (Thai)
+                    // does not do.
+                    let p = self.conditional_after(prev, &prev_stats, c, &stats);
+                    sum += (p / stats.p_uni).ln().min(0.0);
+                }
+                prev_stats = stats;
             }
             prev = c;
         }
         sum
     }
 
-    /// Natural-log likelihood of the pairs of ASCII letters and word boundaries that
-    /// [`ascii_pairs`] gives: which language the words around the non-ASCII letters are
-    /// in. The same in every candidate charset, so evidence for a language and through it
-    /// for the charsets it is written in. No pairs score 0.
-    pub(super) fn ascii_log_likelihood(&self, pairs: &[(char, char)]) -> f64 {
-        // Each distinct pair is looked up once: a thousand pairs of text are a few
-        // hundred distinct ones. Pairs of anything else are looked up one by one.
-        let slot = |c: char| match c {
-            'a'..='z' => Some(usize::from(c as u8 - b'a')),
-            ' ' => Some(26),
-            _ => None,
+    /// The [`CharStats`] of `c`: precomputed for ASCII and for characters the training
+    /// text showed, from its block for any other.
+    fn stats(&self, c: char) -> CharStats {
+        if c.is_ascii() {
+            return self.ascii_stats[c as usize];
+        }
+        match self.stats.get(&u32::from(c)) {
+            Some(stats) => *stats,
+            None => self.stats_of(c),
+        }
+    }
+
+    /// The [`CharStats`] of `c` worked out from the counts ([`Language::conditional`]'s
+    /// terms).
+    fn stats_of(&self, c: char) -> CharStats {
+        let context = self.contexts.get(&u32::from(c)).copied().unwrap_or(0);
+        let ctx = self.count(c).max(f64::from(context));
+        CharStats {
+            p_uni: self.unigram(c),
+            ctx,
+            k: ctx * self.backoff + 1.0,
+            has_pairs: context > 0,
+        }
+    }
+
+    /// [`Language::conditional`] from the two characters' [`CharStats`].
+    fn conditional_after(&self, prev: char, before: &CharStats, c: char, stats: &CharStats) -> f64 {
+        let pair = if before.has_pairs {
+            self.bigrams.get(&pair(prev, c)).copied().unwrap_or(0) as f64
+        } else {
+            0.0
         };
+        (pair + before.k * stats.p_uni) / (before.ctx + before.k)
+    }
+
+    /// Fills the tables of [`CharStats`] and ASCII pairs, once the counts, blocks and
+    /// backoff are final.
+    fn precompute(&mut self) {
+        self.ascii_stats = (0..128u8).map(|b| self.stats_of(char::from(b))).collect();
+        let keys: Vec<u32> = self
+            .unigrams
+            .keys()
+            .chain(self.contexts.keys())
+            .copied()
+            .collect();
+        for key in keys {
+            if let Some(c) = char::from_u32(key).filter(|c| !c.is_ascii()) {
+                let stats = self.stats_of(c);
+                self.stats.insert(key, stats);
+            }
+        }
         let symbol = |i: usize| {
             if i == 26 {
                 ' '
@@ -160,21 +232,28 @@ impl Language {
                 char::from(b'a' + i as u8)
             }
         };
-        let mut counts = [0u32; 27 * 27];
-        let mut other = 0.0;
-        for &(a, b) in pairs {
-            match (slot(a), slot(b)) {
-                (Some(i), Some(j)) => counts[i * 27 + j] += 1,
-                _ => other += self.conditional(a, b).ln(),
-            }
-        }
-        counts
+        self.ascii_pairs = (0..ASCII_SYMBOLS * ASCII_SYMBOLS)
+            .map(|k| {
+                self.conditional(symbol(k / ASCII_SYMBOLS), symbol(k % ASCII_SYMBOLS))
+                    .ln()
+            })
+            .collect();
+    }
+
+    /// Natural-log likelihood of the pairs of ASCII letters and word boundaries that
+    /// [`ascii_pairs`] gives: which language the words around the non-ASCII letters are
+    /// in. The same in every candidate charset, so evidence for a language and through it
+    /// for the charsets it is written in. No pairs score 0.
+    pub(super) fn ascii_log_likelihood(&self, pairs: &AsciiPairs) -> f64 {
+        pairs
+            .counts
             .iter()
-            .enumerate()
-            .filter(|(_, &n)| n > 0)
-            .map(|(k, &n)| f64::from(n) * self.conditional(symbol(k / 27), symbol(k % 27)).ln())
+            .map(|&(k, n)| f64::from(n) * self.ascii_pairs[usize::from(k)])
             .sum::<f64>()
-            + other
+            + pairs
+                .other
+                .iter()
+                .fold(0.0, |sum, &(a, b)| sum + self.conditional(a, b).ln())
     }
 
     /// Probability of `c` after `prev`: pair counts interpolated with the unigram.
@@ -207,6 +286,36 @@ const PUNCTUATION: &[char] = &[
     '\u{A0}', '«', '»', '„', '“', '”', '‘', '’', '‚', '‹', '›', '–', '—', '…', '•', '·', '°', '§',
     '¡', '¿', '€', '×', '\u{200E}', '\u{200F}',
 ];
+
+/// The pairs of [`ascii_pairs`] counted: each distinct pair of letters and spaces once, with
+/// how often it comes (a thousand pairs of text are a few hundred distinct ones), in the
+/// order of the table of [`ASCII_SYMBOLS`], and pairs of anything else one by one.
+pub(super) struct AsciiPairs {
+    counts: Vec<(u16, u32)>,
+    other: Vec<(char, char)>,
+}
+
+impl AsciiPairs {
+    pub(super) fn of(pairs: &[(char, char)]) -> Self {
+        let slot = |c: char| match c {
+            'a'..='z' => Some(usize::from(c as u8 - b'a')),
+            ' ' => Some(26),
+            _ => None,
+        };
+        let mut counts = [0u32; ASCII_SYMBOLS * ASCII_SYMBOLS];
+        let mut other = Vec::new();
+        for &(a, b) in pairs {
+            match (slot(a), slot(b)) {
+                (Some(i), Some(j)) => counts[i * ASCII_SYMBOLS + j] += 1,
+                _ => other.push((a, b)),
+            }
+        }
+        AsciiPairs {
+            counts: (0u16..).zip(counts).filter(|&(_, n)| n > 0).collect(),
+            other,
+        }
+    }
+}
 
 /// Pairs of ASCII letters read from `bytes` before the first [`ASCII_PAIRS`], as the model
 /// counts them: lower case, with any other ASCII as a word boundary (a space), and no pair
@@ -378,6 +487,9 @@ fn unpack(packed: &'static [u8]) -> Model {
             total: 0.0,
             backoff: BIGRAM_BACKOFF,
             blocks: [0.0; BLOCKS],
+            ascii_stats: Vec::new(),
+            stats: HashMap::default(),
+            ascii_pairs: Vec::new(),
         };
         let mut c = 0u32;
         for _ in 0..reader.number() {
@@ -419,6 +531,7 @@ fn unpack(packed: &'static [u8]) -> Model {
         if lang.bigrams.len() >= PAIRS_CUT {
             lang.backoff = BIGRAM_BACKOFF_CUT;
         }
+        lang.precompute();
     }
     Model { languages }
 }
@@ -554,7 +667,7 @@ mod tests {
         assert_eq!(ascii_pairs(&b"ab ".repeat(1000)).len(), ASCII_PAIRS);
         let model = model();
         let find = |code: &str| model.languages.iter().find(|l| l.code == code).unwrap();
-        let dutch = ascii_pairs(b"het is een mooie dag in de stad");
+        let dutch = AsciiPairs::of(&ascii_pairs(b"het is een mooie dag in de stad"));
         assert!(find("nl").ascii_log_likelihood(&dutch) > find("lt").ascii_log_likelihood(&dutch));
     }
 

@@ -4,9 +4,9 @@
 use chardetng::{EncodingDetector, Iso2022JpDetection, Utf8Detection};
 use encoding_rs::Encoding;
 
-use super::compose::compose_tone_marks;
+use super::compose::{compose_jamo, compose_tone_marks};
 use super::hint::native_to_tld;
-use super::model::{ascii_pairs, is_punctuation, model, prepare, Language, Model};
+use super::model::{ascii_pairs, is_punctuation, model, prepare, AsciiPairs, Language, Model};
 use super::score::{is_latin, is_letter, latin_words_in_other_script, layout_score, oddities};
 use super::{Candidate, SAMPLE_LIMIT};
 use crate::charset::Charset;
@@ -235,6 +235,8 @@ fn score_all(bytes: &[u8], tld: Option<&str>, complete: bool, non_ascii: usize) 
         let malformed = text.chars().filter(|&c| c == '\u{FFFD}').count();
         let (chars, counts) = if encoding == encoding_rs::WINDOWS_1258 {
             prepare(compose_tone_marks(&text))
+        } else if encoding == encoding_rs::EUC_KR {
+            prepare(compose_jamo(&text))
         } else {
             prepare(text.chars())
         };
@@ -310,7 +312,7 @@ const LANGUAGE_TRIAL: usize = 256;
 /// `Lëtzebuergesch` amid Dutch words is Dutch in windows-1252, not Lithuanian `ė` in
 /// windows-1257.
 fn ascii_evidence(model: &Model, bytes: &[u8]) -> Vec<f64> {
-    let pairs = ascii_pairs(bytes);
+    let pairs = AsciiPairs::of(&ascii_pairs(bytes));
     let fits: Vec<f64> = model
         .languages()
         .iter()

@@ -61,6 +61,9 @@ pub(super) fn layout_score(encoding: &'static Encoding, bytes: &[u8]) -> f64 {
             }
         } else if encoding == encoding_rs::EUC_KR {
             match (lead, trail) {
+                // A syllable outside KS X 1001's 2,350, written in eight bytes: the filler
+                // and three jamo (see `compose::compose_jamo`).
+                (0xA4, 0xD4) if is_eight_byte_syllable(&bytes[i..]) => (LESS, 8),
                 (0xA1 | 0xA3 | 0xB0..=0xC8, 0xA1..=0xFE) => (COMMON, 2),
                 (0xCA..=0xFD, 0xA1..=0xFE) => (LESS, 2),
                 _ => (RARE, 2),
@@ -72,6 +75,25 @@ pub(super) fn layout_score(encoding: &'static Encoding, bytes: &[u8]) -> f64 {
         i += len;
     }
     score
+}
+
+/// Whether `bytes` start with a Hangul syllable as EUC-KR writes one outside KS X 1001:
+/// the filler `A4 D4`, then three jamo of row `A4` (the last may be the filler again).
+fn is_eight_byte_syllable(bytes: &[u8]) -> bool {
+    matches!(
+        bytes,
+        [
+            0xA4,
+            0xD4,
+            0xA4,
+            0xA1..=0xBE,
+            0xA4,
+            0xBF..=0xD3,
+            0xA4,
+            0xA1..=0xBE | 0xD4,
+            ..
+        ]
+    )
 }
 
 /// Penalty for oddities that any charset decoded wrongly tends to produce and real text
