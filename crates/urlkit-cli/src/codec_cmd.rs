@@ -8,6 +8,7 @@ use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use urlkit::detect::Ranking;
 use urlkit::settings::{Run, SettingError};
 use urlkit::{Charset, Codec, DecodeOptions, DecodeSettings, EncodeSet, EncodeSettings, Newline};
 use urlkit_api::CodecResponse;
@@ -206,6 +207,12 @@ pub fn decode(args: DecodeArgs) -> ExitCode {
         text: false,
     };
     let options = match settings.options() {
+        // Per line, each line's note names its charset; JSON lists the other candidates
+        // of every line too.
+        Ok(options) if args.common.json => DecodeOptions {
+            ranking: Ranking::RunnersUp,
+            ..options
+        },
         Ok(options) => options,
         Err(error) => return bad_setting(error),
     };

@@ -6,6 +6,7 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString};
 use pyo3::PyClassInitializer;
+use urlkit::detect::Ranking;
 use urlkit::diagnostics::Diagnostics;
 use urlkit::settings::{DecodeSettings, EncodeSettings, Layers, Run};
 use urlkit::{Charset, Codec, DecodeOptions, EncodeOptions, Rejection};
@@ -283,13 +284,21 @@ impl Direction {
     /// A runner of entries with these settings. `text`: the entries are text (Python
     /// `str`, Arrow strings) rather than bytes, so that decoding into a legacy charset
     /// keeps their literal characters, as the command line does with its arguments
-    /// (`urlkit::DecodeOptions::text`).
-    pub fn runner(&self, text: bool) -> Runner {
+    /// (`urlkit::DecodeOptions::text`). `runners_up`: each entry's detection (with
+    /// `auto`) lists the other candidates, for a caller that shows them; without it an
+    /// entry settled without the statistical model lists none, and costs little more
+    /// than a fixed charset.
+    pub fn runner(&self, text: bool, runners_up: bool) -> Runner {
         let codec = match self {
             Direction::Encode(settings, options) => Codec::encoder(options).strict(settings.strict),
             Direction::Decode(settings, options) => {
                 let options = DecodeOptions {
                     text,
+                    ranking: if runners_up {
+                        Ranking::RunnersUp
+                    } else {
+                        Ranking::Charset
+                    },
                     ..options.clone()
                 };
                 Codec::decoder(&options).strict(settings.strict)
@@ -310,7 +319,10 @@ impl Direction {
     fn result(&self, py: Python<'_>, input: &Input) -> PyResult<Result> {
         let (input, text) = (input.bytes(), input.text);
         let mut output = Vec::with_capacity(input.len() + input.len() / 2);
-        let mut runner = self.runner(text);
+        // One entry's result shows its detection whole; per line, each line's note names
+        // its charset only, as the JSON API's do.
+        let per_line = matches!(self, Direction::Decode(settings, _) if settings.per_line);
+        let mut runner = self.runner(text, !per_line);
         let entry = py
             .detach(|| runner.run(input, &mut output))
             .map_err(|rejection| rejected(py, &rejection, None))?;

@@ -703,7 +703,7 @@ pub fn codec_column(
     let text = !direction.bytes_out();
     let bytes = input.to_data().get_slice_memory_size().unwrap_or(0);
     let outcome: Result<PyResult<ArrayRef>, (usize, Rejection)> = py.detach(|| {
-        let mut runner = direction.runner(rows.text);
+        let mut runner = direction.runner(rows.text, diagnostics);
         if diagnostics {
             let mut columns = ResultColumns::new(direction, rows.len(), bytes);
             rows.run_into(&mut runner, &mut columns)?;

@@ -15,6 +15,7 @@ use crate::codec::{
     decode_until_stable, CharsetChoice, Codec, DecodeOptions, EncodeOptions, Finished, Newline,
     Peeled, Rejection,
 };
+use crate::detect::Ranking;
 use crate::sets::EncodeSet;
 use std::fmt;
 
@@ -261,7 +262,10 @@ impl EncodeSettings {
 }
 
 impl DecodeSettings {
-    /// The codec options these settings ask for.
+    /// The codec options these settings ask for. With `auto`, the whole input's
+    /// detection lists its runners-up; per line, an entry settled without the
+    /// statistical model lists none ([`DecodeOptions::ranking`]; a front end that shows
+    /// every line's runners-up sets it).
     ///
     /// An unknown charset or newline is an error naming the setting, and so is
     /// `until_stable` together with `per_line`.
@@ -285,6 +289,13 @@ impl DecodeSettings {
             per_line: self.per_line,
             newline: newline(self.newline.as_deref())?,
             text: self.text,
+            // One entry's detection is shown whole; per line, where every entry has one,
+            // `auto` should cost little more than a fixed charset.
+            ranking: if self.per_line {
+                Ranking::Charset
+            } else {
+                Ranking::RunnersUp
+            },
         })
     }
 

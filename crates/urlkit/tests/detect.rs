@@ -123,6 +123,88 @@ fn a_sure_answer_lists_the_other_readings_with_the_rest_of_the_probability() {
     assert!(rest <= 1.0 - d.confidence + 1e-4, "{d:?}");
 }
 
+/// What decoding per line gave: the output, the charset of the last entry, and each
+/// finding's code, offset, line and message.
+type Decoded = (
+    Vec<u8>,
+    Option<Charset>,
+    Vec<(urlkit::Code, u64, Option<u64>, String)>,
+);
+
+/// Decodes `input` one entry per line with `auto` and the ranking given.
+fn decode_lines(input: &[u8], ranking: urlkit::detect::Ranking) -> Decoded {
+    let options = urlkit::DecodeOptions {
+        charset: urlkit::CharsetChoice::Auto,
+        per_line: true,
+        ranking,
+        ..urlkit::DecodeOptions::default()
+    };
+    let finished = urlkit::Codec::decoder(&options).run(input).unwrap();
+    let findings = finished
+        .diagnostics
+        .items()
+        .iter()
+        .map(|d| (d.code, d.offset, d.line, d.message.clone()))
+        .collect();
+    (finished.output, finished.charset, findings)
+}
+
+/// A note's message without the other candidates it lists.
+fn without_candidates(message: &str) -> &str {
+    message
+        .split("; other candidates")
+        .next()
+        .unwrap_or(message)
+}
+
+proptest::proptest! {
+    /// Lines in UTF-8, ASCII, with byte order marks or in legacy charsets, escaped or not,
+    /// decode the same whether or not the runners-up are ranked: the same output, charset
+    /// and findings, whose notes differ at most by the candidates listed.
+    #[test]
+    fn per_line_auto_decodes_alike_with_and_without_runners_up(
+        lines in proptest::collection::vec(
+            (
+                "\\PC{0,12}",
+                proptest::sample::select(vec!["UTF-8", "Shift_JIS", "windows-1251", "EUC-KR", "GBK"]),
+                proptest::bool::ANY,
+                proptest::bool::ANY,
+            ),
+            0..8,
+        ),
+    ) {
+        use urlkit::detect::Ranking;
+        let mut input = Vec::new();
+        for (text, charset, escaped, mark) in &lines {
+            let encoding = encoding_rs::Encoding::for_label(charset.as_bytes()).unwrap();
+            let mut bytes = encoding.encode(text).0.into_owned();
+            if *mark {
+                bytes.splice(0..0, [0xEF, 0xBB, 0xBF]);
+            }
+            if *escaped {
+                for b in bytes {
+                    input.extend_from_slice(format!("%{b:02X}").as_bytes());
+                }
+            } else {
+                input.extend(bytes.into_iter().filter(|&b| b != b'\n' && b != b'\r'));
+            }
+            input.push(b'\n');
+        }
+        let (full_out, full_charset, full) = decode_lines(&input, Ranking::RunnersUp);
+        let (out, charset, quick) = decode_lines(&input, Ranking::Charset);
+        proptest::prop_assert_eq!(out, full_out);
+        proptest::prop_assert_eq!(charset, full_charset);
+        proptest::prop_assert_eq!(quick.len(), full.len());
+        for (q, f) in quick.iter().zip(&full) {
+            proptest::prop_assert_eq!((q.0, q.1, q.2), (f.0, f.1, f.2));
+            proptest::prop_assert_eq!(without_candidates(&q.3), without_candidates(&f.3));
+            if !f.3.contains("valid UTF-8") {
+                proptest::prop_assert_eq!(&q.3, &f.3);
+            }
+        }
+    }
+}
+
 /// `text` in EUC-KR as Python's `euc_kr` codec writes it: a syllable outside the 2,350 of
 /// KS X 1001 as eight bytes, the Hangul filler `A4 D4` and its initial consonant, vowel and
 /// final consonant (the filler when it has none) as compatibility jamo of row `A4`.

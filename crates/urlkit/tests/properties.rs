@@ -174,7 +174,7 @@ proptest! {
             for (binary, text) in [(false, false), (false, true), (true, false)] {
                 let options = DecodeOptions {
                     charset, plus_space, keep_whitespace, binary, per_line, text,
-                    newline: Newline::CrLf,
+                    newline: Newline::CrLf, ..DecodeOptions::default()
                 };
                 let whole = run_decoder(&options, &input, &[0, input.len()]);
                 let chunked = run_decoder(&options, &input, &points);

@@ -121,27 +121,27 @@ impl EntryDecoder {
             probe.finish(&mut decoded, &mut ignored);
         }
         let hint = detect::tld_of_url(&decoded);
-        let detection = detect::detect_start(&decoded, hint, complete);
+        let detection = detect::detect_entry(&decoded, hint, complete, self.options.ranking);
         let charset = detection.charset;
-        let mut message = format!(
-            "charset detected: {} ({}, confidence {:.2})",
-            charset.name(),
-            detection.reason,
-            detection.confidence
-        );
-        if !detection.runners_up.is_empty() {
-            let others: Vec<String> = detection
-                .runners_up
-                .iter()
-                .map(|c| format!("{} {:.2}", c.charset, c.confidence))
-                .collect();
-            message.push_str(&format!("; other candidates: {}", others.join(", ")));
-        }
-        diagnostics.push(Diagnostic::new(
-            Code::CharsetDetected,
-            self.percent.offset(),
-            message,
-        ));
+        // The note is written only when it is kept: per line, past the findings cap,
+        // most entries are only counted.
+        diagnostics.push_lazy(Code::CharsetDetected, self.percent.offset(), || {
+            let mut message = format!(
+                "charset detected: {} ({}, confidence {:.2})",
+                charset.name(),
+                detection.reason,
+                detection.confidence
+            );
+            if !detection.runners_up.is_empty() {
+                let others: Vec<String> = detection
+                    .runners_up
+                    .iter()
+                    .map(|c| format!("{} {:.2}", c.charset, c.confidence))
+                    .collect();
+                message.push_str(&format!("; other candidates: {}", others.join(", ")));
+            }
+            message
+        });
         self.stage = self.stage_for(charset);
         self.skip = detection.bom_length;
         self.detection = Some(detection);

@@ -26,7 +26,7 @@ pub use layers::{decode_until_stable, Peeled, LISTED_LAYER_BYTES, MAX_LAYERS};
 pub use stream::{Codec, Finished, Rejection};
 
 use crate::charset::Charset;
-use crate::detect::Detection;
+use crate::detect::{Detection, Ranking};
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::sets::EncodeSet;
 use decoder::EntryDecoder;
@@ -140,6 +140,14 @@ pub struct DecodeOptions {
     /// not become U+FFFD, each reported as `invalid-sequence`, so the output is always
     /// UTF-8. See the crate's documentation, *Text and bytes*.
     pub text: bool,
+    /// With `auto`, how much of each entry's [`Detection`] to work out. The default,
+    /// [`Ranking::Charset`], settles an entry with a byte order mark, ASCII or valid UTF-8
+    /// without the statistical model, at about the cost of a pass over its bytes, and
+    /// lists no runners-up for it (its `charset-detected` finding names none); front ends
+    /// that show the other candidates (`--json`, a diagnostics view) ask for
+    /// [`Ranking::RunnersUp`], which ranks them with the model for every such entry. The
+    /// charset chosen, and so the output, is the same either way.
+    pub ranking: Ranking,
 }
 
 /// One entry's codec, fed in chunks.

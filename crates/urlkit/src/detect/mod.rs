@@ -87,7 +87,7 @@ pub const SAMPLE_LIMIT: usize = 64 * 1024;
 /// Most runners-up a [`Detection`] lists.
 pub const MAX_RUNNERS_UP: usize = 4;
 
-/// Guesses the charset of `bytes` (already percent-decoded).
+/// Guesses the charset of `bytes` (already percent-decoded), with runners-up.
 ///
 /// `tld_hint` is a top-level domain such as `"jp"` (any case; see [`tld_of_url`]); a
 /// hint that is not a plausible DNS label is ignored. Never panics: empty input is
@@ -106,6 +106,34 @@ const RUNNERS_UP_SAMPLE: usize = 1024;
 /// character cut at the end of `bytes` is no evidence against a charset (UTF-8 included).
 /// Bad input is handled as by [`detect`].
 pub fn detect_start(bytes: &[u8], tld_hint: Option<&str>, complete: bool) -> Detection {
+    detect_entry(bytes, tld_hint, complete, Ranking::RunnersUp)
+}
+
+/// How much of a [`Detection`] to work out.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Ranking {
+    /// The charset, its confidence and reason; runners-up only where they come with the
+    /// answer (a statistical guess ranks every candidate anyway). Input settled without
+    /// the statistical model (a byte order mark, ASCII, valid UTF-8) costs about a pass
+    /// over its bytes. What per-entry decoding does unless someone shows the runners-up.
+    #[default]
+    Charset,
+    /// Everything [`detect`] gives: valid UTF-8 also lists the legacy charsets that
+    /// would read it otherwise, each ranked by the statistical model on the first
+    /// kilobyte.
+    RunnersUp,
+}
+
+/// [`detect_start`] working out as much as `ranking` asks: with [`Ranking::Charset`] the
+/// charset, confidence, reason and byte order mark are those [`detect_start`] gives, and
+/// only the runners-up of valid UTF-8 are left out (empty). Bad input is handled as by
+/// [`detect`].
+pub fn detect_entry(
+    bytes: &[u8],
+    tld_hint: Option<&str>,
+    complete: bool,
+    ranking: Ranking,
+) -> Detection {
     if bytes.is_empty() {
         return fixed(Charset::UTF_8, 0.1, "empty input", 0);
     }
@@ -122,8 +150,7 @@ pub fn detect_start(bytes: &[u8], tld_hint: Option<&str>, complete: bool) -> Det
     if bytes.is_ascii() {
         return fixed(Charset::UTF_8, 1.0, "ASCII only", 0);
     }
-    let tld = hint::normalise_tld(tld_hint);
-    let utf8 = match std::str::from_utf8(bytes) {
+    let utf8 = match simdutf8::compat::from_utf8(bytes) {
         Ok(text) => Some(text),
         Err(e) if !complete && e.error_len().is_none() => {
             std::str::from_utf8(&bytes[..e.valid_up_to()]).ok()
@@ -133,23 +160,27 @@ pub fn detect_start(bytes: &[u8], tld_hint: Option<&str>, complete: bool) -> Det
     if let Some(text) = utf8 {
         // Legacy text that happens to be valid UTF-8 gets rarer with every multi-byte
         // sequence; one two-byte sequence alone is weak evidence.
-        let multi = text.chars().filter(|c| !c.is_ascii()).count() as i32;
-        let long_seqs = text.chars().filter(|c| c.len_utf8() > 2).count() as i32;
-        let doubt = 0.25f32.powi(multi + long_seqs);
-        let sample = &bytes[..bytes.len().min(RUNNERS_UP_SAMPLE)];
-        let ranked = rank::rank_legacy(
-            sample,
-            tld.as_deref(),
-            complete && sample.len() == bytes.len(),
-        );
-        let runners_up = ranked
-            .into_iter()
-            .take(MAX_RUNNERS_UP)
-            .map(|c| Candidate {
-                charset: c.charset,
-                confidence: c.confidence * doubt,
-            })
-            .collect();
+        let (multi, long_seqs) = multi_byte_characters(text.as_bytes());
+        let doubt = 0.25f32.powi(multi.saturating_add(long_seqs));
+        let runners_up = match ranking {
+            Ranking::Charset => Vec::new(),
+            Ranking::RunnersUp => {
+                let tld = hint::normalise_tld(tld_hint);
+                let sample = &bytes[..bytes.len().min(RUNNERS_UP_SAMPLE)];
+                rank::rank_legacy(
+                    sample,
+                    tld.as_deref(),
+                    complete && sample.len() == bytes.len(),
+                )
+                .into_iter()
+                .take(MAX_RUNNERS_UP)
+                .map(|c| Candidate {
+                    charset: c.charset,
+                    confidence: c.confidence * doubt,
+                })
+                .collect()
+            }
+        };
         return Detection {
             charset: Charset::UTF_8,
             confidence: 1.0 - doubt,
@@ -158,6 +189,7 @@ pub fn detect_start(bytes: &[u8], tld_hint: Option<&str>, complete: bool) -> Det
             runners_up,
         };
     }
+    let tld = hint::normalise_tld(tld_hint);
     let mut ranked = rank::rank_legacy(bytes, tld.as_deref(), complete).into_iter();
     let best = ranked.next().unwrap_or(Candidate {
         charset: Charset::Whatwg(encoding_rs::WINDOWS_1252),
@@ -170,6 +202,19 @@ pub fn detect_start(bytes: &[u8], tld_hint: Option<&str>, complete: bool) -> Det
         bom_length: 0,
         runners_up: ranked.take(MAX_RUNNERS_UP).collect(),
     }
+}
+
+/// The non-ASCII characters of valid UTF-8 `bytes`, and of them those of three or four
+/// bytes: a character's lead byte says its length (`0xC0..=0xDF` two, higher more).
+/// Saturates rather than overflows (past a few dozen the doubt they make is zero anyway).
+fn multi_byte_characters(bytes: &[u8]) -> (i32, i32) {
+    let (mut multi, mut long) = (0usize, 0usize);
+    for &b in bytes {
+        multi += usize::from(b >= 0xC0);
+        long += usize::from(b >= 0xE0);
+    }
+    let clamp = |n: usize| n.min(i32::MAX as usize) as i32;
+    (clamp(multi), clamp(long))
 }
 
 fn fixed(charset: Charset, confidence: f32, reason: &'static str, bom: usize) -> Detection {
@@ -372,6 +417,83 @@ mod tests {
         for hint in ["JP", ".jp", "a.b", "日本", "", "x y"] {
             detect(&[0x82, 0xA0, 0x82, 0xA2], Some(hint));
         }
+    }
+
+    /// What [`Ranking::Charset`] must give: everything [`detect_start`] gives but the
+    /// runners-up of valid UTF-8 (a statistical guess keeps its own).
+    fn without_utf8_runners_up(mut full: Detection) -> Detection {
+        if full.reason == "valid UTF-8" {
+            full.runners_up.clear();
+        }
+        full
+    }
+
+    /// Byte order marks, then anything after them.
+    fn with_a_mark() -> impl proptest::strategy::Strategy<Value = Vec<u8>> {
+        use proptest::prelude::*;
+        let marks: Vec<&'static [u8]> = vec![
+            &[0xEF, 0xBB, 0xBF],
+            &[0xFF, 0xFE],
+            &[0xFE, 0xFF],
+            &[0xFF, 0xFE, 0, 0],
+            &[0, 0, 0xFE, 0xFF],
+        ];
+        (
+            proptest::sample::select(marks),
+            proptest::collection::vec(any::<u8>(), 0..40),
+        )
+            .prop_map(|(mark, rest)| [mark, &rest[..]].concat())
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_charset_alone_is_the_full_answer_for_utf8_text(
+            text in "\\PC{0,60}",
+            complete: bool,
+            hint in proptest::option::of("jp|ru|cn|kr|de|com"),
+        ) {
+            let bytes = text.as_bytes();
+            let full = detect_start(bytes, hint.as_deref(), complete);
+            let quick = detect_entry(bytes, hint.as_deref(), complete, Ranking::Charset);
+            proptest::prop_assert!(quick.runners_up.is_empty() || quick.reason == "statistical guess");
+            proptest::prop_assert_eq!(quick, without_utf8_runners_up(full));
+        }
+
+        #[test]
+        fn the_charset_alone_is_the_full_answer_for_ascii_and_marks(
+            ascii in "[ -~\\t\\n\\x00\\x1B]{0,60}",
+            marked in with_a_mark(),
+            complete: bool,
+        ) {
+            for bytes in [ascii.as_bytes(), &marked[..]] {
+                let full = detect_start(bytes, None, complete);
+                let quick = detect_entry(bytes, None, complete, Ranking::Charset);
+                proptest::prop_assert_eq!(quick, without_utf8_runners_up(full));
+            }
+        }
+
+        #[test]
+        fn the_charset_alone_is_the_full_answer_for_any_bytes(
+            bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..48),
+            complete: bool,
+        ) {
+            let full = detect_start(&bytes, None, complete);
+            let quick = detect_entry(&bytes, None, complete, Ranking::Charset);
+            proptest::prop_assert_eq!(quick, without_utf8_runners_up(full));
+        }
+    }
+
+    #[test]
+    fn valid_utf8_lists_runners_up_only_when_asked() {
+        let bytes = "引き割り".as_bytes();
+        let full = detect_entry(bytes, None, true, Ranking::RunnersUp);
+        let quick = detect_entry(bytes, None, true, Ranking::Charset);
+        assert!(!full.runners_up.is_empty());
+        assert!(quick.runners_up.is_empty());
+        assert_eq!(
+            (quick.charset, quick.confidence, quick.reason),
+            (full.charset, full.confidence, full.reason)
+        );
     }
 
     #[test]
