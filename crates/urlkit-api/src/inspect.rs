@@ -46,15 +46,15 @@ pub struct InspectRequest {
     #[cfg_attr(feature = "openapi", schema(value_type = Option<std::collections::HashMap<String, String>>))]
     pub set: Vec<(String, String)>,
     /// Components to remove.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "bounded_list")]
     pub clear: Vec<String>,
     /// Query parameters to append, `name=value` or `name`, as text: each side is encoded
     /// as `application/x-www-form-urlencoded`.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "bounded_list")]
     pub append_query: Vec<String>,
     /// Remove the query parameters whose decoded name matches: a name, or a pattern where
     /// `*` matches any run of characters (`utm_*`).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "bounded_list")]
     pub trim_query: Vec<String>,
     /// Sort the query parameters by name (stable, as `URLSearchParams.sort()`).
     #[serde(default)]
@@ -182,13 +182,24 @@ impl InspectRequest {
         })
     }
 
-    /// Refuses a request beyond [`MAX_INSPECT_BYTES`] or [`MAX_EDITS`], naming the field.
+    /// Refuses a request beyond [`MAX_INSPECT_BYTES`] or [`MAX_EDITS`], naming the field
+    /// (for too many edits, the list with the most of them).
     fn check_bounds(&self) -> Result<(), RequestError> {
-        let edits =
-            self.set.len() + self.clear.len() + self.append_query.len() + self.trim_query.len();
+        let counts = [
+            ("set", self.set.len()),
+            ("clear", self.clear.len()),
+            ("append_query", self.append_query.len()),
+            ("trim_query", self.trim_query.len()),
+        ];
+        let edits: usize = counts.iter().map(|(_, n)| n).sum();
         if edits > MAX_EDITS {
+            let (field, _) = counts
+                .iter()
+                .max_by_key(|(_, n)| *n)
+                .copied()
+                .unwrap_or(("set", 0));
             return Err(RequestError::new(
-                "set",
+                field,
                 format!("{edits} edits; at most {MAX_EDITS} per request"),
             ));
         }
@@ -302,7 +313,9 @@ fn field_of(request: &InspectRequest, edits: &Edits, error: &EditError) -> Strin
 }
 
 /// A JSON object read as its `(key, value)` pairs in document order; a key given twice is
-/// an error.
+/// an error, and so is an object of more than [`MAX_EDITS`] keys, found while reading: the
+/// check for a repeated key looks at most that many keys, so reading costs time in line
+/// with the body.
 fn ordered_map<'de, D: serde::Deserializer<'de>>(
     deserializer: D,
 ) -> Result<Vec<(String, String)>, D::Error> {
@@ -320,16 +333,57 @@ fn ordered_map<'de, D: serde::Deserializer<'de>>(
             mut map: A,
         ) -> Result<Self::Value, A::Error> {
             let mut pairs: Vec<(String, String)> = Vec::new();
-            while let Some((key, value)) = map.next_entry::<String, String>()? {
+            while let Some(key) = map.next_key::<String>()? {
+                if pairs.len() == MAX_EDITS {
+                    return Err(too_many_edits());
+                }
                 if pairs.iter().any(|(k, _)| *k == key) {
                     return Err(serde::de::Error::custom(format!(
                         "the component `{key}` is set twice"
                     )));
                 }
+                let value = map.next_value::<String>()?;
                 pairs.push((key, value));
             }
             Ok(pairs)
         }
     }
     deserializer.deserialize_any(Pairs)
+}
+
+/// A JSON array of texts (or `null`), refused while reading once it holds more than
+/// [`MAX_EDITS`] entries.
+fn bounded_list<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Vec<String>, D::Error> {
+    struct Texts;
+    impl<'de> serde::de::Visitor<'de> for Texts {
+        type Value = Vec<String>;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("an array of texts")
+        }
+        fn visit_unit<E>(self) -> Result<Self::Value, E> {
+            Ok(Vec::new())
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(
+            self,
+            mut seq: A,
+        ) -> Result<Self::Value, A::Error> {
+            let mut texts = Vec::new();
+            while let Some(text) = seq.next_element::<String>()? {
+                if texts.len() == MAX_EDITS {
+                    return Err(too_many_edits());
+                }
+                texts.push(text);
+            }
+            Ok(texts)
+        }
+    }
+    deserializer.deserialize_any(Texts)
+}
+
+fn too_many_edits<E: serde::de::Error>() -> E {
+    E::custom(format!(
+        "more than {MAX_EDITS} edits; at most {MAX_EDITS} per request"
+    ))
 }

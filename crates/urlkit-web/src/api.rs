@@ -2,8 +2,9 @@
 
 use crate::codec::{answer, FileOptions, Op};
 use crate::error::{ApiError, ErrorBody, ErrorDetail};
+use crate::ratelimit::Client;
 use crate::store::ResultId;
-use crate::AppState;
+use crate::{AppState, SlotRefused};
 use axum::body::Body;
 use axum::extract::multipart::MultipartRejection;
 use axum::extract::{FromRequest, Multipart, Path, Request, State};
@@ -11,6 +12,8 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::{Deserialize, Serialize};
+use std::net::IpAddr;
+use std::time::Duration;
 use tokio::io::AsyncWriteExt;
 use urlkit::inspect::rfc3986::{self, Components};
 use urlkit::inspect::whatwg;
@@ -233,7 +236,8 @@ pub struct ResolveResponse {
     pub whatwg: Option<String>,
 }
 
-/// Resolves a reference against a base (RFC 3986 §5). A base without a scheme is a 422.
+/// Resolves a reference against a base (RFC 3986 §5). A base without a scheme is a 422; a
+/// base and reference of more than 64 KiB together are a 400 naming the longer.
 #[utoipa::path(
     post, path = "/api/resolve", tag = "inspect",
     request_body = ResolveRequest,
@@ -246,6 +250,20 @@ pub struct ResolveResponse {
 pub async fn resolve(
     ApiJson(request): ApiJson<ResolveRequest>,
 ) -> Result<Json<ResolveResponse>, ApiError> {
+    let limit = urlkit_api::inspect::MAX_INSPECT_BYTES;
+    let total = request.base.len() + request.reference.len();
+    if total > limit {
+        let field = if request.base.len() > request.reference.len() {
+            "base"
+        } else {
+            "reference"
+        };
+        return Err(RequestError::new(
+            field,
+            format!("the request carries {total} bytes of text; resolving takes at most {limit}"),
+        )
+        .into());
+    }
     let resolved = rfc3986::resolve(&request.base, &request.reference)
         .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "bad-base", e.message))?;
     let whatwg = whatwg::parse(&request.base, None)
@@ -322,38 +340,34 @@ pub struct FileUpload {
     responses(
         (status = 201, description = "Stored; download it once", body = FileCreated),
         (status = 400, description = "Bad form", body = ErrorBody),
-        (status = 408, description = "The body sent nothing for the idle timeout; nothing kept", body = ErrorBody),
+        (status = 408, description = "The body sent nothing for the idle timeout, or the file arrived slower than 1 KiB/s; nothing kept", body = ErrorBody),
         (status = 413, description = "Larger than the upload limit; nothing kept", body = ErrorBody),
         (status = 422, description = "Rejected in strict mode; nothing kept", body = ErrorBody),
+        (status = 429, description = "This client has a quarter of the server's uploads in progress; `Retry-After`", body = ErrorBody),
         (status = 503, description = "As many uploads in progress as the server takes; `Retry-After`", body = ErrorBody),
         (status = 507, description = "The result store is full; nothing kept", body = ErrorBody),
     )
 )]
 pub async fn upload_file(
     State(state): State<AppState>,
+    Client(client): Client,
     multipart: Result<Multipart, MultipartRejection>,
 ) -> Result<(StatusCode, Json<FileCreated>), ApiError> {
-    let created = process_upload(&state, multipart?).await?;
+    let created = process_upload(&state, client, multipart?).await?;
     Ok((StatusCode::CREATED, Json(created)))
 }
 
 /// Reads the form, streams the file through the codec into the store. Options must come
 /// before the file; a missing file or op is a 400, a file larger than the limit a 413,
-/// a strict-mode finding a 422, and in each case nothing is kept.
+/// a strict-mode finding a 422, and in each case nothing is kept. The upload takes one of
+/// the server's slots once the file's first bytes arrive: when all are taken it is a 503,
+/// when `client` holds its share a 429, both with `Retry-After`; a file that then arrives
+/// slower than [`MIN_UPLOAD_RATE`](crate::MIN_UPLOAD_RATE) is a 408.
 pub async fn process_upload(
     state: &AppState,
+    client: IpAddr,
     mut multipart: Multipart,
 ) -> Result<FileCreated, ApiError> {
-    // Held until the result is stored or refused.
-    let _slot = state.upload_slot().ok_or_else(|| {
-        state.metrics().uploads_refused.inc();
-        ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "busy",
-            "the server is processing as many uploads as it takes; try again in a few seconds",
-        )
-        .retry_after(5)
-    })?;
     let mut op = None;
     let mut options = FileOptions::default();
     while let Some(mut field) = multipart.next_field().await? {
@@ -383,13 +397,22 @@ pub async fn process_upload(
             }
             ApiError::storage(e)
         };
+        // The slot is taken once the file's first bytes are in, and held until the result
+        // is stored or refused; from then on the file must keep arriving.
+        let first = field.chunk().await?;
+        let _slot = upload_slot(state, client)?;
+        let mut pace = Pace::new(state.upload_window());
         let mut writer = store.create(&id).await.map_err(stored)?;
         let processed: Result<u64, ApiError> = async {
             let mut received: u64 = 0;
             let mut written: u64 = 0;
             let mut out = Vec::with_capacity(256 * 1024);
+            let mut next = Some(first);
             loop {
-                let chunk = field.chunk().await?;
+                let chunk = match next.take() {
+                    Some(chunk) => chunk,
+                    None => pace.next_chunk(&mut field).await?,
+                };
                 out.clear();
                 match &chunk {
                     Some(bytes) => {
@@ -548,6 +571,91 @@ fn too_large(limit: u64) -> ApiError {
         limit,
         crate::human_size(limit)
     ))
+}
+
+/// A slot for `client`'s upload, or the 503 or 429 that says why there is none.
+fn upload_slot(state: &AppState, client: IpAddr) -> Result<crate::UploadSlot, ApiError> {
+    state.upload_slot(client).map_err(|refused| {
+        state.metrics().uploads_refused.inc();
+        match refused {
+            SlotRefused::ServerFull => ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "busy",
+                "the server is processing as many uploads as it takes; try again in a few seconds",
+            ),
+            SlotRefused::ClientHoldsItsShare(held) => ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "uploads-per-client",
+                format!(
+                    "you have {held} uploads in progress, as many as one client may; \
+                     try again when one has finished"
+                ),
+            ),
+        }
+        .retry_after(5)
+    })
+}
+
+/// The pace a file must keep: at least [`MIN_UPLOAD_RATE`](crate::MIN_UPLOAD_RATE) bytes a
+/// second over each window.
+struct Pace {
+    window: Duration,
+    window_start: tokio::time::Instant,
+    window_bytes: u64,
+}
+
+impl Pace {
+    fn new(window: Duration) -> Pace {
+        Pace {
+            window,
+            window_start: tokio::time::Instant::now(),
+            window_bytes: 0,
+        }
+    }
+
+    fn needed(&self) -> u64 {
+        crate::MIN_UPLOAD_RATE.saturating_mul(self.window.as_secs().max(1))
+    }
+
+    /// The field's next chunk, or a 408 once a window ends with less than it needs.
+    async fn next_chunk(
+        &mut self,
+        field: &mut axum::extract::multipart::Field<'_>,
+    ) -> Result<Option<axum::body::Bytes>, ApiError> {
+        loop {
+            let window_end = self.window_start + self.window;
+            match tokio::time::timeout_at(window_end, field.chunk()).await {
+                Ok(chunk) => {
+                    let chunk = chunk?;
+                    self.window_bytes += chunk.as_ref().map_or(0, |c| c.len() as u64);
+                    if tokio::time::Instant::now() >= window_end {
+                        self.end_window()?;
+                    }
+                    return Ok(chunk);
+                }
+                Err(_) => self.end_window()?,
+            }
+        }
+    }
+
+    fn end_window(&mut self) -> Result<(), ApiError> {
+        if self.window_bytes < self.needed() {
+            return Err(ApiError::new(
+                StatusCode::REQUEST_TIMEOUT,
+                "too-slow",
+                format!(
+                    "only {} bytes of the file arrived in the last {} s; an upload must bring \
+                     at least {} bytes a second",
+                    self.window_bytes,
+                    self.window.as_secs(),
+                    crate::MIN_UPLOAD_RATE
+                ),
+            ));
+        }
+        self.window_start = tokio::time::Instant::now();
+        self.window_bytes = 0;
+        Ok(())
+    }
 }
 
 /// A non-file form field, at most 64 KiB.

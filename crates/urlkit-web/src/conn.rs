@@ -1,12 +1,14 @@
 //! Connections: accepting them (plain or TLS), capping how many are open, and closing the
 //! ones that send nothing.
 //!
-//! Every connection is watched. One that has not started a request within the header
-//! timeout of opening (TLS handshake included), or that has sent and received nothing for
-//! the idle timeout while no request of it is being handled, is closed; so are TLS
-//! handshakes that do not finish within the header timeout. HTTP/1 and HTTP/2 alike: the
-//! watch is on the bytes of the socket, below TLS and the HTTP protocol. A request body
-//! that stalls is the body idle timeout's business ([`crate::routes`]).
+//! Every connection is watched, by what its requests do rather than by its bytes. One whose
+//! first request's headers have not all arrived within the header timeout of opening (TLS
+//! handshake included) is closed, whatever it sends meanwhile: HTTP/2 PINGs, SETTINGS or
+//! window updates keep nothing open. After that, one that has had no request in flight and
+//! no response body moving for the idle timeout is closed the same way. HTTP/1 and HTTP/2
+//! alike. A request body that stalls is the body idle timeout's business
+//! ([`crate::routes`]); a response body the client stops reading stops moving, and its
+//! connection goes after the idle timeout.
 //!
 //! Past [`ConnectionLimits::max_connections`] open connections a new one gets a 503 JSON
 //! answer (`Retry-After: 5`) and is closed at once; a few such answers are written at a
@@ -23,14 +25,13 @@ use hyper::body::Incoming;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use std::convert::Infallible;
 use std::future::Future;
-use std::io;
 use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
-use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, ReadBuf};
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Semaphore;
 use tower::ServiceExt;
@@ -114,74 +115,52 @@ impl Drop for RequestGuard {
     }
 }
 
-/// A socket that notes every byte moved in [`Activity`].
-struct Watched<T> {
-    inner: T,
+/// A response body that notes in [`Activity`] every frame it yields: a long download
+/// keeps its connection open while it moves.
+struct Noted {
+    inner: axum::body::Body,
     activity: Arc<Activity>,
 }
 
-impl<T: AsyncRead + Unpin> AsyncRead for Watched<T> {
-    fn poll_read(
+impl http_body::Body for Noted {
+    type Data = axum::body::Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
-        buf: &mut ReadBuf<'_>,
-    ) -> Poll<io::Result<()>> {
-        let before = buf.filled().len();
-        let polled = Pin::new(&mut self.inner).poll_read(cx, buf);
-        if matches!(polled, Poll::Ready(Ok(()))) && buf.filled().len() > before {
+    ) -> Poll<Option<Result<http_body::Frame<Self::Data>, Self::Error>>> {
+        let polled = Pin::new(&mut self.inner).poll_frame(cx);
+        if matches!(polled, Poll::Ready(Some(Ok(_)))) {
             self.activity.touch();
         }
         polled
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        self.inner.size_hint()
     }
 }
 
-impl<T: AsyncWrite + Unpin> AsyncWrite for Watched<T> {
-    fn poll_write(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &[u8],
-    ) -> Poll<io::Result<usize>> {
-        let polled = Pin::new(&mut self.inner).poll_write(cx, buf);
-        if matches!(polled, Poll::Ready(Ok(n)) if n > 0) {
-            self.activity.touch();
-        }
-        polled
-    }
-
-    fn poll_write_vectored(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        bufs: &[io::IoSlice<'_>],
-    ) -> Poll<io::Result<usize>> {
-        let polled = Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
-        if matches!(polled, Poll::Ready(Ok(n)) if n > 0) {
-            self.activity.touch();
-        }
-        polled
-    }
-
-    fn is_write_vectored(&self) -> bool {
-        self.inner.is_write_vectored()
-    }
-
-    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.inner).poll_flush(cx)
-    }
-
-    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.inner).poll_shutdown(cx)
-    }
-}
-
-/// Completes when the connection has been silent too long: before its first request for
-/// the header timeout, later for the idle timeout, never while a request is handled.
+/// Completes when the connection has gone too long without a request: before its first
+/// request's headers, the header timeout from opening; later, the idle timeout since its
+/// last request or response frame; never while a request is handled.
 async fn silence(activity: &Activity, limits: &ConnectionLimits) {
     loop {
-        let limit = if activity.started_a_request.load(Ordering::Relaxed) {
-            limits.idle_timeout
-        } else {
-            limits.header_timeout
-        };
+        if !activity.started_a_request.load(Ordering::Relaxed) {
+            match limits.header_timeout.checked_sub(activity.opened.elapsed()) {
+                Some(left) if !left.is_zero() => {
+                    tokio::time::sleep(left).await;
+                    continue;
+                }
+                _ => return,
+            }
+        }
+        let limit = limits.idle_timeout;
         let wait = if activity.in_flight.load(Ordering::Relaxed) > 0 {
             limit
         } else {
@@ -285,10 +264,7 @@ pub async fn serve_connections(
             continue;
         };
         let activity = Arc::new(Activity::new());
-        let io = Watched {
-            inner: stream,
-            activity: Arc::clone(&activity),
-        };
+        let io = stream;
         let service = RequestService {
             router: router.clone(),
             peer,
@@ -358,8 +334,8 @@ impl Drop for OpenConnection {
     }
 }
 
-/// The router for one connection's requests: each gets the peer's address, and counts as
-/// in flight until its response has been produced.
+/// The router for one connection's requests: each gets the peer's address, counts as in
+/// flight until its response has been produced, and notes each frame of its response body.
 #[derive(Clone)]
 struct RequestService {
     router: Router,
@@ -376,8 +352,11 @@ impl hyper::service::Service<Request<Incoming>> for RequestService {
         request.extensions_mut().insert(ConnectInfo(self.peer));
         let guard = self.activity.begin_request();
         let answer = self.router.clone().oneshot(request);
+        let activity = Arc::clone(&self.activity);
         Box::pin(async move {
-            let response = answer.await;
+            let response = answer.await.map(|response| {
+                response.map(|inner| axum::body::Body::new(Noted { inner, activity }))
+            });
             drop(guard);
             response
         })

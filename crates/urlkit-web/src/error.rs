@@ -205,8 +205,26 @@ impl From<axum::extract::rejection::JsonRejection> for ApiError {
         } else {
             code
         };
-        ApiError::new(status, code, rejection.body_text())
+        ApiError {
+            field: data_error_path(&rejection),
+            ..ApiError::new(status, code, rejection.body_text())
+        }
     }
+}
+
+/// Where in the JSON body a field's value was refused (`set`, `trim_query[3]`), when the
+/// refusal says.
+fn data_error_path(rejection: &axum::extract::rejection::JsonRejection) -> Option<String> {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(rejection);
+    while let Some(error) = source {
+        if let Some(located) = error.downcast_ref::<serde_path_to_error::Error<serde_json::Error>>()
+        {
+            let path = located.path().to_string();
+            return (path != ".").then_some(path);
+        }
+        source = error.source();
+    }
+    None
 }
 
 impl From<axum::extract::multipart::MultipartError> for ApiError {

@@ -38,6 +38,9 @@ pub const IDLE_TIMEOUT: Duration = Duration::from_secs(30);
 pub const MAX_CONNECTIONS: usize = 4096;
 /// The default cap on uploads processed at once.
 pub const MAX_UPLOADS: usize = 16;
+/// The slowest an upload may arrive, in bytes a second, averaged over each
+/// [`AppState::upload_window`]: slower, it is cut off with a 408 and its slot freed.
+pub const MIN_UPLOAD_RATE: u64 = 1024;
 /// The default largest upload.
 pub const MAX_UPLOAD: u64 = 100 << 20;
 /// The default most bytes the result store holds: three results of the largest upload,
@@ -130,6 +133,9 @@ struct Inner {
     ttl: Duration,
     tls: bool,
     uploads: Arc<tokio::sync::Semaphore>,
+    max_uploads: usize,
+    /// Uploads in progress per client, so that one client cannot hold every slot.
+    uploads_by_client: Arc<std::sync::Mutex<std::collections::HashMap<std::net::IpAddr, usize>>>,
     body_idle_timeout: Duration,
     rate_limit: Option<RateLimit>,
     trusted_proxies: Arc<[ipnet::IpNet]>,
@@ -149,6 +155,8 @@ impl AppState {
                 ttl,
                 tls,
                 uploads: Arc::new(tokio::sync::Semaphore::new(MAX_UPLOADS)),
+                max_uploads: MAX_UPLOADS,
+                uploads_by_client: Arc::default(),
                 body_idle_timeout: IDLE_TIMEOUT,
                 rate_limit: None,
                 trusted_proxies: Arc::new([]),
@@ -175,6 +183,8 @@ impl AppState {
                 ttl: self.inner.ttl,
                 tls: self.inner.tls,
                 uploads: Arc::new(tokio::sync::Semaphore::new(max_uploads)),
+                max_uploads,
+                uploads_by_client: Arc::default(),
                 body_idle_timeout,
                 rate_limit,
                 trusted_proxies: trusted_proxies.into(),
@@ -204,9 +214,41 @@ impl AppState {
         self.inner.tls
     }
 
-    /// A place among the uploads processed at once, or `None` when all are taken.
-    pub fn upload_slot(&self) -> Option<tokio::sync::OwnedSemaphorePermit> {
-        Arc::clone(&self.inner.uploads).try_acquire_owned().ok()
+    /// A place among the uploads processed at once for `client`, held until the slot is
+    /// dropped. Refused when every place is taken, or when the client already holds
+    /// [`uploads_per_client`](Self::uploads_per_client) of them.
+    pub fn upload_slot(&self, client: std::net::IpAddr) -> Result<UploadSlot, SlotRefused> {
+        let mut by_client = self
+            .inner
+            .uploads_by_client
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let held = by_client.get(&client).copied().unwrap_or(0);
+        if held >= self.uploads_per_client() {
+            return Err(SlotRefused::ClientHoldsItsShare(held));
+        }
+        let permit = Arc::clone(&self.inner.uploads)
+            .try_acquire_owned()
+            .map_err(|_| SlotRefused::ServerFull)?;
+        *by_client.entry(client).or_insert(0) += 1;
+        Ok(UploadSlot {
+            _permit: permit,
+            client,
+            by_client: Arc::clone(&self.inner.uploads_by_client),
+        })
+    }
+
+    /// The most uploads one client may have in progress: a quarter of the server's
+    /// (at least one).
+    pub fn uploads_per_client(&self) -> usize {
+        self.inner.max_uploads.div_ceil(4).max(1)
+    }
+
+    /// The window over which an upload must average [`MIN_UPLOAD_RATE`]: the body idle
+    /// timeout and five seconds more, so a body that stops altogether meets the idle
+    /// timeout first.
+    pub fn upload_window(&self) -> Duration {
+        self.inner.body_idle_timeout + Duration::from_secs(5)
     }
 
     /// How long a request body may send nothing.
@@ -504,6 +546,37 @@ pub fn human_size(bytes: u64) -> String {
         }
     }
     format!("{bytes} bytes")
+}
+
+/// A place among the uploads processed at once, given back when dropped.
+pub struct UploadSlot {
+    _permit: tokio::sync::OwnedSemaphorePermit,
+    client: std::net::IpAddr,
+    by_client: Arc<std::sync::Mutex<std::collections::HashMap<std::net::IpAddr, usize>>>,
+}
+
+impl Drop for UploadSlot {
+    fn drop(&mut self) {
+        let mut by_client = self
+            .by_client
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(held) = by_client.get_mut(&self.client) {
+            *held -= 1;
+            if *held == 0 {
+                by_client.remove(&self.client);
+            }
+        }
+    }
+}
+
+/// Why no upload slot was given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SlotRefused {
+    /// Every slot of the server is taken.
+    ServerFull,
+    /// The client already holds its share, this many.
+    ClientHoldsItsShare(usize),
 }
 
 #[cfg(test)]

@@ -6,12 +6,15 @@ use crate::api::{inspect, process_upload, ApiJson, FileCreated, InspectRequest, 
 use crate::codec::answer;
 use crate::error::ApiError;
 use crate::i18n::{Catalog, Lang};
+use crate::ratelimit::Client;
 use crate::view;
 use crate::AppState;
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
 use axum::extract::{Multipart, Path, RawQuery, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
-use axum::{Form, Json};
+use axum::Json;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::sync::OnceLock;
@@ -350,12 +353,12 @@ pub async fn submit(
     State(app): State<AppState>,
     RawQuery(query): RawQuery,
     headers: HeaderMap,
-    form: Result<Form<Vec<(String, String)>>, axum::extract::rejection::FormRejection>,
+    body: Result<Bytes, BytesRejection>,
 ) -> Response {
     let (lang, _) = language(query.as_deref(), &headers);
     let mut state = PageState::new(lang, app.max_upload());
-    let fields = match form {
-        Ok(Form(fields)) => fields,
+    let body = match body {
+        Ok(body) => body,
         Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
             state.codec = Some(Err(ApiError::too_large(rejection.body_text())));
             return page_response(StatusCode::PAYLOAD_TOO_LARGE, &state, None, app.tls());
@@ -364,7 +367,10 @@ pub async fn submit(
             return ApiError::bad_request("bad-form", rejection.body_text()).into_response()
         }
     };
-    state.fields = fields.into_iter().collect();
+    state.fields = match form_fields(&headers, &body) {
+        Ok(fields) => fields,
+        Err(error) => return error.into_response(),
+    };
     let op = state.field("op").to_string();
     match op.as_str() {
         "encode" => state.run(Direction::Encode),
@@ -405,17 +411,49 @@ pub async fn submit(
     page_response(status, &state, None, app.tls())
 }
 
+/// The most fields a page form may carry; the page's own forms send about thirty.
+pub const MAX_FORM_FIELDS: usize = 256;
+
+/// The fields of a form post, the last of a name winning. A body that is not
+/// `application/x-www-form-urlencoded`, or that has more than [`MAX_FORM_FIELDS`] fields,
+/// is a `bad-form` 400; the fields are counted as they are read, so a form of millions of
+/// empty fields costs no more memory than its bytes.
+fn form_fields(headers: &HeaderMap, body: &[u8]) -> Result<HashMap<String, String>, ApiError> {
+    let media_type = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .map(|value| value.split(';').next().unwrap_or("").trim());
+    if !media_type.is_some_and(|m| m.eq_ignore_ascii_case("application/x-www-form-urlencoded")) {
+        return Err(ApiError::bad_request(
+            "bad-form",
+            "the page takes a form: send `Content-Type: application/x-www-form-urlencoded`",
+        ));
+    }
+    let mut fields = HashMap::new();
+    for (count, (name, value)) in form_urlencoded::parse(body).enumerate() {
+        if count == MAX_FORM_FIELDS {
+            return Err(ApiError::bad_request(
+                "bad-form",
+                format!("the form has more than {MAX_FORM_FIELDS} fields; the page sends about 30"),
+            ));
+        }
+        fields.insert(name.into_owned(), value.into_owned());
+    }
+    Ok(fields)
+}
+
 /// `POST /files` (form post without JavaScript): processes the upload like
 /// `POST /api/files` and renders the page with the download link or the error.
 pub async fn submit_file(
     State(app): State<AppState>,
+    Client(client): Client,
     RawQuery(query): RawQuery,
     headers: HeaderMap,
     multipart: Result<Multipart, axum::extract::multipart::MultipartRejection>,
 ) -> Response {
     let (lang, _) = language(query.as_deref(), &headers);
     let result = match multipart {
-        Ok(multipart) => process_upload(&app, multipart).await,
+        Ok(multipart) => process_upload(&app, client, multipart).await,
         Err(rejection) => Err(ApiError::from(rejection)),
     };
     let status = match &result {

@@ -7,7 +7,10 @@
 //! clients are counted per /64, the block one subscriber usually holds.
 
 use crate::error::ApiError;
+use crate::AppState;
 use axum::extract::connect_info::ConnectInfo;
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
 use axum::http::{HeaderMap, Request, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Router;
@@ -109,6 +112,31 @@ pub fn client_ip(peer: IpAddr, headers: &HeaderMap, trusted_proxies: &[IpNet]) -
         }
     }
     client
+}
+
+/// The client a request comes from, as the rate limit and the upload slots count it:
+/// [`client_ip`] through the server's trusted proxies, IPv6 per /64. A request without a
+/// peer address (a router served without one) is `0.0.0.0`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Client(pub IpAddr);
+
+impl FromRequestParts<AppState> for Client {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let peer = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip());
+        Ok(Client(counted_as(client_ip(
+            peer,
+            &parts.headers,
+            state.trusted_proxies(),
+        ))))
+    }
 }
 
 /// IPv6 addresses counted per /64; IPv4-mapped ones as IPv4.

@@ -18,9 +18,11 @@ use tower_http::timeout::{TimeoutBody, TimeoutError, TimeoutLayer};
 
 /// Largest JSON or form body for text operations.
 pub const TEXT_LIMIT: usize = 16 * 1024 * 1024;
-/// Largest body of `/api/inspect` and `/api/resolve`: URLs up to the 2 MB Chromium takes,
-/// with room for JSON escapes and a base.
-pub const INSPECT_LIMIT: usize = 4 * 1024 * 1024;
+/// Largest body of `/api/inspect` and `/api/resolve`, and of a page form that asks for the
+/// inspector: their text is at most [`MAX_INSPECT_BYTES`](urlkit_api::inspect::MAX_INSPECT_BYTES)
+/// (64 KiB), with room for every character of it written as a JSON escape (`\u00e9`, six
+/// bytes) or a form's `%XX`, and for the field names.
+pub const INSPECT_LIMIT: usize = 8 * urlkit_api::inspect::MAX_INSPECT_BYTES;
 /// Room for multipart headers and option fields beyond the file itself.
 pub const MULTIPART_OVERHEAD: u64 = 1024 * 1024;
 
@@ -36,7 +38,8 @@ form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 /// Bounds on every request: a body announced larger than its route takes is a 413 before
 /// any of it is read; a body that sends nothing for the body idle timeout is cut off with a
 /// 408; text routes answer within 30 s (408), uploads within 30 minutes; the rate limit per
-/// client, when set, applies to everything but the health check.
+/// client, when set, applies to everything but the health check: readiness, metrics,
+/// unknown paths (404) and wrong methods (405) included.
 pub fn router(state: AppState) -> Router {
     let text = Router::new()
         .route(
@@ -69,22 +72,25 @@ pub fn router(state: AppState) -> Router {
         StatusCode::REQUEST_TIMEOUT,
         Duration::from_secs(30 * 60),
     ));
-    let mut limited = text
+    let mut limited: Router<AppState> = text
         .merge(files)
         .layer(middleware::from_fn_with_state(
             state.clone(),
             body_idle_timeout,
         ))
-        .layer(middleware::from_fn(compress::gzip_assets));
-    if let Some(limit) = state.rate_limit() {
-        limited = ratelimit::limit(limited, limit, state.trusted_proxies());
-    }
-    limited
-        .route("/healthz", get(api::healthz))
+        .layer(middleware::from_fn(compress::gzip_assets))
         .route("/readyz", get(api::readyz))
         .route("/metrics", get(api::metrics))
         .fallback(api::not_found)
-        .method_not_allowed_fallback(api::method_not_allowed)
+        .method_not_allowed_fallback(api::method_not_allowed);
+    if let Some(limit) = state.rate_limit() {
+        limited = ratelimit::limit(limited, limit, state.trusted_proxies());
+    }
+    let health = Router::new()
+        .route("/healthz", get(api::healthz))
+        .method_not_allowed_fallback(api::method_not_allowed);
+    limited
+        .merge(health)
         .layer(middleware::from_fn_with_state(
             state.clone(),
             security_headers,

@@ -829,6 +829,38 @@ async fn the_page_works_as_plain_form_posts() {
     assert_eq!(response.status(), StatusCode::BAD_REQUEST);
     assert_error(&response.json().await.unwrap(), "bad-form");
 
+    // A form of more fields than the page has is refused as it is read, empty ones too.
+    let limit = urlkit_web::page::MAX_FORM_FIELDS;
+    for body in [
+        format!("op=decode&input=%41{}", "&x=".repeat(limit)),
+        format!("op=decode{}", "&e".repeat(2_000_000)),
+    ] {
+        let response = server
+            .client
+            .post(server.url("/"))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+        let body: Value = response.json().await.unwrap();
+        assert_error(&body, "bad-form");
+        let message = body["error"]["message"].as_str().unwrap();
+        assert!(
+            message.contains(&format!("more than {limit} fields")),
+            "{message}"
+        );
+    }
+    let response = server
+        .client
+        .post(server.url("/"))
+        .form(&[("op", "decode"), ("input", "%41")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+
     let form = Form::new()
         .text("op", "decode")
         .part("file", Part::bytes(b"%41".to_vec()).file_name("a.txt"));
@@ -1176,4 +1208,71 @@ async fn inspect_answers_have_a_bounded_size() {
         let size = page.bytes().await.unwrap().len();
         assert!(size < 3_000_000, "page: {size} bytes");
     }
+}
+
+/// A request with more edits than the inspector takes is refused while it is read, naming
+/// the list that holds the most: a long list costs no more than reading it, and is never
+/// checked pair against pair.
+#[tokio::test]
+async fn inspect_refuses_too_many_edits_while_reading_them() {
+    let server = Server::default().await;
+    let many_keys: serde_json::Map<String, Value> = (0..40_000)
+        .map(|i| (format!("k{i}"), Value::from("v")))
+        .collect();
+    let many_names: Vec<String> = (0..200).map(|i| format!("name{i}")).collect();
+    for (request, field) in [
+        (json!({"url": "http://a/", "set": many_keys}), "set"),
+        (json!({"url": "http://a/", "clear": many_names}), "clear"),
+        (
+            json!({"url": "http://a/", "append_query": many_names}),
+            "append_query",
+        ),
+        (
+            json!({"url": "http://a/", "trim_query": many_names}),
+            "trim_query",
+        ),
+    ] {
+        let (status, body) = server.post_json("/api/inspect", request).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{field}: {body}");
+        assert_eq!(body["error"]["field"], field, "{body}");
+        let message = body["error"]["message"].as_str().unwrap();
+        assert!(
+            message.contains("more than 100 edits"),
+            "{field}: {message}"
+        );
+    }
+    // Within each list's bound but over the request's: the list with the most is named.
+    let (status, body) = server
+        .post_json(
+            "/api/inspect",
+            json!({"url": "http://a/", "clear": many_names[..40], "trim_query": many_names[..70]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert_eq!(body["error"]["field"], "trim_query", "{body}");
+}
+
+/// `/api/resolve` takes as much text as the inspector, and names the longer field past it.
+#[tokio::test]
+async fn resolve_refuses_text_beyond_the_inspectors_bound() {
+    let server = Server::default().await;
+    let long_path = format!("http://h/{}", "p/".repeat(40_000));
+    for (request, field) in [
+        (json!({"base": long_path, "reference": "x"}), "base"),
+        (
+            json!({"base": "http://h/", "reference": long_path}),
+            "reference",
+        ),
+    ] {
+        let (status, body) = server.post_json("/api/resolve", request).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{field}: {body}");
+        assert_eq!(body["error"]["field"], field, "{body}");
+    }
+    let (status, body) = server
+        .post_json(
+            "/api/resolve",
+            json!({"base": "http://h/a/b", "reference": "../c"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
 }

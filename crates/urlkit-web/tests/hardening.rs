@@ -32,9 +32,16 @@ impl Server {
             ResultId::random().unwrap()
         ));
         let store = DirStore::open(&dir).unwrap().with_quota(quota);
-        // Room for every upload the tests make at once.
+        // Room for every upload the tests make at once; clients told apart by
+        // X-Forwarded-For, as behind a proxy, so that many uploads at once can come from
+        // many clients.
         let state = AppState::new(Arc::new(store), max_upload, Duration::from_secs(900), false)
-            .with_limits(64, Duration::from_secs(30), None, Vec::new());
+            .with_limits(
+                64,
+                Duration::from_secs(30),
+                None,
+                vec!["127.0.0.1/32".parse().unwrap()],
+            );
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let limits = ConnectionLimits {
@@ -578,7 +585,13 @@ async fn concurrent_uploads_at_the_limit_leak_no_descriptor_and_no_file() {
                 "file",
                 Part::bytes(vec![b'z'; size as usize]).file_name("big.bin"),
             );
-            let response = client.post(&url).multipart(form).send().await.unwrap();
+            let response = client
+                .post(&url)
+                .header("x-forwarded-for", format!("198.51.100.{i}"))
+                .multipart(form)
+                .send()
+                .await
+                .unwrap();
             let status = response.status();
             let body: Value = response.json().await.unwrap();
             (size, status, body)

@@ -281,6 +281,45 @@ async fn silent_plain_connections_are_closed_before_and_between_requests() {
     );
 }
 
+/// How long until the server closes an HTTP/2 connection that was sent `opening`, then a
+/// PING every 300 ms for as long as it stays open (at most `limit`); `None` if it outlives
+/// `limit`.
+async fn pinged_connection_lasts(
+    server: &Server,
+    opening: Vec<u8>,
+    limit: Duration,
+) -> Option<Duration> {
+    let stream = TcpStream::connect(server.addr).await.unwrap();
+    let (mut reader, mut writer) = stream.into_split();
+    writer.write_all(&opening).await.unwrap();
+    let pinger = tokio::spawn(async move {
+        let ping = [0, 0, 8, 0x6, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8];
+        for _ in 0..100 {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            if writer.write_all(&ping).await.is_err() {
+                break;
+            }
+        }
+    });
+    let lasted = closed_within(&mut reader, limit).await;
+    pinger.abort();
+    lasted
+}
+
+#[tokio::test]
+async fn http2_connections_that_only_ping_are_closed() {
+    let server = Server::start(Options::default()).await;
+    // No request ever: closed at the header timeout from opening, whatever frames come.
+    let lasted = pinged_connection_lasts(&server, h2_preface(false), HEADER_TIMEOUT + SLACK).await;
+    assert!(lasted.is_some(), "a connection that only pings stayed open");
+    // One request answered, then only PINGs: closed at the idle timeout.
+    let lasted = pinged_connection_lasts(&server, h2_preface(true), IDLE_TIMEOUT + SLACK).await;
+    assert!(
+        lasted.is_some_and(|t| t >= IDLE_TIMEOUT / 2),
+        "a connection that pings after its request: {lasted:?}"
+    );
+}
+
 #[tokio::test]
 async fn silent_tls_connections_are_closed_before_and_after_the_handshake() {
     let server = Server::start(Options {
@@ -409,18 +448,14 @@ async fn stalled_bodies_are_cut_off_with_408_and_nothing_is_kept() {
 async fn uploads_past_the_cap_get_503_at_once() {
     let server = Server::start(Options {
         max_uploads: 2,
+        trusted_proxies: vec!["127.0.0.1/32".parse().unwrap()],
         ..Options::default()
     })
     .await;
-    // Two uploads in progress, sending slowly.
+    // Two uploads in progress from two clients, sending slowly.
     let mut slow = Vec::new();
-    for _ in 0..2 {
-        let mut stream = TcpStream::connect(server.addr).await.unwrap();
-        stream
-            .write_all(format!("{}{UPLOAD_START}", upload_head(100_000)).as_bytes())
-            .await
-            .unwrap();
-        slow.push(stream);
+    for client in ["192.0.2.1", "192.0.2.2"] {
+        slow.push(slow_upload(&server, client).await);
     }
     tokio::time::sleep(Duration::from_millis(300)).await;
     let started = Instant::now();
@@ -434,6 +469,106 @@ async fn uploads_past_the_cap_get_503_at_once() {
     for stream in &mut slow {
         assert!(closed_within(stream, IDLE_TIMEOUT + SLACK).await.is_some());
     }
+    assert_eq!(server.upload().await.status(), StatusCode::CREATED);
+}
+
+/// An upload from `client` (through the trusted proxy on 127.0.0.1) that has sent the
+/// file's first bytes and then waits.
+async fn slow_upload(server: &Server, client: &str) -> TcpStream {
+    let mut stream = TcpStream::connect(server.addr).await.unwrap();
+    let head = upload_head(100_000).replace(
+        "Host: a\r\n",
+        &format!("Host: a\r\nX-Forwarded-For: {client}\r\n"),
+    );
+    stream
+        .write_all(format!("{head}{UPLOAD_START}").as_bytes())
+        .await
+        .unwrap();
+    stream
+}
+
+/// The upload as `client` through the trusted proxy.
+async fn upload_from(server: &Server, client: &str) -> reqwest::Response {
+    let form = Form::new()
+        .text("op", "encode")
+        .part("file", Part::bytes(b"abc".to_vec()).file_name("a"));
+    reqwest::Client::new()
+        .post(server.url("/api/files"))
+        .header("x-forwarded-for", client)
+        .multipart(form)
+        .send()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn one_client_holds_at_most_a_quarter_of_the_upload_slots() {
+    let server = Server::start(Options {
+        max_uploads: 16,
+        trusted_proxies: vec!["127.0.0.1/32".parse().unwrap()],
+        ..Options::default()
+    })
+    .await;
+    let mut slow = Vec::new();
+    for _ in 0..4 {
+        slow.push(slow_upload(&server, "192.0.2.7").await);
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    // A fifth from the same client waits its turn; another client's upload goes through.
+    let refused = upload_from(&server, "192.0.2.7").await;
+    assert_eq!(refused.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(refused.headers()["retry-after"], "5");
+    let body: Value = refused.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "uploads-per-client", "{body}");
+    assert_eq!(
+        upload_from(&server, "192.0.2.8").await.status(),
+        StatusCode::CREATED
+    );
+    // Once the stalled ones are cut off, the client's uploads are taken again.
+    for stream in &mut slow {
+        assert!(closed_within(stream, IDLE_TIMEOUT + SLACK).await.is_some());
+    }
+    assert_eq!(
+        upload_from(&server, "192.0.2.7").await.status(),
+        StatusCode::CREATED
+    );
+}
+
+#[tokio::test]
+async fn an_upload_that_trickles_is_cut_off_with_408_and_frees_its_slot() {
+    let server = Server::start(Options {
+        max_uploads: 1,
+        ..Options::default()
+    })
+    .await;
+    // One byte every half second: never idle for the idle timeout, far below 1 KiB/s.
+    let mut trickle = TcpStream::connect(server.addr).await.unwrap();
+    trickle
+        .write_all(format!("{}{UPLOAD_START}", upload_head(100_000)).as_bytes())
+        .await
+        .unwrap();
+    let window = IDLE_TIMEOUT + Duration::from_secs(5);
+    let started = Instant::now();
+    let mut answer = Vec::new();
+    let mut sink = [0u8; 4096];
+    while started.elapsed() < window + SLACK {
+        if trickle.write_all(b"x").await.is_err() {
+            break;
+        }
+        match tokio::time::timeout(Duration::from_millis(500), trickle.read(&mut sink)).await {
+            Ok(Ok(0)) | Ok(Err(_)) => break,
+            Ok(Ok(n)) => answer.extend_from_slice(&sink[..n]),
+            Err(_) => {}
+        }
+        if answer.windows(4).any(|w| w == b"\r\n\r\n") && answer.ends_with(b"}") {
+            break;
+        }
+    }
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer:?}");
+    assert!(answer.contains("\"too-slow\""), "{answer}");
+    assert!(started.elapsed() >= window / 2, "{:?}", started.elapsed());
+    assert_eq!(server.results_left(), 0);
     assert_eq!(server.upload().await.status(), StatusCode::CREATED);
 }
 
@@ -644,6 +779,36 @@ async fn the_rate_limit_is_per_client_with_429_and_retry_after() {
         !waits.is_empty() && waits.iter().all(|w| w == "1"),
         "{waits:?}"
     );
+    // Every other path counts too: readiness, metrics, unknown paths and wrong methods.
+    for (method, path) in [
+        (reqwest::Method::GET, "/readyz"),
+        (reqwest::Method::GET, "/metrics"),
+        (reqwest::Method::GET, "/no-such-page"),
+        (reqwest::Method::DELETE, "/api/encode"),
+    ] {
+        let limited_path = Server::start(Options {
+            rate_limit: Some(RateLimit {
+                per_second: 0.2,
+                burst: 3,
+            }),
+            ..Options::default()
+        })
+        .await;
+        let mut statuses = Vec::new();
+        for _ in 0..4 {
+            let response = client
+                .request(method.clone(), limited_path.url(path))
+                .send()
+                .await
+                .unwrap();
+            statuses.push(response.status().as_u16());
+        }
+        assert_eq!(statuses[3], 429, "{method} {path}: {statuses:?}");
+        assert!(
+            statuses[..3].iter().all(|s| *s != 429),
+            "{method} {path}: {statuses:?}"
+        );
+    }
     // Another client behind the same proxy is not affected; the health check never is.
     assert_eq!(encode("192.0.2.2").await.unwrap().status(), StatusCode::OK);
     for _ in 0..10 {

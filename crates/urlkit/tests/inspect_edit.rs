@@ -56,6 +56,64 @@ fn patterns_match_names_with_stars_anywhere() {
     assert!(!matches_pattern("name", "names"));
 }
 
+/// A reference matcher that tries every split: exponential, but plain to read.
+fn matches_by_trying_every_split(pattern: &[char], text: &[char]) -> bool {
+    match pattern.split_first() {
+        None => text.is_empty(),
+        Some(('*', rest)) => {
+            (0..=text.len()).any(|skip| matches_by_trying_every_split(rest, &text[skip..]))
+        }
+        Some(('\\', rest)) if !rest.is_empty() => {
+            text.first() == Some(&rest[0]) && matches_by_trying_every_split(&rest[1..], &text[1..])
+        }
+        Some((c, rest)) => {
+            text.first() == Some(c) && matches_by_trying_every_split(rest, &text[1..])
+        }
+    }
+}
+
+proptest! {
+    #[test]
+    fn patterns_match_as_trying_every_split_does(
+        pattern in "[ab*\\\\]{0,8}",
+        text in "[ab*\\\\]{0,10}",
+    ) {
+        let p: Vec<char> = pattern.chars().collect();
+        let t: Vec<char> = text.chars().collect();
+        prop_assert_eq!(
+            matches_pattern(&pattern, &text),
+            matches_by_trying_every_split(&p, &t),
+            "{:?} against {:?}", pattern, text
+        );
+    }
+}
+
+/// A pattern of thousands of stars against thousands of names: read once, refused at once
+/// where the name is shorter than its pieces, and otherwise matched in one pass.
+#[test]
+fn long_patterns_against_many_names_are_linear() {
+    let pattern = "*b".repeat(16_380);
+    let query: String = (0..16_380)
+        .map(|i| format!("n{i}=v"))
+        .collect::<Vec<_>>()
+        .join("&");
+    let edits = Edits {
+        trim_query: vec![pattern.clone(), "n1*".into()],
+        sort_query: true,
+        ..Edits::default()
+    };
+    let kept = edits.edited_query(Some(&query)).unwrap();
+    let names: Vec<&str> = kept.split('&').map(|p| p.trim_end_matches("=v")).collect();
+    let mut expected: Vec<String> = (0..16_380)
+        .map(|i| format!("n{i}"))
+        .filter(|name| !name.starts_with("n1"))
+        .collect();
+    expected.sort();
+    assert_eq!(names, expected);
+    assert!(matches_pattern(&pattern, &"ab".repeat(16_380)));
+    assert!(!matches_pattern(&pattern, &"ab".repeat(16_379)));
+}
+
 #[test]
 fn alternatives_expand_in_order_and_bad_braces_name_their_byte() {
     assert_eq!(

@@ -228,16 +228,18 @@ impl Edits {
             pairs.push(pair);
         }
         if !self.trim_query.is_empty() {
+            let patterns: Vec<NamePattern> = self
+                .trim_query
+                .iter()
+                .map(|p| NamePattern::new(p))
+                .collect();
             pairs.retain(|p| {
                 let name = pair_name(p);
-                !self
-                    .trim_query
-                    .iter()
-                    .any(|pattern| matches_pattern(pattern, &name))
+                !patterns.iter().any(|pattern| pattern.matches(&name))
             });
         }
         if self.sort_query {
-            pairs.sort_by(|a, b| pair_name(a).encode_utf16().cmp(pair_name(b).encode_utf16()));
+            pairs.sort_by_cached_key(|pair| pair_name(pair).encode_utf16().collect::<Vec<u16>>());
         }
         if pairs.is_empty() {
             return None;
@@ -307,36 +309,77 @@ fn encoded(value: &str, set: EncodeSet) -> String {
 }
 
 /// Whether `text` matches `pattern`, where `*` matches any run of characters and `\*` (or
-/// `\\`) stands for the character itself.
+/// `\\`) stands for the character itself. Every text and pattern is accepted; to test many
+/// texts against one pattern, read it once with [`NamePattern::new`].
 pub fn matches_pattern(pattern: &str, text: &str) -> bool {
-    // Pieces between unescaped stars, unescaped.
-    let mut pieces: Vec<String> = vec![String::new()];
-    let mut chars = pattern.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => match chars.next() {
-                Some(next) => pieces.last_mut().expect("one piece").push(next),
-                None => pieces.last_mut().expect("one piece").push('\\'),
-            },
-            '*' => pieces.push(String::new()),
-            c => pieces.last_mut().expect("one piece").push(c),
+    NamePattern::new(pattern).matches(text)
+}
+
+/// A name pattern read once: the literal pieces between its unescaped stars. Matching a
+/// text costs time in line with the text and the pattern, however many stars it has.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NamePattern {
+    /// The pieces, unescaped; one piece means no star (the text must equal it). Empty
+    /// pieces between stars are dropped (`a**b` is `a*b`), the first and last kept.
+    pieces: Vec<String>,
+    /// The sum of the pieces' lengths: a shorter text cannot match.
+    least_length: usize,
+}
+
+impl NamePattern {
+    /// Reads `pattern`: `*` matches any run of characters; a backslash makes the character
+    /// after it literal (`\*` a star, `\\` a backslash), and at the end is itself.
+    pub fn new(pattern: &str) -> NamePattern {
+        let mut pieces: Vec<String> = vec![String::new()];
+        let mut chars = pattern.chars();
+        while let Some(c) = chars.next() {
+            let literal = match c {
+                '\\' => chars.next().unwrap_or('\\'),
+                '*' => {
+                    pieces.push(String::new());
+                    continue;
+                }
+                c => c,
+            };
+            pieces.last_mut().expect("one piece").push(literal);
+        }
+        if pieces.len() > 2 {
+            let last = pieces.pop().expect("three pieces or more");
+            let first = pieces.remove(0);
+            pieces.retain(|piece| !piece.is_empty());
+            pieces.insert(0, first);
+            pieces.push(last);
+        }
+        let least_length = pieces.iter().map(String::len).sum();
+        NamePattern {
+            pieces,
+            least_length,
         }
     }
-    if pieces.len() == 1 {
-        return text == pieces[0];
-    }
-    let (first, rest) = pieces.split_first().expect("two pieces or more");
-    let (last, middle) = rest.split_last().expect("two pieces or more");
-    let Some(mut text) = text.strip_prefix(first.as_str()) else {
-        return false;
-    };
-    for piece in middle {
-        match text.find(piece.as_str()) {
-            Some(i) => text = &text[i + piece.len()..],
-            None => return false,
+
+    /// Whether `text` matches: it starts with the first piece, ends with the last, and
+    /// holds the others in order between them without overlap.
+    pub fn matches(&self, text: &str) -> bool {
+        if text.len() < self.least_length {
+            return false;
         }
+        let [first, middle @ .., last] = self.pieces.as_slice() else {
+            return text == self.pieces[0];
+        };
+        let Some(rest) = text.strip_prefix(first.as_str()) else {
+            return false;
+        };
+        let Some(mut rest) = rest.strip_suffix(last.as_str()) else {
+            return false;
+        };
+        for piece in middle {
+            match rest.find(piece.as_str()) {
+                Some(i) => rest = &rest[i + piece.len()..],
+                None => return false,
+            }
+        }
+        true
     }
-    text.ends_with(last.as_str())
 }
 
 /// Why alternatives could not be expanded: where and what.
