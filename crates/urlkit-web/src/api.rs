@@ -491,9 +491,14 @@ fn clean_name(name: &str) -> Option<String> {
     let base = name.rsplit(['/', '\\']).next().unwrap_or("");
     let clean: String = base
         .chars()
-        .filter(|c| !c.is_control() && !matches!(c, '"' | '\u{2028}' | '\u{2029}'))
+        .filter(|c| {
+            !c.is_control() && !matches!(c, '"' | '\u{2028}' | '\u{2029}') && !is_invisible(*c)
+        })
         .collect();
-    let clean = clean.trim().trim_start_matches('.').trim();
+    // No hidden file, however many dots and spaces come first (`. .bashrc`).
+    let clean = clean
+        .trim_start_matches(|c: char| c == '.' || c.is_whitespace())
+        .trim_end();
     // A name too long loses the end of its stem, not its extension.
     let (stem, extension) = match clean.rfind('.') {
         Some(dot) if dot > 0 && clean.len() - dot <= 16 => clean.split_at(dot),
@@ -504,6 +509,15 @@ fn clean_name(name: &str) -> Option<String> {
         end -= 1;
     }
     Some(format!("{}{extension}", &stem[..end])).filter(|c| !c.is_empty())
+}
+
+/// Characters that change how a name looks without showing themselves: bidirectional
+/// controls (U+202E makes `txt.exe` read `exe.txt`), zero-width characters, the word
+/// joiner and invisible operators, the byte order mark, the soft hyphen.
+fn is_invisible(c: char) -> bool {
+    matches!(c,
+        '\u{00AD}' | '\u{061C}' | '\u{180E}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+        | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}')
 }
 
 /// A file name as a browser sent it in a form: the HTML Standard's multipart encoding writes
@@ -695,7 +709,7 @@ async fn small_field(
 pub async fn download_file(
     State(state): State<AppState>,
     method: axum::http::Method,
-    Path(id): Path<String>,
+    id: Result<Path<String>, axum::extract::rejection::PathRejection>,
     axum::extract::RawQuery(query): axum::extract::RawQuery,
 ) -> Result<Response, ApiError> {
     // A HEAD (link preview, prefetch) must not use up the one download.
@@ -706,6 +720,10 @@ pub async fn download_file(
         ApiError::not_found(
             "no such result: it was already downloaded, has expired, or never existed",
         )
+    };
+    // An id that is not even text (`%ff`) names no result either.
+    let Ok(Path(id)) = id else {
+        return Err(gone());
     };
     let id = ResultId::parse(&id).ok_or_else(gone)?;
     let (size, reader) = state

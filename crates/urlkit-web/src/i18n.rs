@@ -71,18 +71,27 @@ impl Lang {
         let Some(accept) = accept else {
             return Lang::En;
         };
-        let requested = fluent_langneg::accepted_languages::parse(accept);
-        let available: Vec<LanguageIdentifier> = Lang::ALL.iter().map(|l| l.id()).collect();
-        let default = Lang::En.id();
-        let chosen = fluent_langneg::negotiate_languages(
-            &requested,
-            &available,
-            Some(&default),
-            fluent_langneg::NegotiationStrategy::Lookup,
-        );
-        chosen
-            .first()
-            .and_then(|id| Lang::from_tag(id.language.as_str()))
+        // Each range with its weight, in the order given; weight 0 is "not this one", and
+        // a range whose weight cannot be read is passed over.
+        let mut ranges: Vec<(&str, u16)> = accept
+            .split(',')
+            .filter_map(|item| {
+                let mut parts = item.split(';');
+                let range = parts.next()?.trim();
+                let mut weight = 1000;
+                for parameter in parts {
+                    let (name, value) = parameter.split_once('=')?;
+                    if name.trim().eq_ignore_ascii_case("q") {
+                        weight = quality(value.trim())?;
+                    }
+                }
+                (!range.is_empty() && weight > 0).then_some((range, weight))
+            })
+            .collect();
+        ranges.sort_by_key(|(_, weight)| std::cmp::Reverse(*weight));
+        ranges
+            .into_iter()
+            .find_map(|(range, _)| Lang::from_tag(range))
             .unwrap_or_default()
     }
 
@@ -348,6 +357,26 @@ fn plural_examples(lang: Lang) -> Vec<(&'static str, u64)> {
     found
 }
 
+/// A weight of `Accept-Language` in thousandths (RFC 9110 §12.4.2: `0` to `1` with at most
+/// three decimals); `None` for anything else.
+fn quality(value: &str) -> Option<u16> {
+    let (whole, fraction) = value.split_once('.').unwrap_or((value, ""));
+    if fraction.len() > 3 || !fraction.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let thousandths = match whole {
+        "0" => {
+            fraction
+                .bytes()
+                .fold(0u16, |n, b| n * 10 + u16::from(b - b'0'))
+                * 10u16.pow(3 - fraction.len() as u32)
+        }
+        "1" if fraction.bytes().all(|b| b == b'0') => 1000,
+        _ => return None,
+    };
+    Some(thousandths)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -411,6 +440,19 @@ mod tests {
         assert_eq!(Lang::choose(None, None, Some("fa-IR")), Lang::Fa);
         assert_eq!(Lang::choose(None, None, Some("de, ja;q=0.5")), Lang::En);
         assert_eq!(Lang::choose(None, None, Some(";;;,=q")), Lang::En);
+        // Weights order the ranges, whatever order they come in; 0 refuses one.
+        assert_eq!(Lang::choose(None, None, Some("fa;q=0.9, hi;q=1")), Lang::Hi);
+        assert_eq!(Lang::choose(None, None, Some("cs;q=0")), Lang::En);
+        assert_eq!(
+            Lang::choose(None, None, Some("cs;q=0.2, fa;q=0.25, en;q=0.1")),
+            Lang::Fa
+        );
+        assert_eq!(Lang::choose(None, None, Some("cs;q=0.5, hi")), Lang::Hi);
+        assert_eq!(Lang::choose(None, None, Some("cs;q=2, fa;q=0.5")), Lang::Fa);
+        assert_eq!(
+            Lang::choose(None, None, Some("hi;q=0.0001, cs;q=.5")),
+            Lang::En
+        );
         assert_eq!(Lang::choose(None, None, None), Lang::En);
     }
 

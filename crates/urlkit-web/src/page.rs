@@ -72,7 +72,11 @@ fn asset_url(name: &str) -> String {
 /// `GET /assets/{name}`: the stylesheet, the script, live mode's worker and WebAssembly
 /// module with its loader, cached for a year (their URLs carry a content hash). Unknown
 /// names are a 404.
-pub async fn asset(Path(name): Path<String>) -> Response {
+pub async fn asset(
+    name: Result<Path<String>, axum::extract::rejection::PathRejection>,
+) -> Response {
+    // A name that is not even text (`%ff`) names no asset either.
+    let name = name.map(|Path(name)| name).unwrap_or_default();
     match assets().get(name.as_str()) {
         Some(a) => (
             [

@@ -375,10 +375,15 @@ async fn ids_that_try_to_leave_the_store_are_404_json() {
         "0123456789abcdef0123456789abcdef.ready".to_string(),
         "0123456789ABCDEF0123456789ABCDEF".to_string(),
         "a".repeat(10_000),
+        "%ff".to_string(),
+        "%ff%fe".to_string(),
     ];
-    for id in &ids {
-        let request =
-            format!("GET /api/files/{id} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+    let paths = ids.iter().map(|id| format!("/api/files/{id}")).chain([
+        "/assets/%ff%fe".to_string(),
+        "/assets/app%ff.js".to_string(),
+    ]);
+    for id in paths {
+        let request = format!("GET {id} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
         let (status, body) = server.raw(request.as_bytes()).await;
         let status = status.unwrap_or_else(|| panic!("no answer for {id:.60}"));
         assert!((400..500).contains(&status), "{id:.60}: {status}");

@@ -275,6 +275,17 @@ fn result_names_keep_the_upload_name_safely() {
     assert_eq!(result_name("../../.env", Op::Decode), "env.decoded");
     assert_eq!(result_name("\"x\"\n\r\t.txt", Op::Encode), "x.encoded.txt");
     assert_eq!(result_name("", Op::Encode), "urlkit-result.encoded.txt");
+    // No hidden files, however the dots are spaced; nothing that hides or reorders text.
+    assert_eq!(result_name(". .bashrc", Op::Encode), "bashrc.encoded");
+    assert_eq!(result_name(" . . .profile ", Op::Decode), "profile.decoded");
+    assert_eq!(
+        result_name("invoice\u{202E}fdp.exe", Op::Decode),
+        "invoicefdp.decoded.exe"
+    );
+    assert_eq!(
+        result_name("a\u{200B}b\u{FEFF}\u{2066}.txt", Op::Encode),
+        "ab.encoded.txt"
+    );
     let long = "é".repeat(300) + ".txt";
     let name = result_name(&long, Op::Decode);
     assert!(name.len() <= 200 + ".decoded".len(), "{}", name.len());
