@@ -201,6 +201,17 @@ impl Diagnostics {
         }
     }
 
+    /// Empties the sink for a new input, keeping the first `limit` findings from now on:
+    /// the same as [`with_limit`](Self::with_limit), keeping the memory already allocated.
+    pub(crate) fn reset(&mut self, limit: usize) {
+        self.items.clear();
+        self.dropped = 0;
+        self.limit = Some(limit);
+        self.first_strict_error = None;
+        self.counts.clear();
+        self.line = None;
+    }
+
     fn is_full(&self) -> bool {
         self.limit.is_some_and(|limit| self.items.len() >= limit)
     }

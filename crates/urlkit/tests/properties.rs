@@ -279,6 +279,9 @@ fn rowish() -> impl Strategy<Value = Vec<u8>> {
         1 => Just(b"%E2%80".to_vec()),
         1 => Just(b"%E2".to_vec()),
         1 => Just(b"%2541".to_vec()),
+        1 => Just(b"50%25".to_vec()),
+        1 => Just(b"%25%20".to_vec()),
+        1 => Just(b"%25a".to_vec()),
         1 => Just(b"%7F".to_vec()),
         1 => Just(b"%00".to_vec()),
         1 => Just(b"%C3".to_vec()),
@@ -405,13 +408,123 @@ proptest! {
             prop_assert!(in_runs.diagnostics().items().is_empty());
             out_ends.clear();
             if got.len() < rows.len() {
+                // The row the run stopped before goes straight to the full decoder.
                 let mut row_out = Vec::new();
-                let outcome = in_runs.entry(&rows[got.len()], &mut row_out);
+                let outcome = in_runs.entry_in_full(&rows[got.len()], &mut row_out);
                 got.push((outcome, row_out, in_runs.diagnostics().items().to_vec()));
             }
         }
         for (row, (got, expected)) in got.iter().zip(&expected).enumerate() {
             prop_assert_eq!(got, expected, "row {} {:?}", row, String::from_utf8_lossy(&rows[row]));
+        }
+    }
+}
+
+/// The per-line result of `input` made by hand: each line (LF or CRLF, the last one with
+/// or without a line break) through its own codec's full decoder, its result followed by
+/// `newline`, its findings moved to the line's place in the whole input; or the first
+/// rejection, placed the same way.
+fn lines_one_by_one(
+    options: &DecodeOptions,
+    strict: bool,
+    input: &[u8],
+) -> Result<(Vec<u8>, Vec<urlkit::Diagnostic>), urlkit::Rejection> {
+    let entry_options = DecodeOptions {
+        per_line: false,
+        ..options.clone()
+    };
+    let mut codec = Codec::decoder(&entry_options).strict(strict);
+    let place = |d: &urlkit::Diagnostic, number: u64, start: u64| urlkit::Diagnostic {
+        offset: d.offset + start,
+        line: Some(number),
+        column: Some(d.offset + 1),
+        ..d.clone()
+    };
+    let (mut out, mut findings) = (Vec::new(), Vec::new());
+    let mut start = 0;
+    let mut number = 1;
+    while start < input.len() {
+        let end = input[start..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(input.len(), |at| start + at);
+        let line = &input[start..end];
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if let Err(rejection) = codec.entry_in_full(line, &mut out) {
+            return Err(urlkit::Rejection(place(&rejection.0, number, start as u64)));
+        }
+        out.extend_from_slice(options.newline.as_bytes());
+        findings.extend(
+            codec
+                .diagnostics()
+                .items()
+                .iter()
+                .map(|d| place(d, number, start as u64)),
+        );
+        start = end + 1;
+        number += 1;
+    }
+    Ok((out, findings))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Per-line decoding, whose plain lines are decoded a run at a time, gives every line
+    /// the output, findings and rejection of the full decoder run on that line alone, in
+    /// any chunking of the input.
+    #[test]
+    fn plain_lines_agree_with_the_full_decoder_per_line(
+        rows in column_rows(),
+        crlf in proptest::collection::vec(any::<bool>(), 40),
+        last_break in any::<bool>(),
+        mut cuts in proptest::collection::vec(0usize..2000, 0..4),
+        plus_space in any::<bool>(),
+        keep_whitespace in any::<bool>(),
+        strict in any::<bool>(),
+        newline_crlf in any::<bool>(),
+    ) {
+        let mut input = Vec::new();
+        for (k, row) in rows.iter().enumerate() {
+            // Rows hold no line break of their own: each is one line.
+            input.extend(row.iter().copied().filter(|&b| b != b'\n'));
+            if k + 1 < rows.len() || last_break {
+                input.extend_from_slice(if crlf[k] { b"\r\n" } else { b"\n" });
+            }
+        }
+        let options = DecodeOptions {
+            per_line: true,
+            newline: if newline_crlf { Newline::CrLf } else { Newline::Lf },
+            ..row_options("utf-8", plus_space, keep_whitespace, false)
+        };
+        let expected = lines_one_by_one(&options, strict, &input);
+
+        cuts.push(input.len());
+        cuts.sort_unstable();
+        let mut codec = Codec::decoder(&options).strict(strict);
+        let mut out = Vec::new();
+        let mut start = 0;
+        let mut ran = Ok(());
+        for &cut in &cuts {
+            let cut = cut.min(input.len());
+            ran = ran.and_then(|()| codec.feed(&input[start..cut], &mut out));
+            start = cut;
+        }
+        ran = ran.and_then(|()| codec.finish(&mut out));
+        match expected {
+            Ok((expected_out, expected_findings)) => {
+                prop_assert_eq!(ran, Ok(()));
+                prop_assert_eq!(String::from_utf8_lossy(&out), String::from_utf8_lossy(&expected_out));
+                // Findings are in input order per stage: a chunk's end may change the
+                // order of a line's findings of different stages, never the findings.
+                let sorted = |findings: &[urlkit::Diagnostic]| {
+                    let mut findings = findings.to_vec();
+                    findings.sort_by_key(|d| (d.offset, d.code.as_str()));
+                    findings
+                };
+                prop_assert_eq!(sorted(codec.diagnostics().items()), sorted(&expected_findings));
+            }
+            Err(rejection) => prop_assert_eq!(ran, Err(rejection)),
         }
     }
 }

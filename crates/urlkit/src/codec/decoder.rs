@@ -6,7 +6,7 @@ use super::utf8::Utf8Stream;
 use super::{CharsetChoice, DecodeOptions, Entry};
 use crate::charset::{Charset, TextDecoder};
 use crate::detect::{self, Detection};
-use crate::diagnostics::{Code, Diagnostic, Diagnostics};
+use crate::diagnostics::{Code, Diagnostics};
 
 /// How much input the UTF-8 path decodes and validates at a time.
 const UTF8_PIECE: usize = 64 * 1024;
@@ -216,15 +216,17 @@ impl EntryDecoder {
         };
         self.reported_literal = true;
         let charset = self.charset.map(|c| c.name()).unwrap_or("the charset");
-        diagnostics.push(Diagnostic::new(
+        diagnostics.push_lazy(
             Code::LiteralNonAscii,
             self.percent.offset() + at as u64,
-            format!(
-                "literal non-ASCII byte 0x{:02X} read in {charset} like the escapes; \
+            || {
+                format!(
+                    "literal non-ASCII byte 0x{:02X} read in {charset} like the escapes; \
                  text input (an argument, a JSON string) would keep its characters as they are",
-                input[at]
-            ),
-        ));
+                    input[at]
+                )
+            },
+        );
     }
 
     /// Percent-decodes `input` (or, with `finish`, ends the entry) and converts the bytes.
@@ -243,7 +245,7 @@ impl EntryDecoder {
             }
             return;
         }
-        let before = self.percent.clone();
+        let before = self.percent.snapshot();
         self.buffer.clear();
         // Index, among the bytes decoded from this chunk, of `self.buffer[0]`.
         let mut base = 0usize;
@@ -305,11 +307,9 @@ impl EntryDecoder {
                 before.recent_offset(index.unsigned_abs() as u64)
             }
             .unwrap_or_else(|| before.offset());
-            diagnostics.push(Diagnostic::new(
-                Code::InvalidSequence,
-                offset,
-                format!("{length} byte(s) that are not valid {charset}; decoded as U+FFFD"),
-            ));
+            diagnostics.push_lazy(Code::InvalidSequence, offset, || {
+                format!("{length} byte(s) that are not valid {charset}; decoded as U+FFFD")
+            });
         }
     }
 }
@@ -317,11 +317,11 @@ impl EntryDecoder {
 /// Reports `length` bytes of text input that are not UTF-8, at `at` bytes from the input
 /// offset `base` (negative: bytes held over from before it).
 fn report_invalid_literal(base: u64, at: isize, length: usize, diagnostics: &mut Diagnostics) {
-    diagnostics.push(Diagnostic::new(
+    diagnostics.push_lazy(
         Code::InvalidSequence,
         base.saturating_add_signed(at as i64),
-        format!("{length} byte(s) of text input that are not valid UTF-8; decoded as U+FFFD"),
-    ));
+        || format!("{length} byte(s) of text input that are not valid UTF-8; decoded as U+FFFD"),
+    );
 }
 
 /// How much input the locator replays with offsets tracked at a time.

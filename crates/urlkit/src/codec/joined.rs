@@ -4,7 +4,7 @@
 //! entry, so a front end can offer per-line decoding instead.
 
 use super::kernel::is_removable_whitespace;
-use crate::diagnostics::{Code, Diagnostic, Diagnostics};
+use crate::diagnostics::{Code, Diagnostics};
 
 /// The longest scheme recognised after a line break (RFC 3986 §3.1 sets no limit; real
 /// schemes are short).
@@ -132,14 +132,12 @@ impl JoinedEntries {
     fn report(&mut self, at: u64, scheme: usize, diagnostics: &mut Diagnostics) {
         self.state = State::Done;
         let name = String::from_utf8_lossy(&self.scheme[..scheme]);
-        diagnostics.push(Diagnostic::new(
-            Code::EntriesJoined,
-            at,
+        diagnostics.push_lazy(Code::EntriesJoined, at, || {
             format!(
                 "line break removed between two entries (the next line starts a URL, \
                  `{name}://`): decode each line separately to keep them apart"
-            ),
-        ));
+            )
+        });
     }
 }
 

@@ -48,6 +48,22 @@ impl<E: Entry> Framing<E> {
         self.entry.reset(0);
     }
 
+    /// Per-line mode: whether the next byte fed starts a line (nothing of a line is held).
+    pub(crate) fn at_line_start(&self) -> bool {
+        self.per_line && !self.in_line && !self.pending_cr
+    }
+
+    /// Per-line mode, at the start of a line: passes over `lines` whole lines, `bytes` of
+    /// input with their line breaks, whose results (each followed by the separator) the
+    /// caller wrote, as if they had been fed.
+    pub(crate) fn pass_lines(&mut self, lines: u64, bytes: u64) {
+        debug_assert!(self.at_line_start());
+        self.offset += bytes;
+        self.line += lines;
+        self.line_start = self.offset;
+        self.entry.reset(self.offset);
+    }
+
     pub(crate) fn feed(&mut self, chunk: &[u8], out: &mut Vec<u8>, diagnostics: &mut Diagnostics) {
         if !self.per_line {
             self.entry.feed(chunk, out, diagnostics);

@@ -196,6 +196,8 @@ pub(crate) struct Decoder {
     framing: Framing<EntryDecoder>,
     /// The fast path for plain entries, when the options allow one.
     pub(crate) plain: Option<plain::PlainUtf8>,
+    /// Per line: the fast path for lines that are plain entries, when the options allow one.
+    lines: Option<plain::PlainLines>,
 }
 
 impl Decoder {
@@ -207,6 +209,7 @@ impl Decoder {
                 options.newline,
             ),
             plain: plain::PlainUtf8::for_options(options),
+            lines: plain::PlainLines::for_options(options),
         }
     }
 
@@ -220,7 +223,10 @@ impl Decoder {
     /// A malformed escape is written as it is (`malformed-escape`); an invalid sequence for
     /// the charset becomes U+FFFD (`invalid-sequence`).
     pub(crate) fn feed(&mut self, chunk: &[u8], out: &mut Vec<u8>, diagnostics: &mut Diagnostics) {
-        self.framing.feed(chunk, out, diagnostics);
+        match &mut self.lines {
+            Some(lines) => lines.feed(&mut self.framing, chunk, out, diagnostics),
+            None => self.framing.feed(chunk, out, diagnostics),
+        }
     }
 
     pub(crate) fn finish(&mut self, out: &mut Vec<u8>, diagnostics: &mut Diagnostics) {

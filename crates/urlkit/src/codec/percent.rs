@@ -4,7 +4,7 @@
 use super::kernel::{
     decode_span_flagging, hex_value, is_removable_whitespace, literal_run, StopTable,
 };
-use crate::diagnostics::{Code, Diagnostic, Diagnostics};
+use crate::diagnostics::{Code, Diagnostics};
 
 /// An escape begun but not finished at the end of the last chunk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -138,6 +138,25 @@ impl PercentDecoder {
         self.pending = Pending::None;
         self.lookahead = None;
         self.offset += len;
+    }
+
+    /// This decoder's state without the scratch of its last call (checkpoints, flagged
+    /// escapes): what a replay of the next call starts from, copied without allocating.
+    pub(crate) fn snapshot(&self) -> PercentDecoder {
+        PercentDecoder {
+            stops: self.stops.clone(),
+            strip_whitespace: self.strip_whitespace,
+            plus_space: self.plus_space,
+            check_bidi: self.check_bidi,
+            pending: self.pending,
+            offset: self.offset,
+            produced: self.produced,
+            recent: self.recent,
+            reported_layers: self.reported_layers,
+            checkpoints: Vec::new(),
+            flagged: Vec::new(),
+            lookahead: self.lookahead,
+        }
     }
 
     /// The checkpoints of the last [`decode`](Self::decode) call.
@@ -492,7 +511,7 @@ impl PercentDecoder {
         } else {
             "escape decodes to a bidirectional formatting character (U+202A..U+202E or U+2066..U+2069), which can disguise text"
         };
-        diagnostics.push(Diagnostic::new(lookahead.code, lookahead.at, message));
+        diagnostics.push_lazy(lookahead.code, lookahead.at, || message.to_string());
     }
 }
 

@@ -115,7 +115,7 @@ impl Codec {
             Direction::Encode(e, _) => e.reset(),
             Direction::Decode(d, _) => d.reset(),
         }
-        self.diagnostics = Diagnostics::with_limit(self.kept);
+        self.diagnostics.reset(self.kept);
         self.rejected = None;
         self.fresh = true;
     }
@@ -148,6 +148,27 @@ impl Codec {
                 return Ok(());
             }
         }
+        self.entry_in_full(input, out)
+    }
+
+    /// [`entry`](Self::entry) without first trying the fast path for plain entries: the
+    /// same output, findings and rejection, for an entry known to need repair or a report,
+    /// such as the one [`plain_entries`](Self::plain_entries) stopped before. Any entry is
+    /// accepted; a plain one just takes the longer way.
+    ///
+    /// ```
+    /// use urlkit::{Codec, DecodeOptions};
+    ///
+    /// let mut codec = Codec::decoder(&DecodeOptions::default());
+    /// let mut out = Vec::new();
+    /// codec.entry_in_full(b"50%25%41", &mut out).unwrap();
+    /// assert_eq!(out, b"50%A");
+    /// assert_eq!(codec.diagnostics().items()[0].code.as_str(), "multiple-layers");
+    /// ```
+    pub fn entry_in_full(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<(), Rejection> {
+        if !self.fresh {
+            self.reset();
+        }
         let start = out.len();
         let outcome = self.feed(input, out).and_then(|()| self.finish(out));
         if outcome.is_err() {
@@ -166,15 +187,18 @@ impl Codec {
     /// [`entry`](Self::entry): nothing of it is in `out`. Afterwards the codec reports no
     /// findings, as after a plain entry.
     ///
-    /// A call costs about as much as decoding the entries it takes, but an entry whose
-    /// output is not UTF-8 is found only after the whole run is decoded: callers that meet
-    /// many such entries give shorter runs.
+    /// A call costs about as much as decoding the entries it takes: the entries are
+    /// decoded and checked a group of about 512 input bytes at a time, so the entry it
+    /// stops before costs at most the rest of its group, however many entries were given.
+    /// That entry is best given to [`entry_in_full`](Self::entry_in_full), which does not
+    /// try the fast path again.
     ///
     /// Only decoding to UTF-8 text without `binary` or `per_line` has this fast path: for
     /// other codecs it returns 0 and appends nothing.
     ///
     /// # Panics
-    /// When `offsets` decrease or pass the end of `values`.
+    /// When the offsets of the entries it looks at (those it decodes, and those of the
+    /// group it stops in) decrease or pass the end of `values`.
     ///
     /// ```
     /// use urlkit::{Codec, DecodeOptions};
@@ -198,11 +222,6 @@ impl Codec {
         out: &mut Vec<u8>,
         out_ends: &mut Vec<usize>,
     ) -> usize {
-        assert!(
-            offsets.windows(2).all(|pair| pair[0] <= pair[1])
-                && offsets.last().is_none_or(|&last| last <= values.len()),
-            "entry offsets must not decrease nor pass the end of the values"
-        );
         if !self.fresh {
             self.reset();
         }
