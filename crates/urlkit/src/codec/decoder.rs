@@ -120,8 +120,7 @@ impl EntryDecoder {
             // Only at the true end is an unfinished escape literal text.
             probe.finish(&mut decoded, &mut ignored);
         }
-        let hint = detect::tld_of_url(&decoded);
-        let detection = detect::detect_entry(&decoded, hint, complete, self.options.ranking);
+        let detection = detect::detect_url_entry(&decoded, complete, self.options.ranking);
         let charset = detection.charset;
         // The note is written only when it is kept: per line, past the findings cap,
         // most entries are only counted.

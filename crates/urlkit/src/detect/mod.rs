@@ -134,6 +134,23 @@ pub fn detect_entry(
     complete: bool,
     ranking: Ranking,
 ) -> Detection {
+    detect_hinted(bytes, || tld_hint, complete, ranking)
+}
+
+/// [`detect_entry`] with the top-level domain of a URL in `bytes` as the hint (see
+/// [`tld_of_url`]), looked for only when the statistical model runs: what decoding a URL
+/// with `auto` does. Bad input is handled as by [`detect`].
+pub fn detect_url_entry(bytes: &[u8], complete: bool, ranking: Ranking) -> Detection {
+    detect_hinted(bytes, || tld_of_url(bytes), complete, ranking)
+}
+
+/// [`detect_entry`] with the hint worked out by `tld_hint` when the model needs one.
+fn detect_hinted<'a>(
+    bytes: &[u8],
+    tld_hint: impl FnOnce() -> Option<&'a str>,
+    complete: bool,
+    ranking: Ranking,
+) -> Detection {
     if bytes.is_empty() {
         return fixed(Charset::UTF_8, 0.1, "empty input", 0);
     }
@@ -165,7 +182,7 @@ pub fn detect_entry(
         let runners_up = match ranking {
             Ranking::Charset => Vec::new(),
             Ranking::RunnersUp => {
-                let tld = hint::normalise_tld(tld_hint);
+                let tld = hint::normalise_tld(tld_hint());
                 let sample = &bytes[..bytes.len().min(RUNNERS_UP_SAMPLE)];
                 rank::rank_legacy(
                     sample,
@@ -189,7 +206,7 @@ pub fn detect_entry(
             runners_up,
         };
     }
-    let tld = hint::normalise_tld(tld_hint);
+    let tld = hint::normalise_tld(tld_hint());
     let mut ranked = rank::rank_legacy(bytes, tld.as_deref(), complete).into_iter();
     let best = ranked.next().unwrap_or(Candidate {
         charset: Charset::Whatwg(encoding_rs::WINDOWS_1252),

@@ -146,32 +146,38 @@ impl Language {
     /// that follows a non-ASCII one by how much that context lowers its odds. ASCII
     /// after ASCII is the same in every candidate charset and not scored. Empty or
     /// all-ASCII text scores 0; no text gives an infinite or NaN score.
+    #[cfg(test)]
     pub(super) fn log_likelihood(&self, text: &[char]) -> f64 {
+        self.steps_log_likelihood(&steps(text))
+    }
+
+    /// [`Language::log_likelihood`] of the text whose [`steps`] these are.
+    pub(super) fn steps_log_likelihood(&self, steps: &[Step]) -> f64 {
+        self.steps_log_likelihood_above(steps, f64::NEG_INFINITY)
+            .unwrap_or(f64::NEG_INFINITY)
+    }
+
+    /// [`Language::steps_log_likelihood`], or `None` as soon as it is certain to be below
+    /// `floor`: every step adds a log-probability, at most 0, so the sum only falls.
+    pub(super) fn steps_log_likelihood_above(&self, steps: &[Step], floor: f64) -> Option<f64> {
         let mut sum = 0.0;
-        let mut prev = ' ';
-        let mut prev_stats = self.ascii_stats[usize::from(b' ')];
-        for &c in text.iter().chain([&' ']) {
-            if c == ' ' && prev == ' ' {
-                continue;
-            }
+        for &(prev, c) in steps {
+            let before = self.stats(prev);
+            let stats = self.stats(c);
+            let p = self.conditional_after(prev, &before, c, &stats);
             if !c.is_ascii() {
-                let stats = self.stats(c);
-                sum += self.conditional_after(prev, &prev_stats, c, &stats).ln();
-                prev_stats = stats;
+                sum += p.ln();
             } else {
-                let stats = self.ascii_stats[c as usize];
-                if !prev.is_ascii() {
-                    // Only as evidence against: the word lists the model learnt from end
-                    // every word with a space, which real text in some scripts (Thai)
-                    // does not do.
-                    let p = self.conditional_after(prev, &prev_stats, c, &stats);
-                    sum += (p / stats.p_uni).ln().min(0.0);
-                }
-                prev_stats = stats;
+                // Only as evidence against: the word lists the model learnt from end
+                // every word with a space, which real text in some scripts (Thai) does
+                // not do.
+                sum += (p / stats.p_uni).ln().min(0.0);
             }
-            prev = c;
+            if sum < floor {
+                return None;
+            }
         }
-        sum
+        Some(sum)
     }
 
     /// The [`CharStats`] of `c`: precomputed for ASCII and for characters the training
@@ -182,7 +188,18 @@ impl Language {
         }
         match self.stats.get(&u32::from(c)) {
             Some(stats) => *stats,
-            None => self.stats_of(c),
+            None => {
+                // Neither counted nor a context: [`Language::stats_of`] without the
+                // look-ups, the same numbers.
+                let (block, size) = block_of(c);
+                let base = self.blocks[block] / size;
+                CharStats {
+                    p_uni: (0.0 + UNIGRAM_PRIOR * base) / (self.total + UNIGRAM_PRIOR),
+                    ctx: 0.0,
+                    k: 0.0 * self.backoff + 1.0,
+                    has_pairs: false,
+                }
+            }
         }
     }
 
@@ -276,6 +293,29 @@ impl Language {
         let base = self.blocks[block] / size;
         (self.count(c) + UNIGRAM_PRIOR * base) / (self.total + UNIGRAM_PRIOR)
     }
+}
+
+/// A step of a text that the model scores (see [`Language::log_likelihood`]): a
+/// non-ASCII character after the one before it, or an ASCII character after a non-ASCII
+/// one. ASCII after ASCII is the same in every candidate charset and not scored.
+pub(super) type Step = (char, char);
+
+/// The [`Step`]s of `text` (prepared by [`prepare`]), the same for every language: a
+/// text is read once, and each language scores only these. A run of spaces counts as
+/// one, and the text ends with a space.
+pub(super) fn steps(text: &[char]) -> Vec<Step> {
+    let mut steps = Vec::new();
+    let mut prev = ' ';
+    for &c in text.iter().chain([&' ']) {
+        if c == ' ' && prev == ' ' {
+            continue;
+        }
+        if !c.is_ascii() || !prev.is_ascii() {
+            steps.push((prev, c));
+        }
+        prev = c;
+    }
+    steps
 }
 
 /// Punctuation that text in any language uses around words: quotation marks, dashes,
@@ -380,6 +420,14 @@ const APOSTROPHE: char = '\u{2019}';
 /// letters (lower-cased for the model, but rarer than lower case in any text).
 pub(super) fn prepare(text: impl Iterator<Item = char>) -> (Vec<char>, Counts) {
     let raw: Vec<char> = text.collect();
+    let mut chars = Vec::with_capacity(raw.len());
+    let mut counts = Counts::default();
+    if raw.iter().all(char::is_ascii) {
+        // No punctuation mark or upper-case letter to count: ASCII letters in lower
+        // case, anything else a boundary.
+        chars.extend(raw.iter().map(|&c| normalise_char(c)));
+        return (chars, counts);
+    }
     let edge = |i: Option<usize>| match i.and_then(|i| raw.get(i)) {
         None => true,
         Some(&c) => (c.is_ascii() && !c.is_ascii_alphabetic()) || PUNCTUATION.contains(&c),
@@ -388,29 +436,28 @@ pub(super) fn prepare(text: impl Iterator<Item = char>) -> (Vec<char>, Counts) {
         i.and_then(|i| raw.get(i))
             .is_some_and(|&c| !c.is_ascii() && c.is_alphabetic())
     };
-    let mut counts = Counts::default();
-    let chars = raw
-        .iter()
-        .enumerate()
-        .map(|(i, &c)| {
-            let (before, after) = (i.checked_sub(1), Some(i + 1));
-            let after_letter = before
-                .and_then(|i| raw.get(i))
-                .is_some_and(|c| c.is_alphabetic());
-            let between_words = PUNCTUATION.contains(&c)
-                && (edge(before) || edge(after))
-                && !non_ascii_letter(before)
-                && !non_ascii_letter(after)
-                && !(after_letter && OPENING.contains(&c));
-            if between_words || is_cjk_punctuation(c) || (c == APOSTROPHE && after_letter) {
-                counts.punctuation += 1;
-                ' '
-            } else {
-                counts.upper_case += usize::from(!c.is_ascii() && c.is_uppercase());
-                normalise_char(c)
-            }
-        })
-        .collect();
+    chars.extend(raw.iter().enumerate().map(|(i, &c)| {
+        if c.is_ascii() {
+            // Neither punctuation nor a letter with case that counts.
+            return normalise_char(c);
+        }
+        let (before, after) = (i.checked_sub(1), Some(i + 1));
+        let after_letter = before
+            .and_then(|i| raw.get(i))
+            .is_some_and(|c| c.is_alphabetic());
+        let between_words = PUNCTUATION.contains(&c)
+            && (edge(before) || edge(after))
+            && !non_ascii_letter(before)
+            && !non_ascii_letter(after)
+            && !(after_letter && OPENING.contains(&c));
+        if between_words || is_cjk_punctuation(c) || (c == APOSTROPHE && after_letter) {
+            counts.punctuation += 1;
+            ' '
+        } else {
+            counts.upper_case += usize::from(c.is_uppercase());
+            normalise_char(c)
+        }
+    }));
     (chars, counts)
 }
 
@@ -426,8 +473,12 @@ pub(super) struct Counts {
 /// A character as the model counts it: lower case; ASCII that is not a letter is a
 /// word boundary (a space).
 fn normalise_char(c: char) -> char {
-    if c.is_ascii() && !c.is_ascii_alphabetic() {
-        ' '
+    if c.is_ascii() {
+        if c.is_ascii_alphabetic() {
+            c.to_ascii_lowercase()
+        } else {
+            ' '
+        }
     } else {
         c.to_lowercase().next().unwrap_or(c)
     }

@@ -6,7 +6,9 @@ use encoding_rs::Encoding;
 
 use super::compose::{compose_jamo, compose_tone_marks};
 use super::hint::native_to_tld;
-use super::model::{ascii_pairs, is_punctuation, model, prepare, AsciiPairs, Language, Model};
+use super::model::{
+    ascii_pairs, is_punctuation, model, prepare, steps, AsciiPairs, Language, Model, Step,
+};
 use super::score::{is_latin, is_letter, latin_words_in_other_script, layout_score, oddities};
 use super::{Candidate, SAMPLE_LIMIT};
 use crate::charset::Charset;
@@ -230,6 +232,8 @@ fn score_all(bytes: &[u8], tld: Option<&str>, complete: bool, non_ascii: usize) 
     let model = model();
     let ascii = ascii_evidence(model, bytes);
     let mut scored = Vec::with_capacity(LEGACY.len());
+    // Charsets that decode the bytes alike give one text, scored once per language.
+    let mut readings: Vec<Reading> = Vec::new();
     for &(encoding, prior) in &LEGACY {
         let text = decode_prefix(encoding, bytes, complete);
         let malformed = text.chars().filter(|&c| c == '\u{FFFD}').count();
@@ -240,9 +244,16 @@ fn score_all(bytes: &[u8], tld: Option<&str>, complete: bool, non_ascii: usize) 
         } else {
             prepare(text.chars())
         };
-        let mut fit = best_fit(model.languages_for(encoding), &chars, &ascii);
+        let reading = match readings.iter().position(|r| r.chars == chars) {
+            Some(known) => &mut readings[known],
+            None => {
+                readings.push(Reading::new(chars, model.languages().len()));
+                readings.last_mut().expect("just pushed")
+            }
+        };
+        let mut fit = best_fit(model.languages_for(encoding), reading, &ascii);
         if encoding == encoding_rs::WINDOWS_1255 {
-            fit = fit.max(visual_order_fit(model, &chars, &ascii));
+            fit = fit.max(visual_order_fit(model, &reading.chars, &ascii));
         }
         if !fit.is_finite() {
             continue;
@@ -292,11 +303,40 @@ const VISUAL_ORDER_LOG_P: f64 = -1.0;
 /// [`VISUAL_ORDER_LOG_P`]. The model learnt logical order, where final letters end words.
 fn visual_order_fit(model: &Model, chars: &[char], ascii: &[f64]) -> f64 {
     let reversed: Vec<char> = chars.iter().rev().copied().collect();
+    let mut reading = Reading::new(reversed, model.languages().len());
     best_fit(
         model.languages_for(encoding_rs::WINDOWS_1255),
-        &reversed,
+        &mut reading,
         ascii,
     ) + VISUAL_ORDER_LOG_P
+}
+
+/// A decoding as the model reads it, and its log-likelihood in each language of the
+/// model once worked out (by position; NaN until then).
+struct Reading {
+    chars: Vec<char>,
+    steps: Vec<Step>,
+    fits: Vec<f64>,
+}
+
+impl Reading {
+    fn new(chars: Vec<char>, languages: usize) -> Self {
+        Reading {
+            steps: steps(&chars),
+            chars,
+            fits: vec![f64::NAN; languages],
+        }
+    }
+
+    /// The log-likelihood of the whole text in `language`, the language at `index`, or
+    /// `None` when it is below `floor` (then it is not worked out to the end).
+    fn fit_above(&mut self, index: usize, language: &Language, floor: f64) -> Option<f64> {
+        if self.fits[index].is_nan() {
+            let fit = language.steps_log_likelihood_above(&self.steps, floor)?;
+            self.fits[index] = fit;
+        }
+        Some(self.fits[index]).filter(|&fit| fit >= floor)
+    }
 }
 
 /// Characters every language of a charset is scored on before the best two go on to
@@ -328,27 +368,29 @@ fn ascii_evidence(model: &Model, bytes: &[u8]) -> Vec<f64> {
 /// with its [`ascii_evidence`] (by position).
 fn best_fit<'a>(
     languages: impl Iterator<Item = (usize, &'a Language)>,
-    chars: &[char],
+    reading: &mut Reading,
     ascii: &[f64],
 ) -> f64 {
     let mut languages: Vec<(usize, &Language)> = languages.collect();
-    if chars.len() > 2 * LANGUAGE_TRIAL && languages.len() > 2 {
+    if reading.chars.len() > 2 * LANGUAGE_TRIAL && languages.len() > 2 {
+        let trial_steps = steps(&reading.chars[..LANGUAGE_TRIAL]);
         let mut trial: Vec<(f64, (usize, &Language))> = languages
             .iter()
-            .map(|&(i, l)| {
-                (
-                    l.log_likelihood(&chars[..LANGUAGE_TRIAL]) + ascii[i],
-                    (i, l),
-                )
-            })
+            .map(|&(i, l)| (l.steps_log_likelihood(&trial_steps) + ascii[i], (i, l)))
             .collect();
         trial.sort_by(|a, b| b.0.total_cmp(&a.0));
         languages = trial.into_iter().take(2).map(|(_, l)| l).collect();
     }
-    languages
-        .iter()
-        .map(|&(i, lang)| lang.log_likelihood(chars) + ascii[i])
-        .fold(f64::NEG_INFINITY, f64::max)
+    // The language of the ASCII words first: the others stop scoring as soon as they
+    // fall behind the best so far (a log-likelihood only falls as the text goes on).
+    languages.sort_by(|a, b| ascii[b.0].total_cmp(&ascii[a.0]));
+    let mut best = f64::NEG_INFINITY;
+    for &(i, lang) in &languages {
+        if let Some(fit) = reading.fit_above(i, lang, best - ascii[i]) {
+            best = best.max(fit + ascii[i]);
+        }
+    }
+    best
 }
 
 /// Decodes `bytes` with U+FFFD for malformed sequences; when the input goes on past

@@ -105,6 +105,15 @@ pub(super) fn oddities(text: &str) -> f64 {
     let mut prev = ' ';
     let mut thai_run = 0;
     for c in text.chars() {
+        if c.is_ascii() && prev.is_ascii() {
+            // Nothing odd between two ASCII characters; an ASCII one ends a Thai run.
+            if thai_run == 1 {
+                penalty += SCRIPT_PENALTY;
+            }
+            thai_run = 0;
+            prev = c;
+            continue;
+        }
         if script(c) == Some(Script::Thai) {
             thai_run += 1;
         } else {

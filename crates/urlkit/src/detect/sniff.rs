@@ -41,7 +41,7 @@ pub(super) fn is_iso_2022_jp(bytes: &[u8]) -> bool {
 /// in every code unit's high byte, and hardly anywhere else. `None` for odd lengths,
 /// fewer than two code units, too few NULs, or bytes that are not valid UTF-16.
 pub(super) fn utf16_without_bom(bytes: &[u8]) -> Option<Charset> {
-    if bytes.len() < 4 || !bytes.len().is_multiple_of(2) {
+    if bytes.len() < 4 || !bytes.len().is_multiple_of(2) || memchr::memchr(0, bytes).is_none() {
         return None;
     }
     let units = bytes.len() / 2;
