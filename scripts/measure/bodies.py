@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the heaviest request bodies harden.sh knows, each just under the server's 16 MiB
-limit for text (or the 4 MiB limit of the inspector), into DIR, one file per request:
+limit for text (or the 512 KiB limit of the inspector), into DIR, one file per request:
 
     bodies.py DIR
 
@@ -13,7 +13,7 @@ import sys
 import urllib.parse
 
 TEXT_LIMIT = 16 * 1024 * 1024 - 64
-INSPECT_LIMIT = 4 * 1024 * 1024 - 64
+INSPECT_LIMIT = 512 * 1024 - 64
 
 
 def main():

@@ -19,6 +19,10 @@
 # 8. Caps: uploads past --max-uploads, the rate limit per client, a Content-Length of 20 GB,
 #    a form of 100,000 repeated fields, `decode --until-stable` on a 200 MB line.
 # 9. Compression: each asset's size as sent with and without gzip.
+# 10. Second pass (`attacks.py`): 40,000 keys in an inspector `set`; a `trim_query` pattern of
+#    16,380 stars against 16,380 pairs, by the API and the page; 20 HTTP/2 connections that
+#    only ping, at --max-connections 20; 16 uploads trickling from one client; a page form of
+#    8 M empty fields (peak memory); the rate limit on /readyz, /metrics, 404 and 405.
 # Exits 1 when any figure is not what it must be.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -294,6 +298,42 @@ done
 echo "gzip: ${compression_lines[*]}"
 stop
 
+# 10. Second pass.
+echo "== second pass"
+port_of() { echo "${url##*:}"; }
+start
+rss_before_form="$(awk '/^VmHWM/ {print int($2 / 1024)}' "/proc/$pid/status")"
+inspect_set_line="$(python3 scripts/measure/attacks.py inspect-set 127.0.0.1 "$(port_of)")"
+inspect_trim_line="$(python3 scripts/measure/attacks.py inspect-trim 127.0.0.1 "$(port_of)")"
+page_trim_line="$(python3 scripts/measure/attacks.py page-trim 127.0.0.1 "$(port_of)")"
+form_line="$(python3 scripts/measure/attacks.py form-fields 127.0.0.1 "$(port_of)")"
+form_line="$form_line peak=${rss_before_form}→$(awk '/^VmHWM/ {print int($2 / 1024)}' "/proc/$pid/status")MiB"
+stop
+echo "inspect set of 40,000 keys: $inspect_set_line"
+echo "inspect trim_query, 16,380 stars: $inspect_trim_line"
+echo "page inspector, the same trim: $page_trim_line"
+echo "page form of 8 M empty fields: $form_line"
+for line in "$inspect_set_line" "$inspect_trim_line" "$page_trim_line"; do
+  seconds="$(echo "$line" | grep -o 'seconds=[0-9.]*' | cut -d= -f2)"
+  awk -v s="$seconds" 'BEGIN { exit !(s < 1) }' || fail "a bounded request took $seconds s: $line"
+done
+echo "$form_line" | grep -q 'status=400' || fail "the 8 M-field form was not refused: $form_line"
+start --max-connections 20 --header-timeout 5s
+h2_line="$(python3 scripts/measure/attacks.py h2-ping 127.0.0.1 "$(port_of)" 20 14)"
+stop
+echo "20 HTTP/2 connections pinging every 2 s, --max-connections 20, --header-timeout 5s: $h2_line"
+echo "$h2_line" | grep -q 'closed_by_server=20 ' || fail "ping-only connections stayed open: $h2_line"
+start --idle-timeout 5s --trusted-proxy 127.0.0.1
+trickle_line="$(python3 scripts/measure/attacks.py trickle 127.0.0.1 "$(port_of)" 16 20)"
+stop
+echo "16 uploads trickling a byte every 4 s from one client, --idle-timeout 5s: $trickle_line"
+echo "$trickle_line" | grep -q 'other_client=201 ' || fail "another client's upload was refused: $trickle_line"
+start --rate-limit 20/s
+rate_paths_line="$(python3 scripts/measure/attacks.py rate 127.0.0.1 "$(port_of)" /readyz /metrics /no-such-page DELETE:/api/encode)"
+stop
+echo "rate limit 20/s, 300 requests in a row each: $rate_paths_line"
+echo "$rate_paths_line" | grep -q '=0/300' && fail "a path escaped the rate limit: $rate_paths_line"
+
 echo
 echo "== figures"
 echo "load held: ${load_line[*]}; ${connections} connections, ${duration}s each"
@@ -318,4 +358,10 @@ echo "rate limit 20/s: $rate_total requests in 5 s, ${rate_limited:-0} answered 
 echo "Content-Length 20 GB: $big in $big_ms ms; 100,000 repeated form fields: $repeated"
 echo "decode --until-stable -l, one 200 MB line: $until_stable_line"
 echo "gzip: ${compression_lines[*]}"
+echo "inspect set of 40,000 keys: $inspect_set_line"
+echo "inspect trim_query of 16,380 stars: $inspect_trim_line; by the page: $page_trim_line"
+echo "page form of 8 M empty fields: $form_line"
+echo "HTTP/2 ping-only connections: $h2_line"
+echo "uploads trickling from one client: $trickle_line"
+echo "rate limit on other paths: $rate_paths_line"
 [ "$failures" = 0 ] || { echo "$failures check(s) failed"; exit 1; }

@@ -57,7 +57,8 @@ Results of file uploads can be downloaded once, and are deleted after --ttl othe
 
 Every request has a bounded cost: text bodies take at most 16 MiB (a larger
 Content-Length is refused at once), a silent connection or request body is cut off, and
-past --max-connections or --max-uploads clients get a 503 with Retry-After.")]
+past --max-connections or --max-uploads clients get a 503 with Retry-After; one client
+holds at most a quarter of the uploads, and an upload slower than 1 KiB/s is cut off.")]
 struct ServeArgs {
     /// Address to listen on (port 0: any free port).
     #[arg(long, default_value = "127.0.0.1:8080")]
@@ -102,7 +103,8 @@ struct ServeArgs {
     /// [default: 4096, or fewer if the descriptor limit is lower].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     max_connections: Option<u32>,
-    /// Most uploads processed at once; past it uploads get a 503.
+    /// Most uploads processed at once; past it uploads get a 503. One client may have a
+    /// quarter of them (at least one) in progress; past that, a 429.
     #[arg(long, value_name = "N", default_value = "16", value_parser = clap::value_parser!(u32).range(1..))]
     max_uploads: u32,
     /// Requests per client address (20, 20/s, 600/m); past it, a 429 with Retry-After.
