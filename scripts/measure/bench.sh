@@ -62,4 +62,12 @@ cli "cli encode/urls" "$work/urls.txt" encode
 rm -f "$work/urls.txt" "$work/urls-escaped.txt"
 
 echo >&2
+# One URL a line, clean and dirty, generated and seeded by bench-columns.py (1,000,000
+# lines of about 83 bytes each; see the README of this folder): per-line decoding where
+# no line needs repair, where 5 % do, and where 1.3 % carry a second layer of encoding.
+python3 "$scripts/bench-columns.py" --inputs clean,dirty,percent --write "$work/lines"
+for input in clean dirty percent; do
+    cli "cli decode -l/lines-$input" "$work/lines/$input.txt" decode -l
+done
+rm -rf "$work/lines"
 python3 "$scripts/bench-table.py" "$target/criterion" "$lines"

@@ -380,6 +380,29 @@ impl Runner {
         Ok(Entry::Streamed(&self.codec))
     }
 
+    /// [`run`](Self::run) for an entry `plain_entries` stopped before, which is known to
+    /// need repair or a report: the full decoder at once, without trying the fast path
+    /// again (`urlkit::Codec::entry_in_full`).
+    pub fn run_in_full(
+        &mut self,
+        input: &[u8],
+        out: &mut Vec<u8>,
+    ) -> std::result::Result<Entry<'_>, Rejection> {
+        if self.peel.is_some() {
+            return self.run(input, out);
+        }
+        self.codec.entry_in_full(input, out)?;
+        Ok(Entry::Streamed(&self.codec))
+    }
+
+    /// This runner, counting findings without keeping them (their messages are never
+    /// written), for a caller that shows only the output; strict mode still rejects at
+    /// the first finding it rejects.
+    pub fn counting_findings_only(mut self) -> Self {
+        self.codec = self.codec.keep_findings(0);
+        self
+    }
+
     /// Decodes the leading plain entries laid end to end in `values`, in one pass (see
     /// `urlkit::Codec::plain_entries`); none when peeling layers.
     pub fn plain_entries(

@@ -217,7 +217,7 @@ impl<'a> Rows<'a> {
         sink: &mut S,
     ) -> Result<(), (usize, Rejection)> {
         let Some(layout) = self.layout() else {
-            return self.try_for_each(|row, value| sink.row(runner, row, value));
+            return self.try_for_each(|row, value| sink.row(runner, row, value, false));
         };
         let plain_charset = runner.plain_charset();
         let nulls = self.array.nulls();
@@ -237,7 +237,10 @@ impl<'a> Rows<'a> {
                     continue;
                 }
             }
-            sink.row(runner, row, self.value(row))?;
+            // A row a run stopped before needs the full decoder; any other (null, or a
+            // view's inline row) may still be plain.
+            let in_full = rows > 0;
+            sink.row(runner, row, self.value(row), in_full)?;
             row += 1;
         }
         Ok(())
@@ -250,12 +253,14 @@ trait RowSink {
     fn values(&mut self) -> &mut Vec<u8>;
     /// Ends plain rows (no findings, UTF-8) whose outputs end at `ends` in `values()`.
     fn plain_rows(&mut self, ends: &[usize], charset: Option<urlkit::Charset>);
-    /// Runs one row (`None`: null) through the runner and records its result.
+    /// Runs one row (`None`: null) through the runner and records its result; `in_full`:
+    /// the row is known not to be plain (see `Runner::run_in_full`).
     fn row(
         &mut self,
         runner: &mut Runner,
         row: usize,
         value: Option<&[u8]>,
+        in_full: bool,
     ) -> Result<(), (usize, Rejection)>;
 }
 
@@ -316,11 +321,17 @@ impl RowSink for Bytes {
         runner: &mut Runner,
         row: usize,
         value: Option<&[u8]>,
+        in_full: bool,
     ) -> Result<(), (usize, Rejection)> {
         match value {
             Some(value) => {
                 let start = self.values.len();
-                runner.run(value, &mut self.values).map_err(|r| (row, r))?;
+                let ran = if in_full {
+                    runner.run_in_full(value, &mut self.values).map(drop)
+                } else {
+                    runner.run(value, &mut self.values).map(drop)
+                };
+                ran.map_err(|r| (row, r))?;
                 self.check_row(start);
                 self.end_row();
             }
@@ -674,13 +685,17 @@ impl RowSink for ResultColumns {
         runner: &mut Runner,
         row: usize,
         value: Option<&[u8]>,
+        in_full: bool,
     ) -> Result<(), (usize, Rejection)> {
         match value {
             Some(value) => {
                 let start = self.output.values.len();
-                let entry = runner
-                    .run(value, &mut self.output.values)
-                    .map_err(|r| (row, r))?;
+                let entry = if in_full {
+                    runner.run_in_full(value, &mut self.output.values)
+                } else {
+                    runner.run(value, &mut self.output.values)
+                }
+                .map_err(|r| (row, r))?;
                 self.output.check_row(start);
                 self.push(&entry);
             }
@@ -710,6 +725,7 @@ pub fn codec_column(
             Ok(columns.finish(text, rows.large))
         } else {
             let mut output = Bytes::with_capacity(rows.len(), bytes).checking_rows();
+            let mut runner = runner.counting_findings_only();
             rows.run_into(&mut runner, &mut output)?;
             Ok(output.finish(text, rows.large))
         }
