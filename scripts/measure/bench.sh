@@ -8,7 +8,9 @@
 # in-process timing for Python's urllib.parse and Node's encodeURIComponent /
 # decodeURIComponent), then the `urlkit` binary end to end on a ~1 GB file, with its peak
 # resident memory. Each result column is GB/s; the ratio compares urlkit with the fastest
-# peer (memcpy excluded).
+# peer (memcpy excluded). Then per-line `auto` rows in lines per second (bench-detect.sh:
+# generated UTF-8 and mixed legacy-charset lines, beside chardetng, chardet,
+# charset-normalizer and cchardet); DETECT=0 leaves them out.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -60,8 +62,6 @@ cli "cli decode/urls" "$work/urls.txt" decode
 cli "cli decode/urls-escaped" "$work/urls-escaped.txt" decode
 cli "cli encode/urls" "$work/urls.txt" encode
 rm -f "$work/urls.txt" "$work/urls-escaped.txt"
-
-echo >&2
 # One URL a line, clean and dirty, generated and seeded by bench-columns.py (1,000,000
 # lines of about 83 bytes each; see the README of this folder): per-line decoding where
 # no line needs repair, where 5 % do, and where 1.3 % carry a second layer of encoding.
@@ -70,4 +70,11 @@ for input in clean dirty percent; do
     cli "cli decode -l/lines-$input" "$work/lines/$input.txt" decode -l
 done
 rm -rf "$work/lines"
+
+echo >&2
 python3 "$scripts/bench-table.py" "$target/criterion" "$lines"
+
+if [ "${DETECT:-1}" != 0 ]; then
+    echo >&2
+    "$scripts/bench-detect.sh"
+fi

@@ -41,6 +41,10 @@ pub(crate) struct EntryDecoder {
     buffer: Vec<u8>,
     map: Vec<u64>,
     scratch: Vec<u8>,
+    /// `auto`: the memory of the last entry's held raw input and of its bytes as
+    /// detection saw them, reused by the next entry (per line, one entry a line).
+    held: Vec<u8>,
+    probed: Vec<u8>,
 }
 
 impl EntryDecoder {
@@ -60,6 +64,8 @@ impl EntryDecoder {
             buffer: Vec::new(),
             map: Vec::new(),
             scratch: Vec::new(),
+            held: Vec::new(),
+            probed: Vec::new(),
         };
         decoder.start_stage();
         decoder
@@ -72,7 +78,7 @@ impl EntryDecoder {
         } else {
             match self.options.charset {
                 CharsetChoice::Fixed(charset) => self.stage_for(charset),
-                CharsetChoice::Auto => Stage::Detecting(Vec::new()),
+                CharsetChoice::Auto => Stage::Detecting(std::mem::take(&mut self.held)),
             }
         };
     }
@@ -105,9 +111,10 @@ impl EntryDecoder {
         let Stage::Detecting(raw) = &mut self.stage else {
             return;
         };
-        let raw = std::mem::take(raw);
+        let mut raw = std::mem::take(raw);
         let mut probe = self.percent.clone();
-        let mut decoded = Vec::with_capacity(raw.len());
+        let mut decoded = std::mem::take(&mut self.probed);
+        decoded.clear();
         let mut ignored = Diagnostics::with_limit(0);
         if self.options.text {
             // Literal characters of text say nothing about the charset of the escapes.
@@ -145,6 +152,8 @@ impl EntryDecoder {
         self.skip = detection.bom_length;
         self.detection = Some(detection);
         self.convert(&raw, out, diagnostics);
+        raw.clear();
+        (self.held, self.probed) = (raw, decoded);
     }
 
     /// Whether literal non-ASCII input goes around the charset: text input read in a
