@@ -7,11 +7,12 @@
 
 pub mod api;
 pub mod bucket;
-pub mod codec;
+
 pub mod compress;
 pub mod conn;
 pub mod error;
 pub mod i18n;
+pub mod limits;
 pub mod metrics;
 pub mod page;
 pub mod ratelimit;

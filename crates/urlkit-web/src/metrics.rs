@@ -256,6 +256,36 @@ fn method_label(method: &axum::http::Method) -> &'static str {
     }
 }
 
+/// Counts every request (route pattern, method, status, time to the answer's headers, body
+/// bytes both ways), and logs its method, route pattern (never the concrete path: it may
+/// carry a result id), status and time at debug level; bodies are never logged.
+pub async fn observe(
+    axum::extract::State(metrics): axum::extract::State<std::sync::Arc<Metrics>>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let started = std::time::Instant::now();
+    let method = request.method().clone();
+    let route = request
+        .extensions()
+        .get::<axum::extract::MatchedPath>()
+        .map_or("unmatched", |p| p.as_str())
+        .to_owned();
+    let request = request.map(|body| CountedBody::wrap(body, &metrics.bytes_in));
+    let response = next.run(request).await;
+    let took = started.elapsed();
+    let status = response.status().as_u16();
+    metrics.observe(&route, &method, status, took);
+    tracing::debug!(
+        %method,
+        route,
+        status,
+        micros = took.as_micros() as u64,
+        "request"
+    );
+    response.map(|body| CountedBody::wrap(body, &metrics.bytes_out))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

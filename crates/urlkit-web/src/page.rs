@@ -2,12 +2,12 @@
 //! plain form post without JavaScript; `assets/app.js` makes the same page answer as you
 //! type, with live mode's codec in a worker (`assets/worker.js`).
 
+use crate::api::answer;
 use crate::api::{inspect, process_upload, ApiJson, FileCreated, InspectRequest, InspectResponse};
-use crate::codec::answer;
 use crate::error::ApiError;
 use crate::i18n::{Catalog, Lang};
 use crate::ratelimit::Client;
-use crate::view;
+use crate::view::{self, escape, COMPONENTS};
 use crate::AppState;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -145,7 +145,7 @@ impl PageState {
             fields: HashMap::new(),
             lang,
             direction: Direction::Auto,
-            text_limit: crate::routes::TEXT_LIMIT as u64,
+            text_limit: crate::limits::TEXT_LIMIT as u64,
             upload_limit,
             codec: None,
             inspect: None,
@@ -492,22 +492,6 @@ pub fn refuse_too_large(
     page_response(StatusCode::PAYLOAD_TOO_LARGE, &state, None, app.tls())
 }
 
-/// Escapes text for HTML content and attribute values.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 16);
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
 fn option(out: &mut String, value: &str, text: &str, selected: bool) {
     let _ = write!(
         out,
@@ -584,11 +568,6 @@ fn op_options(selected: &str, t: &Catalog) -> String {
     option(&mut out, "decode", &t.text("decode"), selected == "decode");
     out
 }
-
-/// The components the inspector edits, in the order a URL reads.
-pub const COMPONENTS: [&str; 8] = [
-    "scheme", "user", "password", "host", "port", "path", "query", "fragment",
-];
 
 fn component_options(selected: &str, t: &Catalog) -> String {
     let mut out = String::new();

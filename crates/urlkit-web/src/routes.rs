@@ -1,7 +1,7 @@
 //! Every route in one place, with the layers that guard them.
 
 use crate::error::ApiError;
-use crate::metrics::CountedBody;
+use crate::limits::{INSPECT_LIMIT, MULTIPART_OVERHEAD, TEXT_LIMIT};
 use crate::{api, compress, page, ratelimit, AppState};
 use axum::body::Body;
 use axum::extract::{DefaultBodyLimit, Request, State};
@@ -15,16 +15,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use tower_http::timeout::{TimeoutBody, TimeoutError, TimeoutLayer};
-
-/// Largest JSON or form body for text operations.
-pub const TEXT_LIMIT: usize = 16 * 1024 * 1024;
-/// Largest body of `/api/inspect` and `/api/resolve`, and of a page form that asks for the
-/// inspector: their text is at most [`MAX_INSPECT_BYTES`](urlkit_api::inspect::MAX_INSPECT_BYTES)
-/// (64 KiB), with room for every character of it written as a JSON escape (`\u00e9`, six
-/// bytes) or a form's `%XX`, and for the field names.
-pub const INSPECT_LIMIT: usize = 8 * urlkit_api::inspect::MAX_INSPECT_BYTES;
-/// Room for multipart headers and option fields beyond the file itself.
-pub const MULTIPART_OVERHEAD: u64 = 1024 * 1024;
 
 /// The policy: own origin only, no inline script or style; WebAssembly may be compiled
 /// (live mode runs the codec in the browser).
@@ -94,6 +84,10 @@ pub fn router(state: AppState) -> Router {
         .layer(middleware::from_fn_with_state(
             state.clone(),
             security_headers,
+        ))
+        .layer(middleware::from_fn_with_state(
+            state.metrics(),
+            crate::metrics::observe,
         ))
         .with_state(state)
 }
@@ -233,34 +227,9 @@ async fn body_idle_timeout(
     response
 }
 
-/// Counts every request in the metrics (route pattern, method, status, time to the
-/// answer's headers, body bytes both ways) and adds the security headers unless a handler
-/// set its own.
-///
-/// Logs method, route pattern (never the concrete path: it may carry a result id), status
-/// and time at debug level; bodies are never logged.
+/// Adds the security headers to every answer, unless a handler set its own.
 async fn security_headers(State(state): State<AppState>, request: Request, next: Next) -> Response {
-    let started = std::time::Instant::now();
-    let metrics = state.metrics();
-    let method = request.method().clone();
-    let route = request
-        .extensions()
-        .get::<axum::extract::MatchedPath>()
-        .map_or("unmatched", |p| p.as_str())
-        .to_owned();
-    let request = request.map(|body| CountedBody::wrap(body, &metrics.bytes_in));
-    let response = next.run(request).await;
-    let took = started.elapsed();
-    let status = response.status().as_u16();
-    metrics.observe(&route, &method, status, took);
-    tracing::debug!(
-        %method,
-        route,
-        status,
-        micros = took.as_micros() as u64,
-        "request"
-    );
-    let mut response = response.map(|body| CountedBody::wrap(body, &metrics.bytes_out));
+    let mut response = next.run(request).await;
     let headers = response.headers_mut();
     let mut set = |name: header::HeaderName, value: &'static str| {
         headers

@@ -6,7 +6,6 @@
 use crate::api::{FileCreated, InspectResponse};
 use crate::error::ApiError;
 use crate::i18n::{Arg, Catalog};
-use crate::page::{escape, COMPONENTS};
 use serde_json::Value;
 use std::fmt::Write as _;
 use urlkit::{Code, Diagnostic};
@@ -593,7 +592,7 @@ pub fn inspected(
 ) -> String {
     let r = match result {
         Ok(r) => r,
-        Err(e) => return error(e, t, Limits::text(crate::routes::TEXT_LIMIT as u64)),
+        Err(e) => return error(e, t, Limits::text(crate::limits::TEXT_LIMIT as u64)),
     };
     let mut out = String::new();
     if edits_unavailable {
@@ -640,5 +639,26 @@ pub fn inspected(
         _ => {}
     }
     out.push_str("</details>");
+    out
+}
+
+/// The components the inspector edits, in the order a URL reads.
+pub const COMPONENTS: [&str; 8] = [
+    "scheme", "user", "password", "host", "port", "path", "query", "fragment",
+];
+
+/// Escapes text for HTML content and attribute values.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
     out
 }

@@ -286,7 +286,7 @@ async fn bad_requests_are_4xx_json_errors() {
 #[tokio::test]
 async fn text_bodies_over_the_limit_are_413() {
     let server = Server::default().await;
-    let input = "a".repeat(urlkit_web::routes::TEXT_LIMIT + 10);
+    let input = "a".repeat(urlkit_web::limits::TEXT_LIMIT + 10);
     let response = server
         .client
         .post(server.url("/api/encode"))

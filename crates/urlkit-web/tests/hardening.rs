@@ -241,7 +241,7 @@ async fn malformed_wrong_and_missing_json_is_a_4xx_naming_the_problem() {
 #[tokio::test]
 async fn enormous_json_is_413_json_and_the_server_carries_on() {
     let server = Server::default().await;
-    let input = "%41".repeat(urlkit_web::routes::TEXT_LIMIT / 3 + 1024);
+    let input = "%41".repeat(urlkit_web::limits::TEXT_LIMIT / 3 + 1024);
     for path in ["/api/encode", "/api/decode", "/api/inspect"] {
         let body = serde_json::to_vec(&json!({ "input": input, "url": input })).unwrap();
         let (status, answer) = server.post(path, "application/json", body).await;

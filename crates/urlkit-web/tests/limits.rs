@@ -847,7 +847,7 @@ async fn the_rate_limit_is_per_client_with_429_and_retry_after() {
 async fn the_inspector_takes_urls_up_to_its_limit_from_the_api_and_the_page() {
     let server = Server::start(Options::default()).await;
     let client = reqwest::Client::new();
-    let limit = urlkit_web::routes::INSPECT_LIMIT;
+    let limit = urlkit_web::limits::INSPECT_LIMIT;
     let url = format!("http://a/?{}", "a=b&".repeat(limit / 4));
     let response = client
         .post(server.url("/api/inspect"))

@@ -7,8 +7,8 @@ use reqwest::multipart::{Form, Part};
 use reqwest::StatusCode;
 use std::sync::Arc;
 use std::time::Duration;
+use urlkit_web::api::Op;
 use urlkit_web::api::{content_disposition, result_name};
-use urlkit_web::codec::Op;
 use urlkit_web::store::{DirStore, ResultId};
 use urlkit_web::{app, AppState};
 

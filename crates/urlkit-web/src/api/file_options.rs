@@ -1,21 +1,12 @@
-//! The codec as the API, the page and the file upload use it.
-//!
-//! `/api/encode`, `/api/decode` and the page read and run their requests with
-//! [`urlkit_api`], as the WebAssembly module of live mode does, so the JSON shapes are the
-//! same by construction, and the OpenAPI document describes those very types.
+//! A file upload's options: which way it goes, and the codec settings its form fields
+//! give, checked as they come.
 
 use crate::error::ApiError;
 use serde::{Deserialize, Serialize};
 use urlkit::settings::Setting;
 use urlkit::Codec;
-use urlkit_api::{CodecResponse, DecodeRequest, EncodeRequest, Failure};
+use urlkit_api::{DecodeRequest, EncodeRequest};
 use utoipa::ToSchema;
-
-/// Answers an API or page request: a request the library cannot understand is a 400 naming
-/// the field, a strict rejection a 422 with the finding's offset.
-pub fn answer(result: Result<CodecResponse, Failure>) -> Result<CodecResponse, ApiError> {
-    result.map_err(ApiError::from)
-}
 
 /// Which way a file goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
