@@ -2,6 +2,7 @@
 
 use crate::io::{
     fail, open_sink, refuse_same_file, reject, say, usage, write_failed, Reporter, Source,
+    SHOWN_AT_MOST,
 };
 use std::ffi::OsString;
 use std::io::Write;
@@ -282,7 +283,13 @@ fn run(
         Ok(s) => s,
         Err(e) => return fail(&e),
     };
-    let mut codec = make(false);
+    // Without --json only the first findings are printed and the others counted: the
+    // codec keeps (and writes the messages of) those alone.
+    let mut codec = if common.json {
+        make(false)
+    } else {
+        make(false).keep_findings(SHOWN_AT_MOST)
+    };
     let mut chunk = Vec::new();
     let mut collected = Vec::new();
     loop {

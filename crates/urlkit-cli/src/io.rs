@@ -201,7 +201,8 @@ pub struct Reporter {
     hidden: u64,
 }
 
-const SHOWN_AT_MOST: usize = 20;
+/// How many findings are printed; the others are only counted.
+pub const SHOWN_AT_MOST: usize = 20;
 
 impl Reporter {
     pub fn new() -> Self {

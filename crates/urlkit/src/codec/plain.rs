@@ -252,8 +252,8 @@ pub(crate) struct PlainLines {
     /// Where each line of the run, separator included, ends in the chunk.
     line_ends: Vec<usize>,
     out_ends: Vec<usize>,
-    /// How many lines the next run gathers: after a run that stopped early, about twice
-    /// what it decoded, so that a line that is not plain costs little gathering.
+    /// How many lines the next run gathers: about twice what the last one decoded, so
+    /// that a line that is not plain costs little gathering.
     most: usize,
 }
 
@@ -331,11 +331,9 @@ impl PlainLines {
         let lines = self
             .plain
             .decode_run(&self.values, &self.offsets, out, &mut self.out_ends);
-        self.most = if lines < self.line_ends.len() {
-            (2 * (lines + 1)).min(MOST_LINES_IN_A_RUN)
-        } else {
-            MOST_LINES_IN_A_RUN
-        };
+        // Twice what this run took: a run that stops early makes the next one short, and
+        // runs grow back by doubling, so lines gathered and not decoded stay few.
+        self.most = (2 * (lines + 1)).min(MOST_LINES_IN_A_RUN);
         (
             lines,
             lines.checked_sub(1).map_or(0, |last| self.line_ends[last]),
