@@ -37,8 +37,8 @@ python3 "$scripts/detect-lines.py" legacy "$legacy_lines" "$work/legacy.txt"
 echo "== urlkit end to end" >&2
 cargo build --release -p urlkit-cli >&2
 urlkit="$target/release/urlkit"
-cli() { # cli NAME INPUT LABEL ARGS...: one timed run of the binary (user + system time)
-    local name=$1 input=$2 label=$3 lines
+cli() { # cli NAME LABEL INPUT ARGS...: one timed run of the binary (user + system time)
+    local name=$1 label=$2 input=$3 lines
     shift 3
     lines=$(wc -l <"$input")
     cat "$input" >/dev/null # in the page cache for every run alike
