@@ -18,6 +18,7 @@ cd "$(dirname "$0")/../.."
 
 mode="${1:-run}"
 binary="${2:-target/release/urlkit}"
+[[ $binary == /* ]] || binary="$PWD/$binary"
 base="${PORT_BASE:-18080}"
 proxy="127.0.0.1:$base"
 moto_port=$((base + 4))
@@ -102,7 +103,7 @@ check)
   unit_dir="$work/unit"
   mkdir -p "$unit_dir"
   echo "URLKIT_STORE=s3://urlkit/results" >"$unit_dir/env"
-  sed -e "s|/usr/local/bin/urlkit|$PWD/$binary|" -e "s|/etc/urlkit/env|$unit_dir/env|" \
+  sed -e "s|/usr/local/bin/urlkit|$binary|" -e "s|/etc/urlkit/env|$unit_dir/env|" \
     scripts/deploy/urlkit@.service >"$unit_dir/urlkit@.service"
   if command -v systemd-analyze >/dev/null 2>&1; then
     verified="$(cd "$unit_dir" && systemd-analyze verify --man=no "$unit_dir/urlkit@$((base + 1)).service" 2>&1 || echo failed)"

@@ -9,7 +9,6 @@ use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use urlkit::detect::Ranking;
 use urlkit::settings::{Run, SettingError};
 use urlkit::{Charset, Codec, DecodeOptions, DecodeSettings, EncodeSet, EncodeSettings, Newline};
 use urlkit_api::CodecResponse;
@@ -207,13 +206,9 @@ pub fn decode(args: DecodeArgs) -> ExitCode {
         // Set per entry: arguments are text, stdin and files are bytes.
         text: false,
     };
+    // Per line, each line's note names its charset without the other candidates, in text
+    // and in `--json` alike, as the API and live mode answer.
     let options = match settings.options() {
-        // Per line, each line's note names its charset; JSON lists the other candidates
-        // of every line too.
-        Ok(options) if args.common.json => DecodeOptions {
-            ranking: Ranking::RunnersUp,
-            ..options
-        },
         Ok(options) => options,
         Err(error) => return bad_setting(error),
     };

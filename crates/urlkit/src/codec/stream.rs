@@ -161,8 +161,8 @@ impl Codec {
     ///
     /// let mut codec = Codec::decoder(&DecodeOptions::default());
     /// let mut out = Vec::new();
-    /// codec.entry_in_full(b"50%25%41", &mut out).unwrap();
-    /// assert_eq!(out, b"50%A");
+    /// codec.entry_in_full(b"50%2541", &mut out).unwrap();
+    /// assert_eq!(out, b"50%41");
     /// assert_eq!(codec.diagnostics().items()[0].code.as_str(), "multiple-layers");
     /// ```
     pub fn entry_in_full(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<(), Rejection> {
