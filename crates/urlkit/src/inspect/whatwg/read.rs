@@ -6,11 +6,15 @@ use std::ops::Range;
 
 /// The input after the first steps of the basic URL parser (URL Standard §4.4, steps 1–3):
 /// leading and trailing C0 controls and spaces removed, then every tab and newline; with
-/// the byte offset in the input of every byte read.
+/// where each byte read sits in the input. It costs the text read and one number per tab
+/// or newline removed, not one per byte.
 pub(super) struct Read {
     pub text: String,
-    /// Offset in the input of each byte of `text`.
-    offsets: Vec<usize>,
+    /// The C0 controls and spaces stripped at the start.
+    lead: usize,
+    /// Where in `text` each tab or newline was removed (the length of `text` then), in
+    /// order: text byte `i` sits past as many removed bytes as there are entries up to `i`.
+    removed: Vec<usize>,
     /// The input's length, where offsets past the end point.
     input_len: usize,
     /// Bytes stripped at the start and end.
@@ -23,20 +27,25 @@ impl Read {
     pub fn of(input: &str) -> Read {
         let lead = input.len() - input.trim_start_matches(|c: char| c <= ' ').len();
         let trimmed = input.trim_matches(|c: char| c <= ' ');
-        let mut text = String::with_capacity(trimmed.len());
-        let mut offsets = Vec::with_capacity(trimmed.len());
-        let mut first_tab_or_newline = None;
-        for (i, c) in trimmed.char_indices() {
-            if matches!(c, '\t' | '\n' | '\r') {
-                first_tab_or_newline.get_or_insert(lead + i);
-                continue;
+        let mut removed = Vec::new();
+        let text = if trimmed.contains(['\t', '\n', '\r']) {
+            let mut text = String::with_capacity(trimmed.len());
+            let mut start = 0;
+            for (i, c) in trimmed.match_indices(['\t', '\n', '\r']) {
+                text.push_str(&trimmed[start..i]);
+                removed.push(text.len());
+                start = i + c.len();
             }
-            text.push(c);
-            offsets.extend((0..c.len_utf8()).map(|k| lead + i + k));
-        }
+            text.push_str(&trimmed[start..]);
+            text
+        } else {
+            trimmed.to_owned()
+        };
+        let first_tab_or_newline = trimmed.find(['\t', '\n', '\r']).map(|i| lead + i);
         Read {
             text,
-            offsets,
+            lead,
+            removed,
             input_len: input.len(),
             stripped_ends: trimmed.len() != input.len(),
             first_tab_or_newline,
@@ -45,7 +54,10 @@ impl Read {
 
     /// The input offset of byte `i` of the text read (the input's end past the last).
     pub fn input_offset(&self, i: usize) -> usize {
-        self.offsets.get(i).copied().unwrap_or(self.input_len)
+        if i >= self.text.len() {
+            return self.input_len;
+        }
+        self.lead + i + self.removed.partition_point(|&at| at <= i)
     }
 
     /// The scheme of the text read, lower-cased, and where it ends (at its `:`): an ASCII
