@@ -6,6 +6,7 @@ mod url_cmd;
 use clap::{Args, Subcommand};
 use std::io::{self, Read, Write};
 use std::process::ExitCode;
+pub(crate) use urlkit::inspect::excerpt;
 use urlkit::inspect::rfc3986::{compare, normalize, relativize, resolve, NormalizeOptions};
 use urlkit::inspect::{base58, idn, iri, whatwg};
 
@@ -201,7 +202,7 @@ fn run_resolve(a: ResolveArgs) -> io::Result<ExitCode> {
     if a.whatwg {
         let base = match whatwg::parse(&a.base, None) {
             Ok(b) => b,
-            Err(e) => return usage(format!("base {:?} is not a valid URL: {e}", a.base)),
+            Err(e) => return usage(format!("base {} is not a valid URL: {e}", excerpt(&a.base))),
         };
         let mut ok = true;
         for r in &a.refs {
@@ -209,7 +210,7 @@ fn run_resolve(a: ResolveArgs) -> io::Result<ExitCode> {
                 Ok(u) => writeln!(out, "{u}")?,
                 Err(e) => {
                     ok = false;
-                    eprintln!("urlkit: {r:?}: {e}");
+                    eprintln!("urlkit: {}: {e}", excerpt(r));
                 }
             }
         }
@@ -301,12 +302,12 @@ fn run_idn(a: IdnArgs) -> io::Result<ExitCode> {
                     .map(|h: String| idn::host_warnings(&h, 0))
                     .unwrap_or_default()
                 {
-                    eprintln!("urlkit: warning: {name}: {}", w.message);
+                    eprintln!("urlkit: warning: {}: {}", excerpt(name), w.message);
                 }
             }
             Err(e) => {
                 ok = false;
-                eprintln!("urlkit: {name:?}: {e}");
+                eprintln!("urlkit: {}: {e}", excerpt(name));
             }
         }
     }

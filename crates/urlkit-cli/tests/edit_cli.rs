@@ -351,3 +351,239 @@ fn url_file_is_read_after_the_arguments_and_errors_name_its_lines() {
         stderr(&o)
     );
 }
+
+/// Runs the binary with `args` and no input, its address space capped at `limit` bytes,
+/// so that a command building what it should only count fails to allocate instead of
+/// taking the machine's memory.
+fn urlkit_within(limit: u64, args: &[&str]) -> std::process::Output {
+    use std::os::unix::process::CommandExt;
+    let mut command = common::urlkit_command();
+    command.args(args).stdin(std::process::Stdio::null());
+    // SAFETY: setrlimit is async-signal-safe; the closure touches nothing else.
+    unsafe {
+        command.pre_exec(move || {
+            let cap = libc::rlimit {
+                rlim_cur: limit as libc::rlim_t,
+                rlim_max: limit as libc::rlim_t,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &cap) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    command.output().expect("urlkit runs")
+}
+
+const GIB: u64 = 1 << 30;
+
+/// `{a,b}` `n` times: 2^n alternatives.
+fn pairs(n: usize) -> String {
+    "{a,b}".repeat(n)
+}
+
+#[test]
+fn iterations_are_counted_and_refused_before_any_is_made() {
+    let hundred: Vec<String> = (0..5)
+        .map(|k| {
+            let values: Vec<String> = (0..100).map(|v| format!("{k}{v}")).collect();
+            format!(
+                "{}={}",
+                ["path", "query", "fragment", "user", "password"][k],
+                values.join(" ")
+            )
+        })
+        .collect();
+    let mut argv = vec!["edit"];
+    for item in &hundred {
+        argv.extend(["--iterate", item.as_str()]);
+    }
+    argv.push("http://h/");
+    let o = urlkit_within(GIB, &argv);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("10000000000 combinations of --iterate values; at most 10000"),
+        "{err}"
+    );
+    assert!(o.stdout.is_empty());
+
+    // Past what a usize holds: still a count, not an overflow.
+    let set = |c: &str| format!("{c}={}", pairs(40));
+    let (a, b) = (set("path"), set("query"));
+    let o = urlkit_within(
+        GIB,
+        &["edit", "--expand", "--set", &a, "--set", &b, "http://h/"],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(&format!(
+            "more than {} combinations of --set alternatives; at most 10000",
+            usize::MAX
+        )),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn set_alternatives_are_counted_with_the_iterations() {
+    // Two values of 2^13 alternatives each: 67,108,864 edit lists, refused at once.
+    let (a, b) = (
+        format!("path={}", pairs(13)),
+        format!("query={}", pairs(13)),
+    );
+    let o = urlkit_within(
+        GIB,
+        &["edit", "--expand", "--set", &a, "--set", &b, "http://h/"],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("67108864 combinations of --set alternatives; at most 10000"),
+        "{}",
+        stderr(&o)
+    );
+
+    // Alternatives and iterations together.
+    let a = format!("path={}", pairs(7));
+    let o = urlkit_within(
+        GIB,
+        &["edit", "--expand", "--set", &a, "--iterate", "port=1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63 64 65 66 67 68 69 70 71 72 73 74 75 76 77 78 79", "http://h/"],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("10112 combinations of --set alternatives and --iterate values"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn a_url_expansion_times_the_options_is_refused_for_its_line() {
+    // 2^7 URLs × 2^7 paths: 16,384 combinations, past the limit together.
+    let url = format!("http://h/{}", pairs(7));
+    let set = format!("query={}", pairs(7));
+    let o = urlkit(
+        &["edit", "--expand", "--set", &set, "-f", "-"],
+        &format!("http://first/\n{url}\nhttp://last/\n"),
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    // The lines still match: 128 for the first URL, one empty for the refused one, 128.
+    assert_eq!(lines.len(), 128 + 1 + 128, "{}", stderr(&o));
+    assert_eq!(lines[0], "http://first/?aaaaaaa");
+    assert_eq!(lines[127], "http://first/?bbbbbbb");
+    assert_eq!(lines[128], "");
+    assert_eq!(lines[129], "http://last/?aaaaaaa");
+    let err = stderr(&o);
+    assert!(err.contains("line 2: --expand: 16384 combinations (128 URLs from the alternatives × 128 edit lists from the options); at most 10000"), "{err}");
+
+    // A URL alone past the limit is refused for its line too, naming the count.
+    let o = urlkit(
+        &["edit", "--expand", &format!("http://h/{}", pairs(60))],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o)
+            .contains("--expand: 1152921504606846976 URLs from the alternatives; at most 10000"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn expansions_at_the_limit_are_made_in_order() {
+    // 10 URLs × 1,000 edit lists: exactly the limit, every one printed in order.
+    let url = "http://h/{0,1,2,3,4,5,6,7,8,9}";
+    let digits = "0 1 2 3 4 5 6 7 8 9";
+    let o = urlkit(
+        &[
+            "edit",
+            "--expand",
+            "--set",
+            "query={0,1,2,3,4,5,6,7,8,9}{0,1,2,3,4,5,6,7,8,9}",
+            "--iterate",
+            &format!("fragment={digits}"),
+            url,
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let expected: Vec<String> = (0..10)
+        .flat_map(|p| (0..1000).map(move |q| format!("http://h/{p}?{:02}#{}", q / 10, q % 10)))
+        .collect();
+    assert_eq!(out.lines().collect::<Vec<_>>(), expected);
+}
+
+#[test]
+fn a_huge_failing_url_is_quoted_by_a_bounded_excerpt_with_its_position() {
+    // 2 MB of control characters, which quoting whole writes as six bytes each.
+    let line = format!("http://h:x/{}", "\u{1}".repeat(2_000_000));
+    let cases: [(&[&str], &str); 3] = [
+        (&["edit", "--set", "path=y"], "line 1, byte 9: "),
+        (&["parse", "--json"], "line 1, byte 9: "),
+        (&["parse", "--get", "{host}"], "line 1, byte 9: "),
+    ];
+    for (args, position) in cases {
+        let o = urlkit(args, &format!("{line}\n"));
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        let err = stderr(&o);
+        assert!(
+            o.stderr.len() < 4096,
+            "{args:?}: {} bytes of stderr",
+            o.stderr.len()
+        );
+        assert!(err.contains("… (2000011 bytes)"), "{args:?}: {err}");
+        assert!(err.contains(position), "{args:?}: {err}");
+        assert!(
+            err.starts_with("urlkit: \"http://h:x/\\u{1}"),
+            "{args:?}: {err}"
+        );
+    }
+
+    // A host the parser rejects is quoted by an excerpt in the message too.
+    let line = format!("http://[{}]/", "1:".repeat(1_000_000));
+    for args in [
+        &["parse"][..],
+        &["edit", "--sort-query"],
+        &["edit", "--rfc3986", "--set", "port=1"],
+    ] {
+        let o = urlkit(args, &format!("{line}\n"));
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert!(
+            o.stderr.len() < 4096,
+            "{args:?}: {} bytes of stderr",
+            o.stderr.len()
+        );
+        assert!(
+            stderr(&o).contains("(2000010 bytes)"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+    }
+}
+
+#[test]
+fn a_host_of_invalid_utf8_is_refused_with_an_excerpt() {
+    let mut line = b"http://".to_vec();
+    line.extend(std::iter::repeat_n(0xFF_u8, 1_000_000));
+    line.extend(b"/\n");
+    let mut child = common::urlkit_command()
+        .arg("parse")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn urlkit");
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), &line).unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(o.stderr.len() < 4096, "{} bytes of stderr", o.stderr.len());
+    // Each invalid byte is read as U+FFFD (three bytes), which the host cannot hold.
+    assert!(err.contains("… (3000008 bytes)"), "{err}");
+    assert!(err.contains("line 1, byte 7: "), "{err}");
+}

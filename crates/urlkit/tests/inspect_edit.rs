@@ -3,7 +3,8 @@
 
 use proptest::prelude::*;
 use urlkit::inspect::edit::{
-    expand_alternatives, matches_pattern, Component, Edits, MAX_EXPANSIONS,
+    combinations, expand_alternatives, matches_pattern, Alternatives, Component, Edits,
+    MAX_EXPANSIONS,
 };
 use urlkit::inspect::{query_pairs, Url};
 
@@ -130,6 +131,53 @@ fn alternatives_expand_in_order_and_bad_braces_name_their_byte() {
     let many = "{0,1,2,3,4,5,6,7,8,9}".repeat(5);
     let e = expand_alternatives(&many).unwrap_err();
     assert!(e.message.contains(&MAX_EXPANSIONS.to_string()), "{e}");
+}
+
+#[test]
+fn alternatives_are_counted_without_being_made_and_made_one_at_a_time() {
+    // 2^13 and 2^64: counted from the groups (the second past a usize), nothing made.
+    let a = Alternatives::parse(&"{a,b}".repeat(13)).unwrap();
+    assert_eq!(a.count(), Some(8192));
+    let huge = Alternatives::parse(&"{a,b}".repeat(64)).unwrap();
+    assert_eq!(huge.count(), None);
+    assert_eq!(huge.position_past(MAX_EXPANSIONS), Some(5 * 13));
+    let e = expand_alternatives(&"{a,b}".repeat(64)).unwrap_err();
+    assert_eq!(e.position, 65);
+    assert!(
+        e.message
+            .contains("more than 18446744073709551615 combinations"),
+        "{e}"
+    );
+    let e = expand_alternatives(&"{a,b}".repeat(14)).unwrap_err();
+    assert!(
+        e.message.starts_with("16384 combinations; at most 10000"),
+        "{e}"
+    );
+
+    // The iterator and nth give expand_alternatives's texts, in its order.
+    let text = "h://{a,b,}.x/{1,2,3}\\{z\\}";
+    let listed = expand_alternatives(text).unwrap();
+    let a = Alternatives::parse(text).unwrap();
+    assert_eq!(a.count(), Some(9));
+    assert_eq!(a.iter().collect::<Vec<_>>(), listed);
+    assert_eq!(listed[0], "h://a.x/1{z}");
+    assert_eq!(listed[8], "h://.x/3{z}");
+    for (i, t) in listed.iter().enumerate() {
+        assert_eq!(a.nth(i).as_ref(), Some(t));
+    }
+    assert_eq!(a.nth(9), None);
+    let plain = Alternatives::parse("plain").unwrap();
+    assert!(plain.is_plain());
+    assert_eq!(plain.iter().collect::<Vec<_>>(), ["plain"]);
+    // Nothing past the last text, however long the iterator is asked.
+    let mut it = plain.iter();
+    assert_eq!(it.nth(1), None);
+    assert_eq!(it.next(), None);
+
+    assert_eq!(combinations([10, 10, 100]), Some(10_000));
+    assert_eq!(combinations([]), Some(1));
+    assert_eq!(combinations([usize::MAX, 2]), None);
+    assert_eq!(combinations([usize::MAX, 0]), Some(0));
 }
 
 #[test]

@@ -2,13 +2,16 @@
 //! apart or edited in one pass, printed as a table, one JSON object per line, a `--get`
 //! template or the edited URL. Each becomes calls on `urlkit::inspect`.
 
-use super::{status, usage};
+use super::{excerpt, status, usage};
 use clap::Args;
 use serde_json::json;
+use std::borrow::Cow;
 use std::io::{self, BufWriter, Read, Write};
 use std::path::Path;
 use std::process::ExitCode;
-use urlkit::inspect::edit::{expand_alternatives, Component, EditError, Edits};
+use urlkit::inspect::edit::{
+    combinations, count_text, Alternatives, Component, EditError, Edits, MAX_EXPANSIONS,
+};
 use urlkit::inspect::rfc3986::{self, Components};
 use urlkit::inspect::template::{Reference, Template};
 use urlkit::inspect::whatwg::{self, UrlReport};
@@ -212,14 +215,19 @@ impl From<EditError> for Failed {
 
 /// Runs `urlkit parse` (`edit` false: a table by default) or `urlkit edit` (the URL).
 pub fn run(a: UrlArgs, edit: bool) -> io::Result<ExitCode> {
-    let (edits, variants) = match edits_of(&a.edits) {
-        Ok(e) => e,
+    let variants = match edits_of(&a.edits) {
+        Ok(v) => v,
         Err(message) => return usage(message),
     };
     let base = match a.base.as_deref() {
         Some(b) if a.rfc3986 => match rfc3986::parse(b) {
             Ok(r) if r.scheme.is_some() => None,
-            _ => return usage(format!("--base {b:?} is not an absolute RFC 3986 URI")),
+            _ => {
+                return usage(format!(
+                    "--base {} is not an absolute RFC 3986 URI",
+                    excerpt(b)
+                ))
+            }
         },
         Some(b) => match whatwg::parse(b, None) {
             Ok(u) => Some(u),
@@ -237,7 +245,7 @@ pub fn run(a: UrlArgs, edit: bool) -> io::Result<ExitCode> {
         (None, false) => Output::Table,
     };
     if let Output::Get(template) = &output {
-        if edits.is_empty() && variants.len() == 1 && !a.edits.expand && !a.rfc3986 {
+        if variants.is_empty() && !a.edits.expand && !a.rfc3986 {
             return run_get(template, base.as_ref(), &a.urls, a.url_file.as_deref());
         }
     }
@@ -252,31 +260,39 @@ pub fn run(a: UrlArgs, edit: bool) -> io::Result<ExitCode> {
             (None, Some(p)) => format!("byte {p}: "),
             (None, None) => String::new(),
         };
-        let inputs = if a.edits.expand {
-            match expand_alternatives(&text) {
-                Ok(list) => list,
-                Err(e) => {
+        // With --expand, the line's alternatives are read, and their count times the
+        // options' combinations checked, before any URL is made.
+        let alternatives = if a.edits.expand {
+            let refused = match Alternatives::parse(&text) {
+                Ok(alternatives) => {
+                    let count = alternatives
+                        .count()
+                        .and_then(|urls| combinations([urls, variants.count]));
+                    match count {
+                        Some(c) if c <= MAX_EXPANSIONS => Ok(alternatives),
+                        _ => Err((None, too_many(&alternatives, &variants))),
+                    }
+                }
+                Err(e) => Err((Some(e.position), e.message)),
+            };
+            match refused {
+                Ok(alternatives) => Some(alternatives).filter(|a| !a.is_plain()),
+                Err((position, message)) => {
                     ok = false;
-                    eprintln!("urlkit: {text:?}: {}{}", at(Some(e.position)), e.message);
-                    return fail_line(
-                        &mut out,
-                        &output,
-                        &text,
-                        "url",
-                        Some(e.position),
-                        &e.message,
-                    );
+                    eprintln!("urlkit: {}: {}{message}", excerpt(&text), at(position));
+                    return fail_line(&mut out, &output, &text, "url", position, &message);
                 }
             }
         } else {
-            vec![text.into_owned()]
+            None
         };
-        for input in &inputs {
-            for variant in &variants {
+        let mut each = |input: &str| -> io::Result<()> {
+            for k in 0..variants.count {
+                let variant = variants.get(k);
                 let result = if a.rfc3986 {
-                    generic(input, a.base.as_deref(), variant)
+                    generic(input, a.base.as_deref(), &variant)
                 } else {
-                    browser(input, base.as_ref(), variant)
+                    browser(input, base.as_ref(), &variant)
                 };
                 match result {
                     Ok(parsed) => {
@@ -287,7 +303,12 @@ pub fn run(a: UrlArgs, edit: bool) -> io::Result<ExitCode> {
                     }
                     Err(f) => {
                         ok = false;
-                        eprintln!("urlkit: {input:?}: {}{}", at(f.position), f.message);
+                        eprintln!(
+                            "urlkit: {}: {}{}",
+                            excerpt(input),
+                            at(f.position),
+                            f.message
+                        );
                         fail_line(
                             &mut out,
                             &output,
@@ -300,8 +321,12 @@ pub fn run(a: UrlArgs, edit: bool) -> io::Result<ExitCode> {
                 }
                 printed += 1;
             }
+            Ok(())
+        };
+        match &alternatives {
+            Some(alternatives) => alternatives.iter().try_for_each(|input| each(&input)),
+            None => each(&text),
         }
-        Ok(())
     })?;
     out.flush()?;
     Ok(status(ok))
@@ -327,8 +352,12 @@ fn fail_line(
     }
 }
 
-/// The edits of the options, and one edit list per combination of `--iterate` values.
-fn edits_of(a: &EditArgs) -> Result<(Edits, Vec<Edits>), String> {
+/// The edits of the options, with each combination of `--iterate` values and of `--set`
+/// alternatives (with `--expand`) counted, not made.
+///
+/// Bad input: a malformed option, or more than [`MAX_EXPANSIONS`] combinations, is a
+/// message for a usage error (naming the options and the count).
+fn edits_of(a: &EditArgs) -> Result<Variants, String> {
     let mut edits = Edits {
         redirect: a.redirect.clone(),
         sort_query: a.sort_query,
@@ -339,7 +368,7 @@ fn edits_of(a: &EditArgs) -> Result<(Edits, Vec<Edits>), String> {
         Component::named(name).map_err(|e| format!("{option} {name}: {}", e.message))
     };
     // Each (component, values): one value, or several to iterate over.
-    let mut iterated: Vec<(Component, Vec<String>)> = Vec::new();
+    let mut iterated: Vec<(Component, Values)> = Vec::new();
     for item in &a.set {
         let Some((name, value)) = item.split_once('=') else {
             return Err(format!("--set {item:?}: write COMPONENT=VALUE"));
@@ -347,13 +376,15 @@ fn edits_of(a: &EditArgs) -> Result<(Edits, Vec<Edits>), String> {
         let name = name.strip_suffix(':').unwrap_or(name);
         let c = component(name, "--set")?;
         if a.expand {
-            let values = expand_alternatives(value).map_err(|e| {
+            let values = Alternatives::parse(value).map_err(|e| {
                 format!(
-                    "--set {item:?}: byte {} of the value: {}",
-                    e.position, e.message
+                    "--set {}: byte {} of the value: {}",
+                    excerpt(item),
+                    e.position,
+                    e.message
                 )
             })?;
-            iterated.push((c, values));
+            iterated.push((c, Values::Expanded(values)));
         } else {
             edits.set.push((c, value.to_owned()));
         }
@@ -368,7 +399,10 @@ fn edits_of(a: &EditArgs) -> Result<(Edits, Vec<Edits>), String> {
                 "--iterate {name}: the component is already iterated"
             ));
         }
-        iterated.push((c, values.split(' ').map(str::to_owned).collect()));
+        iterated.push((
+            c,
+            Values::Listed(values.split(' ').map(str::to_owned).collect()),
+        ));
     }
     for name in &a.clear {
         edits.clear.push(component(name, "--clear")?);
@@ -401,27 +435,120 @@ fn edits_of(a: &EditArgs) -> Result<(Edits, Vec<Edits>), String> {
             }
         }
     }
-    let mut variants = vec![edits.clone()];
-    for (c, values) in &iterated {
-        variants = variants
-            .iter()
-            .flat_map(|v| {
-                values.iter().map(move |value| {
-                    let mut v = v.clone();
-                    v.set.push((*c, value.clone()));
-                    v
+    let count = iterated
+        .iter()
+        .map(|(_, v)| v.count())
+        .collect::<Option<Vec<usize>>>()
+        .and_then(combinations);
+    match count {
+        Some(count) if count <= MAX_EXPANSIONS => {
+            let dimensions = iterated
+                .into_iter()
+                .map(|(c, values)| {
+                    let n = values.count().expect("counted");
+                    (c, values, n)
                 })
+                .collect();
+            Ok(Variants {
+                base: edits,
+                dimensions,
+                count,
             })
-            .collect();
+        }
+        _ => {
+            let mut options = Vec::new();
+            if a.expand && !a.set.is_empty() {
+                options.push("--set alternatives");
+            }
+            if !a.iterate.is_empty() {
+                options.push("--iterate values");
+            }
+            Err(format!(
+                "{} combinations of {}; at most {MAX_EXPANSIONS}",
+                count_text(count),
+                options.join(" and ")
+            ))
+        }
     }
-    if variants.len() > urlkit::inspect::edit::MAX_EXPANSIONS {
-        return Err(format!(
-            "{} combinations of values; at most {}",
-            variants.len(),
-            urlkit::inspect::edit::MAX_EXPANSIONS
-        ));
+}
+
+/// The values a component takes in turn: `--iterate`'s, listed, or a `--set` value's
+/// alternatives (with `--expand`), made when asked for.
+enum Values {
+    Listed(Vec<String>),
+    Expanded(Alternatives),
+}
+
+impl Values {
+    /// How many values, or `None` past a `usize`.
+    fn count(&self) -> Option<usize> {
+        match self {
+            Values::Listed(values) => Some(values.len()),
+            Values::Expanded(alternatives) => alternatives.count(),
+        }
     }
-    Ok((edits, variants))
+
+    /// Value `index` (below the count).
+    fn get(&self, index: usize) -> Cow<'_, str> {
+        match self {
+            Values::Listed(values) => Cow::Borrowed(&values[index]),
+            Values::Expanded(alternatives) => {
+                Cow::Owned(alternatives.nth(index).expect("an index below the count"))
+            }
+        }
+    }
+}
+
+/// The edit lists each URL goes through, one per combination of the iterated values (the
+/// last component changing fastest), made one at a time by [`Variants::get`].
+struct Variants {
+    /// The edits of the options, without the iterated components.
+    base: Edits,
+    /// Each iterated component, its values and their count.
+    dimensions: Vec<(Component, Values, usize)>,
+    /// The product of the counts: at most [`MAX_EXPANSIONS`].
+    count: usize,
+}
+
+impl Variants {
+    /// Whether there is one edit list and it does nothing.
+    fn is_empty(&self) -> bool {
+        self.dimensions.is_empty() && self.base.is_empty()
+    }
+
+    /// Edit list `index` (below the count): the options' edits, then one value of each
+    /// iterated component.
+    fn get(&self, index: usize) -> Cow<'_, Edits> {
+        if self.dimensions.is_empty() {
+            return Cow::Borrowed(&self.base);
+        }
+        let mut edits = self.base.clone();
+        let mut rest = index;
+        let mut values = Vec::with_capacity(self.dimensions.len());
+        for (c, v, n) in self.dimensions.iter().rev() {
+            values.push((*c, v.get(rest % n).into_owned()));
+            rest /= n;
+        }
+        edits.set.extend(values.into_iter().rev());
+        Cow::Owned(edits)
+    }
+}
+
+/// Why a line's expansion is refused: its count, and the options' share of it.
+fn too_many(alternatives: &Alternatives, variants: &Variants) -> String {
+    let urls = alternatives.count();
+    if variants.count == 1 {
+        return format!(
+            "--expand: {} URLs from the alternatives; at most {MAX_EXPANSIONS}",
+            count_text(urls)
+        );
+    }
+    format!(
+        "--expand: {} combinations ({} URLs from the alternatives × {} edit lists from the options); at most {MAX_EXPANSIONS}",
+        count_text(urls.and_then(|u| u.checked_mul(variants.count))),
+        count_text(urls),
+        variants.count
+    )
 }
 
 /// `input` by the URL Standard, against `base`, with `edits`.
@@ -511,7 +638,7 @@ fn run_get(
                 Some(n) => format!("line {n}, byte {}", e.position),
                 None => format!("byte {}", e.position),
             };
-            eprintln!("urlkit: {input:?}: {at}: {}", e.message);
+            eprintln!("urlkit: {}: {at}: {}", excerpt(&input), e.message);
         }
         buf.push(b'\n');
         if buf.len() >= 1 << 15 {

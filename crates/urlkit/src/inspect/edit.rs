@@ -10,8 +10,11 @@
 //! Edits run in this order, as trurl runs them: the redirect, each set in the order given,
 //! each clear, then path and query appends, trims, and the sort.
 
+use super::parts::excerpt;
 use super::rfc3986::{self, host_kind, HostKind};
 use crate::{encode, EncodeOptions, EncodeSet};
+use std::borrow::Cow;
+use std::cmp::Ordering;
 use std::fmt;
 
 /// A URL component, as edits and `--get` templates name it.
@@ -79,7 +82,8 @@ impl Component {
                     "url",
                     None,
                     format!(
-                        "unknown component {name:?}; the components are: {}",
+                        "unknown component {}; the components are: {}",
+                        excerpt(name),
                         NAMES.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
                     ),
                 )
@@ -209,24 +213,41 @@ impl Edits {
     }
 
     /// The query after the appends, trims and sort: `None` when no parameter is left.
+    ///
+    /// The pairs are slices of `query` (and of the appended pairs), not copies: a query of
+    /// many pairs costs a few times its length, not a string per pair.
     pub fn edited_query(&self, query: Option<&str>) -> Option<String> {
         let separator = self.query_separator;
-        let mut pairs: Vec<String> = query
-            .filter(|q| !q.is_empty())
-            .map(|q| q.split(separator).map(str::to_owned).collect())
-            .unwrap_or_default();
-        for item in &self.append_query {
-            let (name, value) = match item.split_once('=') {
-                Some((n, v)) => (n, Some(v)),
-                None => (item.as_str(), None),
-            };
-            let mut pair = encoded(name, EncodeSet::FORM);
-            if let Some(v) = value {
-                pair.push('=');
-                pair.push_str(&encoded(v, EncodeSet::FORM));
+        let query = query.filter(|q| !q.is_empty());
+        // The query and the appended pairs, in one buffer and in order (the sort relies on
+        // it): the query itself when nothing is appended.
+        let all: Cow<'_, str> = if self.append_query.is_empty() {
+            Cow::Borrowed(query.unwrap_or(""))
+        } else {
+            let mut all = query.unwrap_or("").to_owned();
+            let mut first = query.is_none();
+            for item in &self.append_query {
+                let (name, value) = match item.split_once('=') {
+                    Some((n, v)) => (n, Some(v)),
+                    None => (item.as_str(), None),
+                };
+                if !first {
+                    all.push(separator);
+                }
+                first = false;
+                all.push_str(&encoded(name, EncodeSet::FORM));
+                if let Some(v) = value {
+                    all.push('=');
+                    all.push_str(&encoded(v, EncodeSet::FORM));
+                }
             }
-            pairs.push(pair);
-        }
+            Cow::Owned(all)
+        };
+        let mut pairs: Vec<&str> = if query.is_none() && self.append_query.is_empty() {
+            Vec::new()
+        } else {
+            all.split(separator).collect()
+        };
         if !self.trim_query.is_empty() {
             let patterns: Vec<NamePattern> = self
                 .trim_query
@@ -239,12 +260,13 @@ impl Edits {
             });
         }
         if self.sort_query {
-            pairs.sort_by_cached_key(|pair| pair_name(pair).encode_utf16().collect::<Vec<u16>>());
+            sort_by_name(&mut pairs);
         }
         if pairs.is_empty() {
             return None;
         }
-        let mut out = String::new();
+        let length = pairs.iter().map(|p| p.len() + separator.len_utf8()).sum();
+        let mut out = String::with_capacity(length);
         for (i, p) in pairs.iter().enumerate() {
             if i > 0 {
                 out.push(separator);
@@ -293,10 +315,70 @@ impl Edits {
     }
 }
 
-/// The decoded name of a query pair (`+` as space).
-fn pair_name(pair: &str) -> String {
-    let name = pair.split_once('=').map_or(pair, |(n, _)| n);
-    super::parts::percent_decode_lossy(name, true)
+/// The decoded name of a query pair (`+` as space), borrowed when there is nothing to
+/// decode.
+fn pair_name(pair: &str) -> Cow<'_, str> {
+    let name = raw_name(pair);
+    if name.contains(['%', '+']) {
+        Cow::Owned(super::parts::percent_decode_lossy(name, true))
+    } else {
+        Cow::Borrowed(name)
+    }
+}
+
+/// The name of a query pair as written.
+fn raw_name(pair: &str) -> &str {
+    pair.split_once('=').map_or(pair, |(n, _)| n)
+}
+
+/// Orders `a` and `b` as their UTF-16 code units order them (as `URLSearchParams.sort()`
+/// compares names), without making the code units.
+fn utf16_order(a: &str, b: &str) -> Ordering {
+    a.encode_utf16().cmp(b.encode_utf16())
+}
+
+/// Sorts `pairs` by decoded name in UTF-16 order, keeping the order of equal names, in
+/// place and without a copy of any pair. The pairs must lie in one buffer in their order
+/// (as [`Edits::edited_query`] lays them): equal names are ordered by address. Names that
+/// need no decoding are compared where they lie; the others are decoded once, into one
+/// buffer.
+fn sort_by_name(pairs: &mut [&str]) {
+    let by_place = |a: &str, b: &str| a.as_ptr().cmp(&b.as_ptr());
+    if !pairs.iter().any(|p| raw_name(p).contains(['%', '+'])) {
+        pairs.sort_unstable_by(|a, b| {
+            utf16_order(raw_name(a), raw_name(b)).then_with(|| by_place(a, b))
+        });
+        return;
+    }
+    /// A name as written, or the range of its decoded form in the buffer of decoded names.
+    enum Name<'a> {
+        Raw(&'a str),
+        Decoded(usize, usize),
+    }
+    let mut decoded = String::new();
+    let mut keyed: Vec<(Name<'_>, &str)> = pairs
+        .iter()
+        .map(|&pair| match pair_name(pair) {
+            Cow::Borrowed(name) => (Name::Raw(name), pair),
+            Cow::Owned(name) => {
+                let start = decoded.len();
+                decoded.push_str(&name);
+                (Name::Decoded(start, decoded.len()), pair)
+            }
+        })
+        .collect();
+    fn text<'s>(name: &Name<'s>, decoded: &'s str) -> &'s str {
+        match *name {
+            Name::Raw(name) => name,
+            Name::Decoded(start, end) => &decoded[start..end],
+        }
+    }
+    keyed.sort_unstable_by(|(a, p), (b, q)| {
+        utf16_order(text(a, &decoded), text(b, &decoded)).then_with(|| by_place(p, q))
+    });
+    for (slot, (_, pair)) in pairs.iter_mut().zip(keyed) {
+        *slot = pair;
+    }
 }
 
 /// `value` with every byte that `set` does not keep escaped (UTF-8).
@@ -399,72 +481,244 @@ impl fmt::Display for ExpandError {
 
 impl std::error::Error for ExpandError {}
 
-/// The most texts one text expands into.
+/// The most texts one text expands into, and the most combinations of values and
+/// alternatives the command line's `edit` makes of one URL.
 pub const MAX_EXPANSIONS: usize = 10_000;
+
+/// The product of `counts`, or `None` when it does not fit a `usize`: how many
+/// combinations several independent choices make, computed without making any.
+pub fn combinations(counts: impl IntoIterator<Item = usize>) -> Option<usize> {
+    counts
+        .into_iter()
+        .try_fold(1usize, |product, count| product.checked_mul(count))
+}
+
+/// A text with its `{a,b,…}` groups read but not expanded: the literal text before the
+/// first group, then each group's alternatives and the literal text after it. It holds
+/// the text's own characters once, whatever the number of combinations; [`count`] says
+/// how many texts it expands into and [`iter`] makes them one at a time.
+///
+/// [`count`]: Alternatives::count
+/// [`iter`]: Alternatives::iter
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Alternatives {
+    /// The literal text before the first group.
+    prefix: String,
+    /// Each group: the byte of its `{`, its alternatives, and the literal text after it.
+    groups: Vec<Group>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Group {
+    position: usize,
+    alternatives: Vec<String>,
+    after: String,
+}
+
+impl Alternatives {
+    /// Reads the groups of `text`, in time and memory in line with its length: `{a,b}`
+    /// is a group of two alternatives, `{,www.}` has an empty one, and `\{`, `\}`, `\,`
+    /// or `\\` stand for the character itself (a backslash at the end is itself).
+    ///
+    /// Bad input: an unclosed `{`, a `}` without its `{` or a `{` inside a group is an
+    /// error naming its byte. There is no limit on the count here: see [`count`].
+    ///
+    /// [`count`]: Alternatives::count
+    pub fn parse(text: &str) -> Result<Alternatives, ExpandError> {
+        let mut prefix = String::new();
+        let mut groups: Vec<Group> = Vec::new();
+        let mut chars = text.char_indices();
+        let literal =
+            |prefix: &mut String, groups: &mut Vec<Group>, c: char| match groups.last_mut() {
+                Some(g) => g.after.push(c),
+                None => prefix.push(c),
+            };
+        while let Some((i, c)) = chars.next() {
+            match c {
+                '\\' => {
+                    let next = chars.next().map_or('\\', |(_, n)| n);
+                    literal(&mut prefix, &mut groups, next);
+                }
+                '{' => {
+                    let mut alternatives = vec![String::new()];
+                    loop {
+                        let last = alternatives.last_mut().expect("one alternative");
+                        match chars.next() {
+                            None => {
+                                return Err(ExpandError {
+                                    position: i,
+                                    message:
+                                        "\"{\" is never closed (write \\{ for a literal brace)"
+                                            .into(),
+                                })
+                            }
+                            Some((_, '}')) => break,
+                            Some((_, ',')) => alternatives.push(String::new()),
+                            Some((_, '\\')) => {
+                                last.push(chars.next().map_or('\\', |(_, n)| n));
+                            }
+                            Some((j, '{')) => {
+                                return Err(ExpandError {
+                                    position: j,
+                                    message: "alternatives cannot nest".into(),
+                                })
+                            }
+                            Some((_, c)) => last.push(c),
+                        }
+                    }
+                    groups.push(Group {
+                        position: i,
+                        alternatives,
+                        after: String::new(),
+                    });
+                }
+                '}' => {
+                    return Err(ExpandError {
+                        position: i,
+                        message: "\"}\" without \"{\" (write \\} for a literal brace)".into(),
+                    })
+                }
+                c => literal(&mut prefix, &mut groups, c),
+            }
+        }
+        Ok(Alternatives { prefix, groups })
+    }
+
+    /// How many texts this expands into (the product of each group's alternatives; 1
+    /// without a group), or `None` when that does not fit a `usize`. Nothing is expanded.
+    pub fn count(&self) -> Option<usize> {
+        combinations(self.groups.iter().map(|g| g.alternatives.len()))
+    }
+
+    /// Whether the text has no group (it expands into itself alone).
+    pub fn is_plain(&self) -> bool {
+        self.groups.is_empty()
+    }
+
+    /// The byte of the `{` that takes the count past `limit`, if it goes past.
+    pub fn position_past(&self, limit: usize) -> Option<usize> {
+        let mut product = 1usize;
+        for g in &self.groups {
+            match product.checked_mul(g.alternatives.len()) {
+                Some(p) if p <= limit => product = p,
+                _ => return Some(g.position),
+            }
+        }
+        None
+    }
+
+    /// The texts, one at a time and in order (the last group changing fastest); only the
+    /// text being made is held. Check [`count`] first: the iterator makes as many as that.
+    ///
+    /// [`count`]: Alternatives::count
+    pub fn iter(&self) -> Expansions<'_> {
+        Expansions {
+            alternatives: self,
+            indices: vec![0; self.groups.len()],
+            done: false,
+        }
+    }
+
+    /// The expansion numbered `index` in the order of [`iter`] (from 0), or `None` when
+    /// there are not that many.
+    ///
+    /// [`iter`]: Alternatives::iter
+    pub fn nth(&self, index: usize) -> Option<String> {
+        let mut rest = index;
+        let mut indices = vec![0; self.groups.len()];
+        for (g, slot) in self.groups.iter().zip(indices.iter_mut()).rev() {
+            let n = g.alternatives.len();
+            *slot = rest % n;
+            rest /= n;
+        }
+        (rest == 0).then(|| self.text(&indices))
+    }
+
+    /// The text made of alternative `indices[k]` of group `k`.
+    fn text(&self, indices: &[usize]) -> String {
+        let length = self.prefix.len()
+            + self
+                .groups
+                .iter()
+                .zip(indices)
+                .map(|(g, &i)| g.alternatives[i].len() + g.after.len())
+                .sum::<usize>();
+        let mut out = String::with_capacity(length);
+        out.push_str(&self.prefix);
+        for (g, &i) in self.groups.iter().zip(indices) {
+            out.push_str(&g.alternatives[i]);
+            out.push_str(&g.after);
+        }
+        out
+    }
+}
+
+/// The texts an [`Alternatives`] expands into, made one at a time
+/// ([`Alternatives::iter`]).
+#[derive(Clone, Debug)]
+pub struct Expansions<'a> {
+    alternatives: &'a Alternatives,
+    /// The alternative of each group in the next text.
+    indices: Vec<usize>,
+    done: bool,
+}
+
+impl Iterator for Expansions<'_> {
+    type Item = String;
+
+    fn next(&mut self) -> Option<String> {
+        if self.done {
+            return None;
+        }
+        let text = self.alternatives.text(&self.indices);
+        // The next combination: the last group moves first, carrying into the one before.
+        self.done = true;
+        for (g, i) in self
+            .alternatives
+            .groups
+            .iter()
+            .zip(self.indices.iter_mut())
+            .rev()
+        {
+            *i += 1;
+            if *i < g.alternatives.len() {
+                self.done = false;
+                break;
+            }
+            *i = 0;
+        }
+        Some(text)
+    }
+}
 
 /// Expands every `{a,b,…}` group of `text` into its alternatives, as curl's globbing does:
 /// `https://{www,api}.example.com/` gives two texts, and several groups give every
 /// combination, in order. `{,www.}` has an empty alternative; a literal brace is written
-/// `\{` or `\}` (or percent-encoded, `%7B`, `%7D`).
+/// `\{` or `\}` (or percent-encoded, `%7B`, `%7D`). The count is checked before any text
+/// is made; to make them one at a time, use [`Alternatives`].
 ///
 /// Bad input: an unclosed `{`, a `}` without its `{`, a `{` inside a group, or more than
-/// [`MAX_EXPANSIONS`] texts is an error naming the byte.
+/// [`MAX_EXPANSIONS`] texts (naming the count) is an error naming the byte.
 pub fn expand_alternatives(text: &str) -> Result<Vec<String>, ExpandError> {
-    let mut results = vec![String::new()];
-    let mut chars = text.char_indices();
-    while let Some((i, c)) = chars.next() {
-        match c {
-            '\\' => {
-                let next = chars.next().map_or('\\', |(_, n)| n);
-                results.iter_mut().for_each(|r| r.push(next));
-            }
-            '{' => {
-                let mut alternatives = vec![String::new()];
-                loop {
-                    match chars.next() {
-                        None => {
-                            return Err(ExpandError {
-                                position: i,
-                                message: "\"{\" is never closed (write \\{ for a literal brace)"
-                                    .into(),
-                            })
-                        }
-                        Some((_, '}')) => break,
-                        Some((_, ',')) => alternatives.push(String::new()),
-                        Some((_, '\\')) => {
-                            let next = chars.next().map_or('\\', |(_, n)| n);
-                            alternatives.last_mut().expect("one").push(next);
-                        }
-                        Some((j, '{')) => {
-                            return Err(ExpandError {
-                                position: j,
-                                message: "alternatives cannot nest".into(),
-                            })
-                        }
-                        Some((_, c)) => alternatives.last_mut().expect("one").push(c),
-                    }
-                }
-                if results.len() * alternatives.len() > MAX_EXPANSIONS {
-                    return Err(ExpandError {
-                        position: i,
-                        message: format!("more than {MAX_EXPANSIONS} combinations"),
-                    });
-                }
-                results = results
-                    .iter()
-                    .flat_map(|r| alternatives.iter().map(move |a| format!("{r}{a}")))
-                    .collect();
-            }
-            '}' => {
-                return Err(ExpandError {
-                    position: i,
-                    message: "\"}\" without \"{\" (write \\} for a literal brace)".into(),
-                })
-            }
-            c => results.iter_mut().for_each(|r| r.push(c)),
-        }
+    let alternatives = Alternatives::parse(text)?;
+    if let Some(position) = alternatives.position_past(MAX_EXPANSIONS) {
+        return Err(ExpandError {
+            position,
+            message: format!(
+                "{} combinations; at most {MAX_EXPANSIONS}",
+                count_text(alternatives.count())
+            ),
+        });
     }
-    Ok(results)
+    Ok(alternatives.iter().collect())
+}
+
+/// A count of combinations for a message: the number, or "more than" the largest `usize`.
+pub fn count_text(count: Option<usize>) -> String {
+    match count {
+        Some(n) => n.to_string(),
+        None => format!("more than {}", usize::MAX),
+    }
 }
 
 /// A URI reference's components, owned, for editing under RFC 3986.
@@ -577,7 +831,7 @@ impl GenericParts {
                         return Err(EditError::new(
                             "host",
                             Some(0),
-                            format!("{value:?} is neither an IPv6 address nor an IPvFuture literal (RFC 3986 §3.2.2)"),
+                            format!("{} is neither an IPv6 address nor an IPvFuture literal (RFC 3986 §3.2.2)", excerpt(value)),
                         ));
                     }
                     value.to_owned()
@@ -701,7 +955,7 @@ impl GenericParts {
             EditError::new(
                 "url",
                 None,
-                format!("the edited URI {out:?} is not valid: {e}"),
+                format!("the edited URI {} is not valid: {e}", excerpt(&out)),
             )
         })?;
         if back.scheme != self.scheme.as_deref()
@@ -718,7 +972,7 @@ impl GenericParts {
             return Err(EditError::new(
                 "path",
                 None,
-                format!("the edited URI {out:?} is ambiguous: {why}"),
+                format!("the edited URI {} is ambiguous: {why}", excerpt(&out)),
             ));
         }
         Ok(out)

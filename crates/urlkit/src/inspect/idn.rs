@@ -118,7 +118,7 @@ fn locate_failure(domain: &str, label_ok: impl Fn(&str) -> bool) -> IdnError {
         if !label.is_empty() && !label_ok(label) {
             return IdnError {
                 position: offset,
-                message: format!("label {label:?} fails UTS #46 processing (disallowed code point, invalid Punycode, or a bidi/joiner rule)"),
+                message: format!("label {} fails UTS #46 processing (disallowed code point, invalid Punycode, or a bidi/joiner rule)", super::parts::excerpt(label)),
             };
         }
         offset += label.len()
@@ -130,7 +130,8 @@ fn locate_failure(domain: &str, label_ok: impl Fn(&str) -> bool) -> IdnError {
     IdnError {
         position: 0,
         message: format!(
-            "{domain:?} fails UTS #46 processing as a whole (bidi rule across labels)"
+            "{} fails UTS #46 processing as a whole (bidi rule across labels)",
+            super::parts::excerpt(domain)
         ),
     }
 }
@@ -295,7 +296,11 @@ pub fn host_warnings(host: &str, offset: usize) -> Vec<Diagnostic> {
             out.push(Diagnostic::new(
                 Code::MixedScript,
                 position,
-                format!("host label {label:?} mixes scripts: {}", names.join(", ")),
+                format!(
+                    "host label {} mixes scripts: {}",
+                    super::parts::excerpt(label),
+                    names.join(", ")
+                ),
             ));
         }
         let foreign = label.chars().any(|c| {
@@ -315,7 +320,11 @@ pub fn host_warnings(host: &str, offset: usize) -> Vec<Diagnostic> {
             out.push(Diagnostic::new(
                 Code::ConfusableHost,
                 position,
-                format!("host label {label:?} looks like the Latin {skeleton:?}"),
+                format!(
+                    "host label {} looks like the Latin {}",
+                    super::parts::excerpt(label),
+                    super::parts::excerpt(&skeleton)
+                ),
             ));
         }
         at += label.len() + 1;

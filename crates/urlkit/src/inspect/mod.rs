@@ -10,8 +10,9 @@
 //! alphabet. Nothing here does I/O, and every function says what it does with input it
 //! cannot take apart.
 //!
-//! The modules are layered: `idn`, `iri`, `base58` and a private helper module stand
-//! alone; `rfc3986` uses only those; `edit` uses `rfc3986`; `whatwg` may use everything
+//! The modules are layered: a private helper module stands alone (percent-decoding, query
+//! pairs, quoting a bounded excerpt of an input in a message); `idn`, `iri` and `base58`
+//! use only it; `rfc3986` uses only those; `edit` uses `rfc3986`; `whatwg` may use everything
 //! below it, and `template` everything.
 
 pub mod base58;
@@ -24,7 +25,7 @@ pub mod template;
 #[cfg(feature = "whatwg")]
 pub mod whatwg;
 
-pub use parts::{default_port, is_special, query_pairs, LISTED_ENTRIES};
+pub use parts::{default_port, excerpt, is_special, query_pairs, EXCERPT_CHARS, LISTED_ENTRIES};
 
 #[cfg(feature = "whatwg")]
 pub use whatwg::Url;

@@ -4,6 +4,20 @@
 
 use crate::codec::kernel::hex_value;
 
+/// The most characters of a text that a message quotes ([`excerpt`]).
+pub const EXCERPT_CHARS: usize = 200;
+
+/// `text` quoted for a message (as Rust's `{:?}` quotes it): whole when it has at most
+/// [`EXCERPT_CHARS`] characters, else its first ones, an ellipsis and its length in bytes
+/// (`"http://h/aaaa"… (104857600 bytes)`). Every text is accepted; the result is at most
+/// a few kilobytes however long the text.
+pub fn excerpt(text: &str) -> String {
+    match text.char_indices().nth(EXCERPT_CHARS) {
+        None => format!("{text:?}"),
+        Some((end, _)) => format!("{:?}… ({} bytes)", &text[..end], text.len()),
+    }
+}
+
 /// Appends the percent-decoded bytes of `input` to `out` (URL Standard §1.3 "percent-decode"):
 /// a `%` not followed by two hex digits is copied as it is; `+` becomes a space when
 /// `plus_as_space` is set.

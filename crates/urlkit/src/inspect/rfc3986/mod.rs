@@ -198,7 +198,13 @@ pub fn parse(input: &str) -> Result<UriRef<'_>, SyntaxError> {
                 );
             };
             if host_kind(a.host) == HostKind::RegName {
-                return err(host_at + 1, format!("{inner:?} is neither an IPv6 address nor an IPvFuture literal (RFC 3986 §3.2.2)"));
+                return err(
+                    host_at + 1,
+                    format!(
+                        "{} is neither an IPv6 address nor an IPvFuture literal (RFC 3986 §3.2.2)",
+                        super::parts::excerpt(inner)
+                    ),
+                );
             }
         } else {
             check_chars(a.host, host_at, "host", |c| {

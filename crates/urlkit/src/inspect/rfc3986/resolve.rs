@@ -23,7 +23,8 @@ fn split_base(base: &str) -> Result<UriRef<'_>, ResolveError> {
     if b.scheme.is_none() {
         return Err(ResolveError {
             message: format!(
-                "base {base:?} has no scheme; RFC 3986 §5.1 requires an absolute base URI"
+                "base {} has no scheme; RFC 3986 §5.1 requires an absolute base URI",
+                crate::inspect::parts::excerpt(base)
             ),
         });
     }

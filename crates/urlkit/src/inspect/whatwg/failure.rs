@@ -5,7 +5,7 @@ use super::read::{authority, split_authority, Read};
 use super::simple::ends_in_a_number;
 use super::{ParseFailure, Url};
 use crate::inspect::idn;
-use crate::inspect::parts::{is_special, percent_decode_lossy};
+use crate::inspect::parts::{excerpt, is_special, percent_decode_lossy};
 
 /// The failure of `input` (against `base`), which the parser has rejected.
 pub(super) fn diagnose(input: &str, base: Option<&Url>) -> ParseFailure {
@@ -26,8 +26,8 @@ pub(super) fn diagnose(input: &str, base: Option<&Url>) -> ParseFailure {
                     0,
                     "scheme",
                     format!(
-                        "the base URL {:?} has an opaque path, so only a fragment (\"#…\") can be resolved against it",
-                        b.as_str()
+                        "the base URL {} has an opaque path, so only a fragment (\"#…\") can be resolved against it",
+                        excerpt(b.as_str())
                     ),
                 )
             }
@@ -121,7 +121,7 @@ pub(super) fn host_failure(
             ParseFailure::new(
                 at(start),
                 "host",
-                format!("invalid IPv6 address {host:?} (URL Standard §3.5)"),
+                format!("invalid IPv6 address {} (URL Standard §3.5)", excerpt(host)),
             )
         });
     }
@@ -155,14 +155,17 @@ pub(super) fn host_failure(
         return Some(ParseFailure::new(
             at(start),
             "host",
-            format!("invalid IPv4 address {host:?}: its last label is a number, so it must be an IPv4 address (URL Standard §3.5)"),
+            format!("invalid IPv4 address {}: its last label is a number, so it must be an IPv4 address (URL Standard §3.5)", excerpt(host)),
         ));
     }
     (!host_parses(host)).then(|| {
         ParseFailure::new(
             at(start),
             "host",
-            format!("invalid host {host:?}: the URL Standard's host parser rejects it (§3.5)"),
+            format!(
+                "invalid host {}: the URL Standard's host parser rejects it (§3.5)",
+                excerpt(host)
+            ),
         )
     })
 }

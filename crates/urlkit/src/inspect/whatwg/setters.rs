@@ -4,7 +4,7 @@
 use super::failure::{diagnose, host_failure};
 use super::{parse, Url};
 use crate::inspect::edit::{Component, EditError, Edits};
-use crate::inspect::parts::is_special;
+use crate::inspect::parts::{excerpt, is_special};
 
 impl Url {
     /// Sets a component as the URL API's setter does (URL Standard §6.1: `protocol`,
@@ -285,7 +285,7 @@ impl Edits {
                 EditError::new(
                     "url",
                     Some(e.position),
-                    format!("redirect {reference:?}: {}", e.message),
+                    format!("redirect {}: {}", excerpt(reference), e.message),
                 )
             })?,
             None => url.clone(),
