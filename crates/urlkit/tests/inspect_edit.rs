@@ -428,3 +428,19 @@ proptest! {
         prop_assert_eq!(again, u.to_string());
     }
 }
+
+proptest! {
+    /// The sort of raw names (compared where they lie, by their UTF-8 bytes) orders them as
+    /// their UTF-16 code units do, and keeps equal names in their order.
+    #[test]
+    fn sorting_raw_names_follows_utf16_order(
+        names in proptest::collection::vec("[ab\u{e9}\u{d7ff}\u{e000}\u{fffd}\u{1f600}]{0,3}", 0..12)
+    ) {
+        let query: Vec<String> = names.iter().enumerate().map(|(i, n)| format!("{n}={i}")).collect();
+        let edits = Edits { sort_query: true, ..Edits::default() };
+        let sorted = edits.edited_query(Some(&query.join("&")));
+        let mut expected = query.clone();
+        expected.sort_by_key(|p| p.split('=').next().unwrap().encode_utf16().collect::<Vec<u16>>());
+        prop_assert_eq!(sorted, (!expected.is_empty()).then(|| expected.join("&")));
+    }
+}

@@ -276,7 +276,7 @@ pub fn run(a: UrlArgs, edit: bool) -> io::Result<ExitCode> {
                 Err(e) => Err((Some(e.position), e.message)),
             };
             match refused {
-                Ok(alternatives) => Some(alternatives).filter(|a| !a.is_plain()),
+                Ok(alternatives) => Some(alternatives),
                 Err((position, message)) => {
                     ok = false;
                     eprintln!("urlkit: {}: {}{message}", excerpt(&text), at(position));
@@ -598,8 +598,9 @@ fn print(out: &mut impl Write, output: &Output, input: &str, parsed: &Parsed) ->
             Ok(c) => writeln!(out, "{}", serde_json::to_string(&c)?),
             Err(_) => writeln!(out),
         },
+        // The table does not show the input: the report is not given a copy of it.
         (Output::Table, Parsed::Whatwg(url, warnings)) => {
-            write_table(out, &whatwg::report_parsed(input, url, warnings.clone()))
+            write_table(out, &whatwg::report_parsed("", url, warnings.clone()))
         }
         (Output::Table, Parsed::Generic(uri)) => match Components::of(uri) {
             Ok(c) => write_rfc3986_table(out, &c),

@@ -332,9 +332,46 @@ fn raw_name(pair: &str) -> &str {
 }
 
 /// Orders `a` and `b` as their UTF-16 code units order them (as `URLSearchParams.sort()`
-/// compares names), without making the code units.
+/// compares names), from their UTF-8 bytes, without making the code units.
 fn utf16_order(a: &str, b: &str) -> Ordering {
-    a.encode_utf16().cmp(b.encode_utf16())
+    let (x, y) = (a.as_bytes(), b.as_bytes());
+    match x.iter().zip(y).position(|(p, q)| p != q) {
+        Some(i) => differing_bytes_order(x[i], y[i]),
+        None => x.len().cmp(&y.len()),
+    }
+}
+
+/// [`utf16_order`] of the names of two query pairs (up to their first `=`), read where
+/// they lie.
+fn pair_name_order(a: &str, b: &str) -> Ordering {
+    let (x, y) = (a.as_bytes(), b.as_bytes());
+    let i = x
+        .iter()
+        .zip(y)
+        .position(|(p, q)| p != q || *p == b'=')
+        .unwrap_or(x.len().min(y.len()));
+    match (
+        x.get(i).filter(|&&c| c != b'='),
+        y.get(i).filter(|&&c| c != b'='),
+    ) {
+        (None, None) => Ordering::Equal,
+        (None, Some(_)) => Ordering::Less,
+        (Some(_), None) => Ordering::Greater,
+        (Some(&p), Some(&q)) => differing_bytes_order(p, q),
+    }
+}
+
+/// The UTF-16 order of two texts equal up to these differing bytes. UTF-8 bytes order
+/// texts by code point, which is UTF-16's order but for one case: a character from U+E000
+/// to U+FFFF (lead byte 0xEE or 0xEF) comes after a supplementary one (0xF0 to 0xF4),
+/// whose first code unit is a surrogate (0xD800 to 0xDBFF).
+fn differing_bytes_order(p: u8, q: u8) -> Ordering {
+    let high_bmp = |c: u8| matches!(c, 0xEE | 0xEF);
+    match (p, q) {
+        (p, q) if high_bmp(p) && q >= 0xF0 => Ordering::Greater,
+        (p, q) if p >= 0xF0 && high_bmp(q) => Ordering::Less,
+        (p, q) => p.cmp(&q),
+    }
 }
 
 /// Sorts `pairs` by decoded name in UTF-16 order, keeping the order of equal names, in
@@ -345,9 +382,7 @@ fn utf16_order(a: &str, b: &str) -> Ordering {
 fn sort_by_name(pairs: &mut [&str]) {
     let by_place = |a: &str, b: &str| a.as_ptr().cmp(&b.as_ptr());
     if !pairs.iter().any(|p| raw_name(p).contains(['%', '+'])) {
-        pairs.sort_unstable_by(|a, b| {
-            utf16_order(raw_name(a), raw_name(b)).then_with(|| by_place(a, b))
-        });
+        pairs.sort_unstable_by(|a, b| pair_name_order(a, b).then_with(|| by_place(a, b)));
         return;
     }
     /// A name as written, or the range of its decoded form in the buffer of decoded names.
