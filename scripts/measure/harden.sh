@@ -23,6 +23,8 @@
 #    16,380 stars against 16,380 pairs, by the API and the page; 20 HTTP/2 connections that
 #    only ping, at --max-connections 20; 16 uploads trickling from one client; a page form of
 #    8 M empty fields (peak memory); the rate limit on /readyz, /metrics, 404 and 405.
+# 11. The command line: `urlkit edit` combinations past the limit, a 100 MB line through
+#    `parse` and `edit --sort-query`, a failing 2 MB line, a 50 MB host of invalid UTF-8.
 # Exits 1 when any figure is not what it must be.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -333,6 +335,60 @@ rate_paths_line="$(python3 scripts/measure/attacks.py rate 127.0.0.1 "$(port_of)
 stop
 echo "rate limit 20/s, 300 requests in a row each: $rate_paths_line"
 echo "$rate_paths_line" | grep -q '=0/300' && fail "a path escaped the rate limit: $rate_paths_line"
+# 11. The command line, apart from the server: `urlkit edit` combinations refused before
+#     any is made, one 100 MB line through `parse` and `edit --sort-query`, a failing
+#     2 MB line's stderr, a 50 MB host of invalid UTF-8. Each: exit status, seconds, peak
+#     resident memory and bytes of stderr.
+echo "== command line"
+cli_lines=()
+# `cli NAME INPUT ARGS...`: runs the binary on INPUT (a file, stdin) with ARGS, at most
+# 60 s; sets $cli_status, $cli_seconds, $cli_kib and $cli_stderr and records the figures.
+cli() {
+  local name="$1" input="$2"
+  shift 2
+  cli_status=0
+  timeout 60 /usr/bin/time -f '%e %M' -o "$work/cli-time" target/release/urlkit "$@" \
+    <"$input" >/dev/null 2>"$work/cli-err" || cli_status=$?
+  cli_seconds=">60"; cli_kib=99999999
+  read -r cli_seconds cli_kib < <(tail -n1 "$work/cli-time" 2>/dev/null) || true
+  cli_stderr="$(wc -c <"$work/cli-err")"
+  cli_lines+=("$name: exit $cli_status, ${cli_seconds} s, ${cli_kib} KiB peak, ${cli_stderr} bytes of stderr")
+  echo "${cli_lines[-1]}"
+}
+echo 'http://h/' >"$work/cli-url"
+hundred() { seq -s ' ' "$1" $(($1 + 99)); }
+cli "5 --iterate of 100 values" "$work/cli-url" edit --iterate "path=$(hundred 0)" \
+  --iterate "query=$(hundred 100)" --iterate "fragment=$(hundred 200)" \
+  --iterate "user=$(hundred 300)" --iterate "password=$(hundred 400)"
+[ "$cli_status" = 2 ] && [ "$cli_kib" -lt 65536 ] || fail "--iterate combinations not refused at once"
+pairs13="$(printf '{a,b}%.0s' $(seq 13))"
+cli "--expand, 2 --set of {a,b}x13" "$work/cli-url" edit --expand \
+  --set "path=$pairs13" --set "query=$pairs13"
+[ "$cli_status" = 2 ] && [ "$cli_kib" -lt 65536 ] || fail "--set alternatives not refused at once"
+pairs7="$(printf '{a,b}%.0s' $(seq 7))"
+echo "http://h/$pairs7" >"$work/cli-url7"
+cli "--expand, a URL of {a,b}x7 x --set of {a,b}x7" "$work/cli-url7" edit --expand \
+  --set "query=$pairs7"
+[ "$cli_status" = 1 ] && grep -q '16384 combinations' "$work/cli-err" \
+  || fail "a URL expansion times a --set expansion not refused"
+python3 -c "import sys; sys.stdout.write('http://h/?' + 'b=1&a=2&' * 12500000 + '\n')" \
+  >"$work/cli-100mb"
+# Bounds on the peak for one 100 MB line of 25 M pairs (before: 1.21 GB in parse, 3.36 GB
+# and 30 s in edit --sort-query).
+cli "parse, one 100 MB line" "$work/cli-100mb" parse
+[ "$cli_kib" -lt $((8 * 100000)) ] || fail "parse: ${cli_kib} KiB for a 100 MB line"
+cli "edit --sort-query, one 100 MB line" "$work/cli-100mb" edit --sort-query
+[ "$cli_kib" -lt $((10 * 100000)) ] || fail "edit --sort-query: ${cli_kib} KiB for a 100 MB line"
+rm -f "$work/cli-100mb"
+python3 -c "import sys; sys.stdout.buffer.write(b'http://h:x/' + b'\x01' * 2000000 + b'\n')" \
+  >"$work/cli-2mb"
+cli "edit, a failing 2 MB line" "$work/cli-2mb" edit --set path=x
+[ "$cli_stderr" -lt 4096 ] || fail "a failing 2 MB line gave $cli_stderr bytes of stderr"
+python3 -c "import sys; sys.stdout.buffer.write(b'http://' + b'\xff' * 50000000 + b'/\n')" \
+  >"$work/cli-host"
+cli "parse, a 50 MB host of invalid UTF-8" "$work/cli-host" parse
+[ "$cli_status" = 1 ] && [ "$cli_stderr" -lt 4096 ] || fail "a 50 MB invalid host: exit $cli_status"
+rm -f "$work/cli-2mb" "$work/cli-host"
 
 echo
 echo "== figures"
@@ -364,4 +420,5 @@ echo "page form of 8 M empty fields: $form_line"
 echo "HTTP/2 ping-only connections: $h2_line"
 echo "uploads trickling from one client: $trickle_line"
 echo "rate limit on other paths: $rate_paths_line"
+printf 'command line: %s\n' "${cli_lines[@]}"
 [ "$failures" = 0 ] || { echo "$failures check(s) failed"; exit 1; }
