@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 use std::sync::OnceLock;
+use urlkit::detect::Ranking;
 use urlkit::{
     Charset, CharsetChoice, DecodeOptions, Diagnostic, EncodeOptions, EncodeSet, Newline,
 };
@@ -37,7 +38,8 @@ pub fn split<const N: usize>(data: &[u8]) -> ([u8; N], &[u8]) {
     (head, &data[n..])
 }
 
-/// Decode options from two bytes: the charset (one value past the list is `auto`) and flags.
+/// Decode options from two bytes: the charset (one value past the list is `auto`) and flags
+/// (bit 6 asks detection for its runners-up).
 pub fn decode_options(charset: u8, flags: u8) -> DecodeOptions {
     let all = charsets();
     let index = charset as usize % (all.len() + 1);
@@ -55,6 +57,11 @@ pub fn decode_options(charset: u8, flags: u8) -> DecodeOptions {
             Newline::Lf
         },
         text: flags & 32 != 0,
+        ranking: if flags & 64 != 0 {
+            Ranking::RunnersUp
+        } else {
+            Ranking::Charset
+        },
     }
 }
 

@@ -27,7 +27,9 @@ fn world() -> &'static World {
             std::env::temp_dir().join(format!("urlkit-fuzz-multipart-{}", std::process::id()));
         let store = DirStore::open(&dir).expect("a store directory");
         World {
+            // Timers: an upload keeps a pace once its file starts.
             runtime: tokio::runtime::Builder::new_current_thread()
+                .enable_time()
                 .build()
                 .expect("a runtime"),
             state: AppState::new(Arc::new(store), MAX_UPLOAD, Duration::from_secs(60), false),
@@ -49,7 +51,8 @@ fuzz_target!(|data: &[u8]| {
             Ok(m) => m,
             Err(_) => return,
         };
-        match urlkit_web::api::process_upload(&world.state, multipart).await {
+        let client = std::net::IpAddr::from([127, 0, 0, 1]);
+        match urlkit_web::api::process_upload(&world.state, client, multipart).await {
             Ok(created) => {
                 let id = ResultId::parse(&created.id).expect("an id");
                 let store = world.state.store();
