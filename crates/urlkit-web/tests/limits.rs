@@ -111,15 +111,19 @@ impl Server {
 
     /// Uploads a few bytes to be encoded.
     async fn upload(&self) -> reqwest::Response {
+        self.upload_as(None).await
+    }
+
+    /// Uploads a few bytes to be encoded, as `client` through the trusted proxy when given.
+    async fn upload_as(&self, client: Option<&str>) -> reqwest::Response {
         let form = Form::new()
             .text("op", "encode")
             .part("file", Part::bytes(b"abc".to_vec()).file_name("a"));
-        reqwest::Client::new()
-            .post(self.url("/api/files"))
-            .multipart(form)
-            .send()
-            .await
-            .unwrap()
+        let mut request = reqwest::Client::new().post(self.url("/api/files"));
+        if let Some(client) = client {
+            request = request.header("x-forwarded-for", client);
+        }
+        request.multipart(form).send().await.unwrap()
     }
 
     fn results_left(&self) -> usize {
@@ -487,20 +491,6 @@ async fn slow_upload(server: &Server, client: &str) -> TcpStream {
     stream
 }
 
-/// The upload as `client` through the trusted proxy.
-async fn upload_from(server: &Server, client: &str) -> reqwest::Response {
-    let form = Form::new()
-        .text("op", "encode")
-        .part("file", Part::bytes(b"abc".to_vec()).file_name("a"));
-    reqwest::Client::new()
-        .post(server.url("/api/files"))
-        .header("x-forwarded-for", client)
-        .multipart(form)
-        .send()
-        .await
-        .unwrap()
-}
-
 #[tokio::test]
 async fn one_client_holds_at_most_a_quarter_of_the_upload_slots() {
     let server = Server::start(Options {
@@ -515,13 +505,13 @@ async fn one_client_holds_at_most_a_quarter_of_the_upload_slots() {
     }
     tokio::time::sleep(Duration::from_millis(300)).await;
     // A fifth from the same client waits its turn; another client's upload goes through.
-    let refused = upload_from(&server, "192.0.2.7").await;
+    let refused = server.upload_as(Some("192.0.2.7")).await;
     assert_eq!(refused.status(), StatusCode::TOO_MANY_REQUESTS);
     assert_eq!(refused.headers()["retry-after"], "5");
     let body: Value = refused.json().await.unwrap();
     assert_eq!(body["error"]["code"], "uploads-per-client", "{body}");
     assert_eq!(
-        upload_from(&server, "192.0.2.8").await.status(),
+        server.upload_as(Some("192.0.2.8")).await.status(),
         StatusCode::CREATED
     );
     // Once the stalled ones are cut off, the client's uploads are taken again.
@@ -529,7 +519,7 @@ async fn one_client_holds_at_most_a_quarter_of_the_upload_slots() {
         assert!(closed_within(stream, IDLE_TIMEOUT + SLACK).await.is_some());
     }
     assert_eq!(
-        upload_from(&server, "192.0.2.7").await.status(),
+        server.upload_as(Some("192.0.2.7")).await.status(),
         StatusCode::CREATED
     );
 }

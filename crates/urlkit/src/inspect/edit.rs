@@ -265,15 +265,7 @@ impl Edits {
         if pairs.is_empty() {
             return None;
         }
-        let length = pairs.iter().map(|p| p.len() + separator.len_utf8()).sum();
-        let mut out = String::with_capacity(length);
-        for (i, p) in pairs.iter().enumerate() {
-            if i > 0 {
-                out.push(separator);
-            }
-            out.push_str(p);
-        }
-        Some(out)
+        Some(pairs.join(separator.encode_utf8(&mut [0; 4])))
     }
 
     /// Applies the edits to a URI reference under the generic syntax of RFC 3986, without
