@@ -5,6 +5,7 @@ use crate::RequestError;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use std::fmt;
+use urlkit::settings::{Setting, Source};
 
 /// A JSON request body read as a [`Value`], except that an object naming the same key twice
 /// (`{"input": "a", "input": "b"}`) is refused rather than resolved silently to one of them.
@@ -171,6 +172,19 @@ impl Fields {
             )),
             Some(Raw::Text(text)) => form_flag(field, &text),
         }
+    }
+}
+
+/// The settings of a request, read by name ([`Setting::name`]).
+impl Source for Fields {
+    type Error = RequestError;
+
+    fn text(&mut self, setting: Setting) -> Result<Option<String>, RequestError> {
+        self.string(setting.name())
+    }
+
+    fn switch(&mut self, setting: Setting) -> Result<bool, RequestError> {
+        self.flag(setting.name())
     }
 }
 

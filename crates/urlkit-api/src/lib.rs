@@ -30,8 +30,9 @@ pub use fields::{form_flag, RequestBody};
 use serde::Serialize;
 use serde_json::Value;
 use std::fmt;
-use urlkit::settings::{DecodeSettings, EncodeSettings, Run, Setting, SettingError};
-use urlkit::{Codec, Detection, Diagnostic, Diagnostics, Rejection};
+use urlkit::settings::{DecodeSettings, EncodeSettings, Entry, Setting, SettingError};
+use urlkit::Outcome;
+use urlkit::{Detection, Diagnostic, Diagnostics, Rejection};
 
 /// A request that could not be understood: which field, and why.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -184,33 +185,11 @@ fn known(settings: &[Setting]) -> Vec<&'static str> {
         .collect()
 }
 
-fn encode_settings(fields: &mut Fields) -> Result<EncodeSettings, RequestError> {
-    Ok(EncodeSettings {
-        charset: fields.string(Setting::Charset.name())?,
-        set: fields.string(Setting::Set.name())?,
-        safe: fields.string(Setting::Safe.name())?,
-        unsafe_chars: fields.string(Setting::Unsafe.name())?,
-        space_plus: fields.flag(Setting::SpacePlus.name())?,
-        lowercase: fields.flag(Setting::Lowercase.name())?,
-        per_line: fields.flag(Setting::PerLine.name())?,
-        newline: fields.string(Setting::Newline.name())?,
-        strict: fields.flag(Setting::Strict.name())?,
-        binary: false,
-    })
-}
-
 fn decode_settings(fields: &mut Fields) -> Result<DecodeSettings, RequestError> {
     Ok(DecodeSettings {
-        charset: fields.string(Setting::Charset.name())?,
-        plus_space: fields.flag(Setting::PlusSpace.name())?,
-        keep_whitespace: fields.flag(Setting::KeepWhitespace.name())?,
-        per_line: fields.flag(Setting::PerLine.name())?,
-        newline: fields.string(Setting::Newline.name())?,
-        strict: fields.flag(Setting::Strict.name())?,
-        binary: false,
-        until_stable: fields.flag(Setting::UntilStable.name())?,
         // A JSON string or a form field holds characters: literal ones stay as they are.
         text: true,
+        ..DecodeSettings::read(fields)?
     })
 }
 
@@ -226,7 +205,7 @@ impl EncodeRequest {
         let mut fields = Fields::from_json(value, &known(Setting::ENCODE))?;
         Ok(EncodeRequest {
             input: fields.string("input")?.unwrap_or_default(),
-            settings: encode_settings(&mut fields)?,
+            settings: EncodeSettings::read(&mut fields)?,
         })
     }
 
@@ -239,7 +218,7 @@ impl EncodeRequest {
         let mut fields = Fields::from_form(pairs, &known(Setting::ENCODE))?;
         Ok(EncodeRequest {
             input: fields.string("input")?.unwrap_or_default(),
-            settings: encode_settings(&mut fields)?,
+            settings: EncodeSettings::read(&mut fields)?,
         })
     }
 
@@ -254,8 +233,12 @@ impl EncodeRequest {
     /// mode rejects: otherwise text that is not UTF-8, unencodable characters and the like
     /// are reported in the response's diagnostics.
     pub fn run_on(&self, input: &[u8]) -> Result<CodecResponse, Failure> {
-        let run = self.settings.run(input)?.map_err(Failure::Rejected)?;
-        Ok(CodecResponse::from_run(&run))
+        let outcome = self
+            .settings
+            .check()?
+            .run(input)
+            .map_err(Failure::Rejected)?;
+        Ok(CodecResponse::from_outcome(&outcome))
     }
 }
 
@@ -297,8 +280,12 @@ impl DecodeRequest {
     /// mode rejects: otherwise malformed escapes are kept and invalid sequences become
     /// U+FFFD, each reported in the response's diagnostics.
     pub fn run_on(&self, input: &[u8]) -> Result<CodecResponse, Failure> {
-        let run = self.settings.run(input)?.map_err(Failure::Rejected)?;
-        Ok(CodecResponse::from_run(&run))
+        let outcome = self
+            .settings
+            .check()?
+            .run(input)
+            .map_err(Failure::Rejected)?;
+        Ok(CodecResponse::from_outcome(&outcome))
     }
 }
 
@@ -359,35 +346,37 @@ fn lossy(bytes: &[u8]) -> String {
 
 impl CodecResponse {
     /// The response for a whole-input run.
-    pub fn from_run(run: &Run) -> Self {
-        let finished = &run.finished;
+    pub fn from_outcome(outcome: &Outcome) -> Self {
         CodecResponse {
-            output: lossy(&finished.output),
-            charset: finished.charset.map(|c| c.name().to_string()),
-            diagnostics: finished.diagnostics.items().to_vec(),
-            diagnostics_not_listed: finished.diagnostics.dropped(),
-            diagnostic_counts: code_counts(&finished.diagnostics),
-            detected: finished.detection.clone(),
-            depth: run.layers.as_ref().map(|l| l.depth),
-            layers: run
+            output: lossy(&outcome.output),
+            charset: outcome.charset.map(|c| c.name().to_string()),
+            diagnostics: outcome.diagnostics.items().to_vec(),
+            diagnostics_not_listed: outcome.diagnostics.dropped(),
+            diagnostic_counts: code_counts(&outcome.diagnostics),
+            detected: outcome.detection.clone(),
+            depth: outcome.layers.as_ref().map(|l| l.depth),
+            layers: outcome
                 .layers
                 .as_ref()
                 .map(|l| l.layers.iter().map(|layer| lossy(layer)).collect()),
         }
     }
 
-    /// The response for a stream so far: its findings, charset and detection, with
-    /// `output` as the output.
-    pub fn from_codec(codec: &Codec, output: &[u8]) -> Self {
+    /// The response for one entry of a runner ([`urlkit::settings::Entries`]) or a stream
+    /// so far ([`Entry::Streamed`]), with `output` as the output.
+    pub fn from_entry(entry: &Entry<'_>, output: &[u8]) -> Self {
+        let diagnostics = entry.diagnostics();
         CodecResponse {
             output: lossy(output),
-            charset: codec.charset().map(|c| c.name().to_string()),
-            diagnostics: codec.diagnostics().items().to_vec(),
-            diagnostics_not_listed: codec.diagnostics().dropped(),
-            diagnostic_counts: code_counts(codec.diagnostics()),
-            detected: codec.detection().cloned(),
-            depth: None,
-            layers: None,
+            charset: entry.charset().map(|c| c.name().to_string()),
+            diagnostics: diagnostics.items().to_vec(),
+            diagnostics_not_listed: diagnostics.dropped(),
+            diagnostic_counts: code_counts(diagnostics),
+            detected: entry.detection().cloned(),
+            depth: entry.layers().map(|l| l.depth),
+            layers: entry
+                .layers()
+                .map(|l| l.layers.iter().map(|layer| lossy(layer)).collect()),
         }
     }
 }

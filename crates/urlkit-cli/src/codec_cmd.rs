@@ -4,13 +4,14 @@ use crate::io::{
     fail, open_sink, refuse_same_file, reject, say, usage, write_failed, Reporter, Source,
     SHOWN_AT_MOST,
 };
+use std::convert::Infallible;
 use std::ffi::OsString;
 use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use urlkit::settings::{Run, SettingError};
-use urlkit::{Charset, Codec, DecodeOptions, DecodeSettings, EncodeSet, EncodeSettings, Newline};
+use urlkit::settings::{Entries, Entry, Plan, Setting, SettingError};
+use urlkit::{Charset, DecodeSettings, EncodeSet, EncodeSettings, Newline};
 use urlkit_api::CodecResponse;
 
 /// Options shared by `encode` and `decode`.
@@ -20,8 +21,8 @@ pub struct CommonArgs {
     #[arg(short = 'l', long)]
     per_line: bool,
     /// Separator written after each entry in per-line mode.
-    #[arg(long, value_enum, default_value = "lf")]
-    newline: NewlineArg,
+    #[arg(long, value_parser = ["lf", "crlf"], default_value = "lf")]
+    newline: String,
     /// Reject the input (exit status 1) at the first malformed escape, invalid sequence or
     /// unencodable character.
     #[arg(long)]
@@ -38,21 +39,6 @@ pub struct CommonArgs {
     /// Print the output and every finding as JSON.
     #[arg(long)]
     json: bool,
-}
-
-#[derive(clap::ValueEnum, Clone, Copy, Debug)]
-enum NewlineArg {
-    Lf,
-    Crlf,
-}
-
-impl From<NewlineArg> for Newline {
-    fn from(value: NewlineArg) -> Self {
-        match value {
-            NewlineArg::Lf => Newline::Lf,
-            NewlineArg::Crlf => Newline::CrLf,
-        }
-    }
 }
 
 const ENCODE_HELP: &str = "Examples:
@@ -160,9 +146,63 @@ pub struct DetectArgs {
     json: bool,
 }
 
+/// The command line's settings, read through the library's table of settings.
+impl urlkit::settings::Source for EncodeArgs {
+    type Error = Infallible;
+
+    fn text(&mut self, setting: Setting) -> Result<Option<String>, Infallible> {
+        Ok(match setting {
+            Setting::Charset => Some(self.charset.clone()),
+            Setting::Set => Some(self.set.clone()),
+            Setting::Safe => self.safe.clone(),
+            Setting::Unsafe => self.unsafe_chars.clone(),
+            _ => self.common.text(setting),
+        })
+    }
+
+    fn switch(&mut self, setting: Setting) -> Result<bool, Infallible> {
+        Ok(match setting {
+            Setting::SpacePlus => self.space_plus,
+            Setting::Lowercase => self.lowercase,
+            _ => self.common.switch(setting),
+        })
+    }
+}
+
+impl urlkit::settings::Source for DecodeArgs {
+    type Error = Infallible;
+
+    fn text(&mut self, setting: Setting) -> Result<Option<String>, Infallible> {
+        Ok(match setting {
+            Setting::Charset => Some(self.charset.clone()),
+            _ => self.common.text(setting),
+        })
+    }
+
+    fn switch(&mut self, setting: Setting) -> Result<bool, Infallible> {
+        Ok(match setting {
+            Setting::PlusSpace => self.plus_space,
+            Setting::KeepWhitespace => self.keep_whitespace,
+            Setting::UntilStable => self.until_stable,
+            // With --until-stable the lines are split here and each is peeled whole, as
+            // an entry of its own.
+            Setting::PerLine => self.common.per_line && !self.until_stable,
+            _ => self.common.switch(setting),
+        })
+    }
+}
+
 impl CommonArgs {
-    fn newline(&self) -> Option<String> {
-        Some(Newline::from(self.newline).name().to_string())
+    fn text(&self, setting: Setting) -> Option<String> {
+        (setting == Setting::Newline).then(|| self.newline.clone())
+    }
+
+    fn switch(&self, setting: Setting) -> bool {
+        match setting {
+            Setting::PerLine => self.per_line,
+            Setting::Strict => self.strict,
+            _ => false,
+        }
     }
 }
 
@@ -171,73 +211,51 @@ fn bad_setting(error: SettingError) -> ExitCode {
     usage(&format!("{}: {}", error.setting.flag(), error.message))
 }
 
-pub fn encode(args: EncodeArgs) -> ExitCode {
+pub fn encode(mut args: EncodeArgs) -> ExitCode {
+    let Ok(settings) = EncodeSettings::read(&mut args);
     let settings = EncodeSettings {
-        charset: Some(args.charset),
-        set: Some(args.set),
-        safe: args.safe,
-        unsafe_chars: args.unsafe_chars,
-        space_plus: args.space_plus,
-        lowercase: args.lowercase,
-        per_line: args.common.per_line,
-        newline: args.common.newline(),
-        strict: args.common.strict,
         binary: args.common.binary,
+        ..settings
     };
-    let options = match settings.options() {
-        Ok(options) => options,
-        Err(error) => return bad_setting(error),
-    };
-    run(&args.text, &args.common, true, |_| {
-        Codec::encoder(&options).strict(settings.strict)
-    })
+    match settings.check() {
+        Ok(plan) => run(&args.text, &args.common, true, &plan),
+        Err(error) => bad_setting(error),
+    }
 }
 
-pub fn decode(args: DecodeArgs) -> ExitCode {
-    let settings = DecodeSettings {
-        charset: Some(args.charset),
-        plus_space: args.plus_space,
-        keep_whitespace: args.keep_whitespace,
-        per_line: args.common.per_line,
-        newline: args.common.newline(),
-        strict: args.common.strict,
-        binary: args.common.binary,
-        until_stable: false,
-        // Set per entry: arguments are text, stdin and files are bytes.
-        text: false,
-    };
+pub fn decode(mut args: DecodeArgs) -> ExitCode {
+    let Ok(settings) = DecodeSettings::read(&mut args);
     // Per line, each line's note names its charset without the other candidates, in text
     // and in `--json` alike, as the API and live mode answer.
-    let options = match settings.options() {
-        Ok(options) => options,
+    let settings = DecodeSettings {
+        binary: args.common.binary,
+        ..settings
+    };
+    let plan = match settings.check() {
+        Ok(plan) => plan,
         Err(error) => return bad_setting(error),
     };
     if args.until_stable {
-        return until_stable(&args.text, &args.common, settings);
+        return until_stable(&args.text, &args.common, plan);
     }
     if args.iri {
-        return iri_display(&args.text, &args.common);
+        return iri_display(&args.text, &args.common, plan.newline());
     }
-    run(&args.text, &args.common, false, |text| {
-        let options = DecodeOptions {
-            text,
-            ..options.clone()
-        };
-        Codec::decoder(&options).strict(settings.strict)
-    })
+    run(&args.text, &args.common, false, &plan)
 }
 
-/// Runs a codec over the TEXT entries, or streams stdin/--input through it. `make(text)`
-/// makes the codec for text (an argument) or for bytes (stdin, a file).
+/// Runs `plan`'s codec over the TEXT entries (as text when UTF-8), or streams
+/// stdin/--input (bytes) through it.
 fn run(
     text: &[OsString],
     common: &CommonArgs,
     newline_after_stream: bool,
-    make: impl Fn(bool) -> Codec,
+    plan: &Plan,
 ) -> ExitCode {
     if let Err(e) = check_files(text, common) {
         return e;
     }
+    let make = |text: bool| plan.clone().for_text(text).codec();
     let mut sink = match open_sink(common.output.as_ref()) {
         Ok(s) => s,
         Err(e) => return fail(&e),
@@ -247,7 +265,10 @@ fn run(
     if !text.is_empty() {
         for entry in text {
             // An argument is text when it is UTF-8; other bytes are taken as bytes.
-            let mut codec = make(std::str::from_utf8(entry.as_bytes()).is_ok());
+            let mut codec = match make(std::str::from_utf8(entry.as_bytes()).is_ok()) {
+                Ok(codec) => codec,
+                Err(error) => return bad_setting(error),
+            };
             out.clear();
             let ran = codec
                 .feed(entry.as_bytes(), &mut out)
@@ -257,7 +278,7 @@ fn run(
                 return reject(&rejection.0);
             }
             if common.json {
-                let line = json_line(&CodecResponse::from_codec(&codec, &out));
+                let line = json_line(&CodecResponse::from_entry(&Entry::Streamed(&codec), &out));
                 out.clear();
                 out.extend_from_slice(line.as_bytes());
             } else {
@@ -280,10 +301,10 @@ fn run(
     };
     // Without --json only the first findings are printed and the others counted: the
     // codec keeps (and writes the messages of) those alone.
-    let mut codec = if common.json {
-        make(false)
-    } else {
-        make(false).keep_findings(SHOWN_AT_MOST)
+    let mut codec = match make(false) {
+        Ok(codec) if common.json => codec,
+        Ok(codec) => codec.keep_findings(SHOWN_AT_MOST),
+        Err(error) => return bad_setting(error),
     };
     let mut chunk = Vec::new();
     let mut collected = Vec::new();
@@ -318,7 +339,10 @@ fn run(
         }
     }
     if common.json {
-        let line = json_line(&CodecResponse::from_codec(&codec, &collected));
+        let line = json_line(&CodecResponse::from_entry(
+            &Entry::Streamed(&codec),
+            &collected,
+        ));
         if let Err(e) = sink.write_all(line.as_bytes()) {
             return write_failed(&e);
         }
@@ -359,7 +383,7 @@ fn check_files(text: &[OsString], common: &CommonArgs) -> Result<(), ExitCode> {
 /// `decode --until-stable`: each entry (argument, line, or all of the input) is held in
 /// memory, at most [`UNTIL_STABLE_MAX_ENTRY`] bytes, and peeled layer by layer; lines are
 /// read one at a time.
-fn until_stable(text: &[OsString], common: &CommonArgs, settings: DecodeSettings) -> ExitCode {
+fn until_stable(text: &[OsString], common: &CommonArgs, plan: Plan) -> ExitCode {
     if let Err(e) = check_files(text, common) {
         return e;
     }
@@ -374,14 +398,10 @@ fn until_stable(text: &[OsString], common: &CommonArgs, settings: DecodeSettings
         Ok(s) => s,
         Err(e) => return fail(&e),
     };
+    let newline = plan.newline();
     let mut peeler = Peeler {
-        settings: DecodeSettings {
-            per_line: false,
-            until_stable: true,
-            // Arguments are text; stdin and files are bytes.
-            text: !text.is_empty(),
-            ..settings
-        },
+        // Arguments are text; stdin and files are bytes.
+        entries: plan.for_text(!text.is_empty()).entries(),
         json: common.json,
         // With many entries the findings say how deep each went.
         say_depth: if text.is_empty() {
@@ -392,7 +412,7 @@ fn until_stable(text: &[OsString], common: &CommonArgs, settings: DecodeSettings
         separator: if text.is_empty() && !common.per_line {
             &[]
         } else {
-            Newline::from(common.newline).as_bytes()
+            newline.as_bytes()
         },
         reporter: Reporter::new(),
     };
@@ -454,7 +474,7 @@ fn too_large(what: &str) -> ExitCode {
 
 /// Peels entries one by one and writes each result.
 struct Peeler {
-    settings: DecodeSettings,
+    entries: Entries,
     json: bool,
     say_depth: bool,
     separator: &'static [u8],
@@ -463,30 +483,28 @@ struct Peeler {
 
 impl Peeler {
     fn entry(&mut self, entry: &[u8], sink: &mut Box<dyn Write>) -> Result<(), ExitCode> {
-        let run: Run = match self.settings.run(entry) {
-            Ok(Ok(run)) => run,
-            Ok(Err(rejection)) => return Err(reject(&rejection.0)),
-            Err(error) => return Err(bad_setting(error)),
+        let mut out = Vec::with_capacity(entry.len());
+        let peeled = match self.entries.run(entry, &mut out) {
+            Ok(peeled) => peeled,
+            Err(rejection) => return Err(reject(&rejection.0)),
         };
-        let written = if self.json {
-            json_line(&CodecResponse::from_run(&run)).into_bytes()
+        if self.json {
+            out = json_line(&CodecResponse::from_entry(&peeled, &out)).into_bytes();
         } else {
             if self.say_depth {
-                let depth = run.layers.as_ref().map_or(0, |l| l.depth);
+                let depth = peeled.layers().map_or(0, |l| l.depth);
                 say(&format!("urlkit: peeled {depth} layer(s) of encoding"));
             }
-            self.reporter.report(run.finished.diagnostics.items());
-            self.reporter.add_hidden(run.finished.diagnostics.dropped());
-            let mut out = run.finished.output;
+            self.reporter.report(peeled.diagnostics().items());
+            self.reporter.add_hidden(peeled.diagnostics().dropped());
             out.extend_from_slice(self.separator);
-            out
-        };
-        sink.write_all(&written).map_err(|e| write_failed(&e))
+        }
+        sink.write_all(&out).map_err(|e| write_failed(&e))
     }
 }
 
 /// `decode --iri`: each entry (argument, line, or all of the input) shown as an IRI.
-fn iri_display(text: &[OsString], common: &CommonArgs) -> ExitCode {
+fn iri_display(text: &[OsString], common: &CommonArgs, newline: Newline) -> ExitCode {
     if let Err(e) = check_files(text, common) {
         return e;
     }
@@ -516,8 +534,7 @@ fn iri_display(text: &[OsString], common: &CommonArgs) -> ExitCode {
         let result = if one_entry_stream {
             write!(sink, "{shown}")
         } else {
-            write!(sink, "{shown}")
-                .and_then(|_| sink.write_all(Newline::from(common.newline).as_bytes()))
+            write!(sink, "{shown}").and_then(|_| sink.write_all(newline.as_bytes()))
         };
         if let Err(e) = result {
             return write_failed(&e);

@@ -1,153 +1,21 @@
 //! `Encoder` and `Decoder`: keyword arguments checked once by `urlkit::settings`, then run
 //! on single values (a `Result`) or on Arrow columns (see `columns`).
 
+use crate::builders::lossy;
 use crate::errors::{rejected, setting_error};
+use crate::values::{list_of_pairs, Detection, Diagnostic};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString};
 use pyo3::PyClassInitializer;
 use urlkit::detect::Ranking;
-use urlkit::diagnostics::Diagnostics;
-use urlkit::settings::{DecodeSettings, EncodeSettings, Layers, Run};
-use urlkit::{Charset, Codec, DecodeOptions, EncodeOptions, Rejection};
-
-/// One finding: its stable `code`, its byte `offset` in the entry and a `message`.
-#[pyclass(module = "pyurlkit", frozen, eq, get_all)]
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Diagnostic {
-    /// The stable code (`malformed-escape`, `invalid-sequence`, …).
-    pub code: String,
-    /// Byte offset in the entry.
-    pub offset: u64,
-    /// With `per_line=True`: the line the finding is on, counted from 1.
-    pub line: Option<u64>,
-    /// With `per_line=True`: the byte of that line the finding is at, counted from 1.
-    pub column: Option<u64>,
-    /// What was found and what was done.
-    pub message: String,
-}
-
-#[pymethods]
-impl Diagnostic {
-    fn __repr__(&self) -> String {
-        format!(
-            "Diagnostic(code={:?}, offset={}, message={:?})",
-            self.code, self.offset, self.message
-        )
-    }
-
-    /// `{"code", "offset", "message"}` (with `line` and `column` in per-line mode), as
-    /// `urlkit --json` prints it.
-    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let dict = PyDict::new(py);
-        dict.set_item("code", &self.code)?;
-        dict.set_item("offset", self.offset)?;
-        if let Some(line) = self.line {
-            dict.set_item("line", line)?;
-        }
-        if let Some(column) = self.column {
-            dict.set_item("column", column)?;
-        }
-        dict.set_item("message", &self.message)?;
-        Ok(dict)
-    }
-}
-
-impl From<&urlkit::Diagnostic> for Diagnostic {
-    fn from(finding: &urlkit::Diagnostic) -> Self {
-        Diagnostic {
-            code: finding.code.as_str().to_string(),
-            offset: finding.offset,
-            line: finding.line,
-            column: finding.column,
-            message: finding.message.clone(),
-        }
-    }
-}
-
-/// A confidence as the JSON of the command line shows it: the shortest decimal that reads
-/// back as the same `f32`, as a Python float.
-pub fn confidence(value: f32) -> f64 {
-    format!("{value}").parse().unwrap_or(f64::from(value))
-}
-
-/// What charset detection found (`detect()`, and `Result.detected` with `charset="auto"`):
-/// the charset, how sure, why, the byte order mark's length and the runners-up.
-#[pyclass(module = "pyurlkit", frozen, get_all)]
-#[derive(Clone, Debug)]
-pub struct Detection {
-    /// WHATWG name of the charset (`"Shift_JIS"`, `"windows-1251"`, …).
-    pub charset: String,
-    /// How sure, 0.0 to 1.0.
-    pub confidence: f64,
-    /// Why (`"valid UTF-8"`, `"statistical guess"`, …).
-    pub reason: String,
-    /// Bytes of byte order mark.
-    pub bom_length: usize,
-    /// Other candidates, best first: `(charset, confidence)`.
-    pub runners_up: Vec<(String, f64)>,
-}
-
-#[pymethods]
-impl Detection {
-    fn __repr__(&self) -> String {
-        format!(
-            "Detection(charset={:?}, confidence={}, reason={:?})",
-            self.charset, self.confidence, self.reason
-        )
-    }
-
-    /// As `urlkit detect --json` prints it (and `detected` in `decode --json`).
-    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let dict = PyDict::new(py);
-        dict.set_item("charset", &self.charset)?;
-        dict.set_item("confidence", self.confidence)?;
-        dict.set_item("reason", &self.reason)?;
-        dict.set_item("bom_length", self.bom_length)?;
-        dict.set_item(
-            "runners_up",
-            list_of_pairs(py, ["charset", "confidence"], &self.runners_up)?,
-        )?;
-        Ok(dict)
-    }
-}
-
-/// `[{keys[0]: name, keys[1]: value}, …]`: pairs as the JSON output lists them.
-fn list_of_pairs<'py, T: IntoPyObject<'py> + Copy>(
-    py: Python<'py>,
-    keys: [&str; 2],
-    pairs: &[(String, T)],
-) -> PyResult<Bound<'py, PyList>> {
-    let list = PyList::empty(py);
-    for (name, value) in pairs {
-        let item = PyDict::new(py);
-        item.set_item(keys[0], name)?;
-        item.set_item(keys[1], *value)?;
-        list.append(item)?;
-    }
-    Ok(list)
-}
-
-impl From<&urlkit::Detection> for Detection {
-    fn from(found: &urlkit::Detection) -> Self {
-        Detection {
-            charset: found.charset.to_string(),
-            confidence: confidence(found.confidence),
-            reason: found.reason.to_string(),
-            bom_length: found.bom_length,
-            runners_up: found
-                .runners_up
-                .iter()
-                .map(|c| (c.charset.to_string(), confidence(c.confidence)))
-                .collect(),
-        }
-    }
-}
+use urlkit::settings::{DecodeSettings, EncodeSettings, Plan, Setting, Source};
+use urlkit_api::CodecResponse;
 
 /// The result of encoding or decoding one entry. Lenient mode always gives one, with every
 /// repair listed in `diagnostics`.
-#[pyclass(module = "pyurlkit", frozen, get_all)]
-pub struct Result {
+#[pyclass(module = "pyurlkit", name = "Result", frozen, get_all)]
+pub struct CodecResult {
     /// The output: `str`, or `bytes` with `binary=True`.
     pub output: Py<PyAny>,
     /// The charset used (for `auto`, the one detected).
@@ -168,7 +36,7 @@ pub struct Result {
 }
 
 #[pymethods]
-impl Result {
+impl CodecResult {
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         Ok(format!(
             "Result(output={}, charset={:?}, diagnostics={})",
@@ -212,216 +80,45 @@ impl Result {
     }
 }
 
-/// What one entry left besides its output: the codec that ran it, or the run of
-/// `until_stable`.
-pub enum Entry<'a> {
-    Streamed(&'a Codec),
-    Peeled(Box<Run>),
-}
-
-impl Entry<'_> {
-    pub fn charset(&self) -> Option<Charset> {
-        match self {
-            Entry::Streamed(codec) => codec.charset(),
-            Entry::Peeled(run) => run.finished.charset,
-        }
-    }
-
-    pub fn diagnostics(&self) -> &Diagnostics {
-        match self {
-            Entry::Streamed(codec) => codec.diagnostics(),
-            Entry::Peeled(run) => &run.finished.diagnostics,
-        }
-    }
-
-    pub fn detection(&self) -> Option<&urlkit::Detection> {
-        match self {
-            Entry::Streamed(codec) => codec.detection(),
-            Entry::Peeled(run) => run.finished.detection.as_ref(),
-        }
-    }
-
-    pub fn layers(&self) -> Option<&Layers> {
-        match self {
-            Entry::Streamed(_) => None,
-            Entry::Peeled(run) => run.layers.as_ref(),
-        }
-    }
-}
-
-/// Lossy text of bytes that are UTF-8 except in binary mode.
-pub fn lossy(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// Either direction, its settings checked: what both classes share.
-pub enum Direction {
-    Encode(EncodeSettings, EncodeOptions),
-    Decode(DecodeSettings, DecodeOptions),
-}
-
-impl Direction {
-    pub fn binary(&self) -> bool {
-        match self {
-            Direction::Encode(settings, _) => settings.binary,
-            Direction::Decode(settings, _) => settings.binary,
-        }
-    }
-
-    /// Output is bytes rather than text: decoding with `binary` (encoded output is ASCII).
-    pub fn bytes_out(&self) -> bool {
-        matches!(self, Direction::Decode(settings, _) if settings.binary)
-    }
-
-    pub fn auto(&self) -> bool {
-        matches!(self, Direction::Decode(_, options) if options.charset == urlkit::CharsetChoice::Auto)
-    }
-
-    pub fn until_stable(&self) -> bool {
-        matches!(self, Direction::Decode(settings, _) if settings.until_stable)
-    }
-
-    /// A runner of entries with these settings. `text`: the entries are text (Python
-    /// `str`, Arrow strings) rather than bytes, so that decoding into a legacy charset
-    /// keeps their literal characters, as the command line does with its arguments
-    /// (`urlkit::DecodeOptions::text`). `runners_up`: each entry's detection (with
-    /// `auto`) lists the other candidates, for a caller that shows them; without it an
-    /// entry settled without the statistical model lists none, and costs little more
-    /// than a fixed charset.
-    pub fn runner(&self, text: bool, runners_up: bool) -> Runner {
-        let codec = match self {
-            Direction::Encode(settings, options) => Codec::encoder(options).strict(settings.strict),
-            Direction::Decode(settings, options) => {
-                let options = DecodeOptions {
-                    text,
-                    ranking: if runners_up {
-                        Ranking::RunnersUp
-                    } else {
-                        Ranking::Charset
-                    },
-                    ..options.clone()
-                };
-                Codec::decoder(&options).strict(settings.strict)
-            }
-        };
-        // Peeling runs the settings whole, per entry: made once here, with the kind of input.
-        let peel = match self {
-            Direction::Decode(settings, _) if settings.until_stable => Some(DecodeSettings {
-                text,
-                ..settings.clone()
-            }),
-            _ => None,
-        };
-        Runner { codec, peel }
-    }
-
-    /// One entry as a `Result`.
-    fn result(&self, py: Python<'_>, input: &Input) -> PyResult<Result> {
-        let (input, text) = (input.bytes(), input.text);
-        let mut output = Vec::with_capacity(input.len() + input.len() / 2);
-        // One entry's result shows its detection whole; per line, each line's note names
-        // its charset only, as the JSON API's do.
-        let per_line = matches!(self, Direction::Decode(settings, _) if settings.per_line);
-        let mut runner = self.runner(text, !per_line);
-        let entry = py
-            .detach(|| runner.run(input, &mut output))
-            .map_err(|rejection| rejected(py, &rejection, None))?;
-        let diagnostics = entry.diagnostics();
-        Ok(Result {
-            output: if self.bytes_out() {
-                PyBytes::new(py, &output).into_any().unbind()
-            } else {
-                lossy(&output).into_pyobject(py)?.into_any().unbind()
-            },
-            charset: entry.charset().map(|c| c.name().to_string()),
-            diagnostics: diagnostics.items().iter().map(Diagnostic::from).collect(),
-            diagnostics_not_listed: diagnostics.dropped(),
-            diagnostic_counts: diagnostics
-                .counts_most_frequent_first()
-                .into_iter()
-                .map(|(code, count)| (code.as_str().to_string(), count))
-                .collect(),
-            detected: entry.detection().map(Detection::from),
-            depth: entry.layers().map(|l| l.depth),
-            layers: entry
-                .layers()
-                .map(|l| l.layers.iter().map(|layer| lossy(layer)).collect()),
+/// Runs one entry into a `Result`, the way the command line's `--json` and the API
+/// answer it (`urlkit_api::CodecResponse`), with the output as bytes when `plan` gives
+/// bytes.
+fn run_one(py: Python<'_>, plan: &Plan, input: &Input) -> PyResult<CodecResult> {
+    let (input, text) = (input.bytes(), input.text);
+    let mut output = Vec::with_capacity(input.len() + input.len() / 2);
+    // One entry's result shows its detection whole; per line, each line's note names its
+    // charset only, as the JSON API's do.
+    let ranking = if plan.per_line() {
+        Ranking::Charset
+    } else {
+        Ranking::RunnersUp
+    };
+    let mut entries = plan.clone().for_text(text).ranking(ranking).entries();
+    let answer = py
+        .detach(|| {
+            entries
+                .run(input, &mut output)
+                .map(|entry| CodecResponse::from_entry(&entry, &[]))
         })
-    }
-}
-
-/// Runs entries one after the other through one codec, reset between them.
-pub struct Runner {
-    codec: Codec,
-    /// With `until_stable`: the settings each entry is peeled with.
-    peel: Option<DecodeSettings>,
-}
-
-impl Runner {
-    /// Runs one entry, appending its output to `out`. A strict rejection leaves `out` as it
-    /// was.
-    pub fn run(
-        &mut self,
-        input: &[u8],
-        out: &mut Vec<u8>,
-    ) -> std::result::Result<Entry<'_>, Rejection> {
-        if let Some(settings) = &self.peel {
-            return match settings.run(input) {
-                Ok(Ok(run)) => {
-                    out.extend_from_slice(&run.finished.output);
-                    Ok(Entry::Peeled(Box::new(run)))
-                }
-                Ok(Err(rejection)) => Err(rejection),
-                // The settings were checked when the decoder was made.
-                Err(_) => unreachable!("settings checked at construction"),
-            };
-        }
-        self.codec.entry(input, out)?;
-        Ok(Entry::Streamed(&self.codec))
-    }
-
-    /// [`run`](Self::run) for an entry `plain_entries` stopped before, which is known to
-    /// need repair or a report: the full decoder at once, without trying the fast path
-    /// again (`urlkit::Codec::entry_in_full`).
-    pub fn run_in_full(
-        &mut self,
-        input: &[u8],
-        out: &mut Vec<u8>,
-    ) -> std::result::Result<Entry<'_>, Rejection> {
-        if self.peel.is_some() {
-            return self.run(input, out);
-        }
-        self.codec.entry_in_full(input, out)?;
-        Ok(Entry::Streamed(&self.codec))
-    }
-
-    /// This runner, counting findings without keeping them (their messages are never
-    /// written), for a caller that shows only the output; strict mode still rejects at
-    /// the first finding it rejects.
-    pub fn counting_findings_only(mut self) -> Self {
-        self.codec = self.codec.keep_findings(0);
-        self
-    }
-
-    /// Decodes the leading plain entries laid end to end in `values`, in one pass (see
-    /// `urlkit::Codec::plain_entries`); none when peeling layers.
-    pub fn plain_entries(
-        &mut self,
-        values: &[u8],
-        offsets: &[usize],
-        out: &mut Vec<u8>,
-        out_ends: &mut Vec<usize>,
-    ) -> usize {
-        if self.peel.is_some() {
-            return 0;
-        }
-        self.codec.plain_entries(values, offsets, out, out_ends)
-    }
-
-    /// The charset of a plain entry's output.
-    pub fn plain_charset(&self) -> Option<Charset> {
-        self.codec.charset()
-    }
+        .map_err(|rejection| rejected(py, &rejection, None))?;
+    Ok(CodecResult {
+        output: if plan.bytes_out() {
+            PyBytes::new(py, &output).into_any().unbind()
+        } else {
+            lossy(&output).into_pyobject(py)?.into_any().unbind()
+        },
+        charset: answer.charset,
+        diagnostics: answer.diagnostics.iter().map(Diagnostic::from).collect(),
+        diagnostics_not_listed: answer.diagnostics_not_listed,
+        diagnostic_counts: answer
+            .diagnostic_counts
+            .into_iter()
+            .map(|count| (count.code.as_str().to_string(), count.count))
+            .collect(),
+        detected: answer.detected.as_ref().map(Detection::from),
+        depth: answer.depth,
+        layers: answer.layers,
+    })
 }
 
 /// An entry as Python gives it: `str` (as UTF-8; lone surrogates kept as their
@@ -480,7 +177,7 @@ impl Input {
 /// (`coder.column(array)`), with the options checked when the coder was made.
 #[pyclass(module = "pyurlkit", name = "Coder", frozen, subclass)]
 pub struct Coder {
-    pub direction: Direction,
+    pub plan: Plan,
 }
 
 #[pymethods]
@@ -488,8 +185,8 @@ impl Coder {
     /// Runs one entry (`str` or `bytes`) into a `Result`. Strict, raises `RejectedError`
     /// at the first finding strict mode rejects (a malformed escape, an invalid sequence,
     /// an unencodable character, text that is not UTF-8), with its offset.
-    fn __call__(&self, py: Python<'_>, text: Input) -> PyResult<Result> {
-        self.direction.result(py, &text)
+    fn __call__(&self, py: Python<'_>, text: Input) -> PyResult<CodecResult> {
+        run_one(py, &self.plan, &text)
     }
 
     /// Runs every row of an Arrow string or binary array (anything with
@@ -504,7 +201,7 @@ impl Coder {
         array: &Bound<'_, PyAny>,
         diagnostics: bool,
     ) -> PyResult<crate::arrow::ArrowArray> {
-        crate::columns::codec_column(py, &self.direction, array, diagnostics)
+        crate::columns::codec_column(py, &self.plan, array, diagnostics)
     }
 }
 
@@ -521,42 +218,18 @@ pub struct Encoder;
 #[pymethods]
 impl Encoder {
     #[new]
-    #[pyo3(signature = (*, charset=None, set=None, safe=None, r#unsafe=None, space_plus=false,
-        lowercase=false, per_line=false, newline=None, strict=false, binary=false))]
-    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (**keywords))]
     fn new(
         py: Python<'_>,
-        charset: Option<String>,
-        set: Option<String>,
-        safe: Option<String>,
-        r#unsafe: Option<String>,
-        space_plus: bool,
-        lowercase: bool,
-        per_line: bool,
-        newline: Option<String>,
-        strict: bool,
-        binary: bool,
+        keywords: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<PyClassInitializer<Self>> {
-        // As for decoding: the settings Python names, the others as by default.
-        #[allow(clippy::needless_update)]
+        let mut given = Keywords::of("Encoder", keywords, Setting::ENCODE)?;
         let settings = EncodeSettings {
-            charset,
-            set,
-            safe,
-            unsafe_chars: r#unsafe,
-            space_plus,
-            lowercase,
-            per_line,
-            newline,
-            strict,
-            binary,
-            ..EncodeSettings::default()
+            binary: given.binary()?,
+            ..EncodeSettings::read(&mut given)?
         };
-        let options = settings.options().map_err(|e| setting_error(py, &e))?;
-        Ok(PyClassInitializer::from(Coder {
-            direction: Direction::Encode(settings, options),
-        })
-        .add_subclass(Encoder))
+        let plan = settings.check().map_err(|e| setting_error(py, &e))?;
+        Ok(PyClassInitializer::from(Coder { plan }).add_subclass(Encoder))
     }
 }
 
@@ -572,38 +245,96 @@ pub struct Decoder;
 #[pymethods]
 impl Decoder {
     #[new]
-    #[pyo3(signature = (*, charset=None, plus_space=false, keep_whitespace=false,
-        per_line=false, newline=None, strict=false, binary=false, until_stable=false))]
-    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (**keywords))]
     fn new(
         py: Python<'_>,
-        charset: Option<String>,
-        plus_space: bool,
-        keep_whitespace: bool,
-        per_line: bool,
-        newline: Option<String>,
-        strict: bool,
-        binary: bool,
-        until_stable: bool,
+        keywords: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<PyClassInitializer<Self>> {
-        // The settings Python names; any other keeps its default (the struct gains
-        // settings as front ends do).
-        #[allow(clippy::needless_update)]
+        let mut given = Keywords::of("Decoder", keywords, Setting::DECODE)?;
         let settings = DecodeSettings {
-            charset,
-            plus_space,
-            keep_whitespace,
-            per_line,
-            newline,
-            strict,
-            binary,
-            until_stable,
-            ..DecodeSettings::default()
+            binary: given.binary()?,
+            ..DecodeSettings::read(&mut given)?
         };
-        let options = settings.options().map_err(|e| setting_error(py, &e))?;
-        Ok(PyClassInitializer::from(Coder {
-            direction: Direction::Decode(settings, options),
-        })
-        .add_subclass(Decoder))
+        let plan = settings.check().map_err(|e| setting_error(py, &e))?;
+        Ok(PyClassInitializer::from(Coder { plan }).add_subclass(Decoder))
+    }
+}
+
+/// Keyword arguments read as settings through the library's table (`urlkit::settings`):
+/// a text setting takes `str` or `None`, a switch `bool`; `binary`, which Python offers
+/// and JSON does not, is read beside them.
+struct Keywords<'a, 'py> {
+    given: Option<&'a Bound<'py, PyDict>>,
+}
+
+impl<'a, 'py> Keywords<'a, 'py> {
+    /// The keywords given to `class`, each one of `settings` or `binary`; another is a
+    /// `TypeError` naming it, as Python words an unexpected keyword argument.
+    fn of(
+        class: &str,
+        given: Option<&'a Bound<'py, PyDict>>,
+        settings: &[Setting],
+    ) -> PyResult<Self> {
+        for key in given.iter().flat_map(|d| d.keys()) {
+            let name = key.str()?.to_string();
+            if name != "binary" && !settings.iter().any(|s| s.name() == name) {
+                return Err(PyTypeError::new_err(format!(
+                    "{class}() got an unexpected keyword argument '{name}'"
+                )));
+            }
+        }
+        Ok(Keywords { given })
+    }
+
+    fn value(&self, name: &str) -> PyResult<Option<Bound<'py, PyAny>>> {
+        match self.given {
+            Some(dict) => dict.get_item(name),
+            None => Ok(None),
+        }
+    }
+
+    fn flag(&self, name: &str) -> PyResult<bool> {
+        match self.value(name)? {
+            None => Ok(false),
+            Some(value) => value.extract::<bool>().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "{name} must be True or False, not {}",
+                    type_name(&value)
+                ))
+            }),
+        }
+    }
+
+    fn binary(&self) -> PyResult<bool> {
+        self.flag("binary")
+    }
+}
+
+fn type_name(value: &Bound<'_, PyAny>) -> String {
+    value
+        .get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "?".into())
+}
+
+impl Source for Keywords<'_, '_> {
+    type Error = PyErr;
+
+    fn text(&mut self, setting: Setting) -> PyResult<Option<String>> {
+        match self.value(setting.name())? {
+            None => Ok(None),
+            Some(value) => value.extract::<Option<String>>().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "{} must be a str or None, not {}",
+                    setting.name(),
+                    type_name(&value)
+                ))
+            }),
+        }
+    }
+
+    fn switch(&mut self, setting: Setting) -> PyResult<bool> {
+        self.flag(setting.name())
     }
 }

@@ -3,24 +3,26 @@
 
 use crate::arrow::{import, ArrowArray};
 use crate::buffers;
-use crate::codec::{confidence, lossy, Direction, Runner};
+use crate::builders::{confidence, list_of_structs, lossy, structs, Findings};
 use crate::errors::rejected;
 use crate::report::ReportColumns;
 use arrow_array::builder::{
     ArrayBuilder, Float64Builder, ListBuilder, StringBuilder, UInt64Builder,
 };
 use arrow_array::cast::AsArray;
+use arrow_array::StringArray;
 use arrow_array::{
     Array, ArrayRef, BinaryArray, LargeBinaryArray, LargeStringArray, OffsetSizeTrait,
 };
-use arrow_array::{StringArray, StructArray};
-use arrow_buffer::{NullBuffer, NullBufferBuilder, OffsetBuffer, ScalarBuffer};
-use arrow_schema::{DataType, Field, Fields};
+use arrow_buffer::{NullBufferBuilder, OffsetBuffer, ScalarBuffer};
+use arrow_schema::DataType;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use std::sync::Arc;
+use urlkit::detect::Ranking;
 use urlkit::inspect::template::Template;
 use urlkit::inspect::whatwg;
+use urlkit::settings::{Entries, Entry, Plan};
 use urlkit::Rejection;
 
 /// The rows of a string or binary array, as bytes (`None` for null).
@@ -208,12 +210,12 @@ impl<'a> Rows<'a> {
 
     /// Runs every row through `runner` into `sink`, in order; stops at the first
     /// rejection. Runs of plain rows that lie end to end are decoded in one pass each
-    /// (`Runner::plain_entries`); a run that stops early makes the next one shorter, so
+    /// (`Entries::plain_entries`); a run that stops early makes the next one shorter, so
     /// that a column of rows that need the full decoder costs little more than running
     /// them one by one.
     fn run_into<S: RowSink>(
         &self,
-        runner: &mut Runner,
+        runner: &mut Entries,
         sink: &mut S,
     ) -> Result<(), (usize, Rejection)> {
         let Some(layout) = self.layout() else {
@@ -254,10 +256,10 @@ trait RowSink {
     /// Ends plain rows (no findings, UTF-8) whose outputs end at `ends` in `values()`.
     fn plain_rows(&mut self, ends: &[usize], charset: Option<urlkit::Charset>);
     /// Runs one row (`None`: null) through the runner and records its result; `in_full`:
-    /// the row is known not to be plain (see `Runner::run_in_full`).
+    /// the row is known not to be plain (see `Entries::run_in_full`).
     fn row(
         &mut self,
-        runner: &mut Runner,
+        runner: &mut Entries,
         row: usize,
         value: Option<&[u8]>,
         in_full: bool,
@@ -318,7 +320,7 @@ impl RowSink for Bytes {
 
     fn row(
         &mut self,
-        runner: &mut Runner,
+        runner: &mut Entries,
         row: usize,
         value: Option<&[u8]>,
         in_full: bool,
@@ -397,85 +399,6 @@ impl Bytes {
                 Arc::new(BinaryArray::try_new(offsets, values, nulls).map_err(error)?)
             }
         })
-    }
-}
-
-fn field(name: &str, array: &ArrayRef) -> Field {
-    Field::new(name, array.data_type().clone(), true)
-}
-
-/// A struct column of the named child columns, null where `valid` is false.
-pub fn structs(columns: Vec<(&str, ArrayRef)>, valid: Vec<bool>) -> PyResult<ArrayRef> {
-    let fields: Fields = columns.iter().map(|(name, a)| field(name, a)).collect();
-    let arrays = columns.into_iter().map(|(_, a)| a).collect();
-    let nulls = valid.contains(&false).then(|| NullBuffer::from(valid));
-    let array = StructArray::try_new(fields, arrays, nulls)
-        .map_err(|e| PyTypeError::new_err(e.to_string()))?;
-    Ok(Arc::new(array))
-}
-
-/// A list column whose items are structs of the named child columns: row `i` holds the
-/// items `offsets[i]..offsets[i + 1]`, and is null where `valid` is false (no nulls when
-/// `valid` is empty or all true).
-pub fn list_of_structs(
-    items: Vec<(&str, ArrayRef)>,
-    offsets: Vec<i32>,
-    valid: Vec<bool>,
-) -> PyResult<ArrayRef> {
-    let items = structs(items, vec![])?;
-    let item = Arc::new(field("item", &items));
-    let nulls = valid.contains(&false).then(|| NullBuffer::from(valid));
-    let offsets = OffsetBuffer::new(ScalarBuffer::from(offsets));
-    let list = arrow_array::ListArray::try_new(item, offsets, items, nulls)
-        .map_err(|e| PyTypeError::new_err(e.to_string()))?;
-    Ok(Arc::new(list))
-}
-
-/// Findings per row: a list of `{code, offset, message}` structs.
-pub struct Findings {
-    code: StringBuilder,
-    offset: UInt64Builder,
-    message: StringBuilder,
-    offsets: Vec<i32>,
-    valid: Vec<bool>,
-}
-
-impl Findings {
-    pub fn new() -> Self {
-        Findings {
-            code: StringBuilder::new(),
-            offset: UInt64Builder::new(),
-            message: StringBuilder::new(),
-            offsets: vec![0],
-            valid: Vec::new(),
-        }
-    }
-
-    pub fn push<'a>(&mut self, findings: impl IntoIterator<Item = &'a urlkit::Diagnostic>) {
-        for finding in findings {
-            self.code.append_value(finding.code.as_str());
-            self.offset.append_value(finding.offset);
-            self.message.append_value(&finding.message);
-        }
-        self.offsets.push(self.code.len() as i32);
-        self.valid.push(true);
-    }
-
-    pub fn push_null(&mut self) {
-        self.offsets.push(self.code.len() as i32);
-        self.valid.push(false);
-    }
-
-    pub fn finish(mut self) -> PyResult<ArrayRef> {
-        list_of_structs(
-            vec![
-                ("code", Arc::new(self.code.finish()) as ArrayRef),
-                ("offset", Arc::new(self.offset.finish())),
-                ("message", Arc::new(self.message.finish())),
-            ],
-            self.offsets,
-            self.valid,
-        )
     }
 }
 
@@ -562,22 +485,22 @@ struct ResultColumns {
 }
 
 impl ResultColumns {
-    fn new(direction: &Direction, rows: usize, bytes: usize) -> Self {
+    fn new(plan: &Plan, rows: usize, bytes: usize) -> Self {
         ResultColumns {
             output: Bytes::with_capacity(rows, bytes).checking_rows(),
             charset: StringBuilder::new(),
             findings: Findings::new(),
             not_listed: UInt64Builder::new(),
             counts: (StringBuilder::new(), UInt64Builder::new(), vec![0]),
-            detected: direction.auto().then(DetectedColumns::new),
-            peeled: direction
+            detected: plan.auto().then(DetectedColumns::new),
+            peeled: plan
                 .until_stable()
                 .then(|| (UInt64Builder::new(), ListBuilder::new(StringBuilder::new()))),
             valid: Vec::with_capacity(rows),
         }
     }
 
-    fn push(&mut self, entry: &crate::codec::Entry) {
+    fn push(&mut self, entry: &Entry) {
         self.output.end_row();
         self.charset
             .append_option(entry.charset().map(|c| c.name()));
@@ -682,7 +605,7 @@ impl RowSink for ResultColumns {
 
     fn row(
         &mut self,
-        runner: &mut Runner,
+        runner: &mut Entries,
         row: usize,
         value: Option<&[u8]>,
         in_full: bool,
@@ -709,18 +632,26 @@ impl RowSink for ResultColumns {
 /// its row.
 pub fn codec_column(
     py: Python<'_>,
-    direction: &Direction,
+    plan: &Plan,
     array: &Bound<'_, PyAny>,
     diagnostics: bool,
 ) -> PyResult<ArrowArray> {
     let input = import(array)?;
     let rows = Rows::of(input.as_ref())?;
-    let text = !direction.bytes_out();
+    let text = !plan.bytes_out();
     let bytes = input.to_data().get_slice_memory_size().unwrap_or(0);
     let outcome: Result<PyResult<ArrayRef>, (usize, Rejection)> = py.detach(|| {
-        let mut runner = direction.runner(rows.text, diagnostics);
+        // With diagnostics each row's detection lists the other candidates, as a single
+        // value's does; without, a row settled without the statistical model costs little
+        // more than a fixed charset.
+        let ranking = if diagnostics {
+            Ranking::RunnersUp
+        } else {
+            Ranking::Charset
+        };
+        let mut runner = plan.clone().for_text(rows.text).ranking(ranking).entries();
         if diagnostics {
-            let mut columns = ResultColumns::new(direction, rows.len(), bytes);
+            let mut columns = ResultColumns::new(plan, rows.len(), bytes);
             rows.run_into(&mut runner, &mut columns)?;
             Ok(columns.finish(text, rows.large))
         } else {

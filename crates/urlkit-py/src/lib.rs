@@ -7,15 +7,18 @@
 
 mod arrow;
 mod buffers;
+mod builders;
 mod codec;
 mod columns;
 mod errors;
 mod report;
+mod values;
 
-use codec::{Detection, Input};
+use codec::Input;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use urlkit::inspect::{idn as idna, rfc3986};
+use values::Detection;
 
 /// Guesses the charset of percent-encoded text (`str` or `bytes`). Never fails: empty
 /// input is UTF-8 with low confidence.
@@ -99,9 +102,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<codec::Coder>()?;
     m.add_class::<codec::Encoder>()?;
     m.add_class::<codec::Decoder>()?;
-    m.add_class::<codec::Result>()?;
-    m.add_class::<codec::Diagnostic>()?;
-    m.add_class::<codec::Detection>()?;
+    m.add_class::<codec::CodecResult>()?;
+    m.add_class::<values::Diagnostic>()?;
+    m.add_class::<values::Detection>()?;
     m.add_class::<arrow::ArrowArray>()?;
     m.add_function(wrap_pyfunction!(detect, m)?)?;
     m.add_function(wrap_pyfunction!(parse, m)?)?;

@@ -2,7 +2,7 @@
 //! a dict for one URL, as a struct column for many. Fields are read by name, so the
 //! report may gain or reorder fields without changing either shape.
 
-use crate::columns::{list_of_structs, structs, Findings};
+use crate::builders::{list_of_structs, structs, Findings};
 use crate::errors::url_error;
 use arrow_array::builder::{
     ArrayBuilder, ListBuilder, StringBuilder, UInt16Builder, UInt64Builder,
@@ -141,7 +141,7 @@ pub fn report_dict<'py>(
             Value::Findings(findings) => {
                 let list = PyList::empty(py);
                 for finding in findings {
-                    list.append(crate::codec::Diagnostic::from(finding))?;
+                    list.append(crate::values::Diagnostic::from(finding))?;
                 }
                 dict.set_item(name, list)?
             }

@@ -129,6 +129,19 @@ def test_a_bad_decode_option_names_its_argument():
         pyurlkit.decode("x", sett="x")
 
 
+def test_coders_take_only_their_own_keywords_with_their_types():
+    with pytest.raises(TypeError, match="unexpected keyword argument 'set'"):
+        pyurlkit.Decoder(set="path")
+    with pytest.raises(TypeError, match="unexpected keyword argument 'until_stable'"):
+        pyurlkit.Encoder(until_stable=True)
+    with pytest.raises(TypeError, match="strict must be True or False, not int"):
+        pyurlkit.Decoder(strict=1)
+    with pytest.raises(TypeError, match="charset must be a str or None, not bytes"):
+        pyurlkit.Encoder(charset=b"utf-8")
+    assert pyurlkit.Encoder(set=None, space_plus=True)("a b").output == "a+b"
+    assert pyurlkit.Decoder(binary=True)("%FF").output == b"\xff"
+
+
 def test_detect_equals_the_command_line():
     entries = ["%C0%E2%EE%F1", "%83%89%81%5B", "plain", "", "%E5%BC%95"]
     for entry, want in zip(entries, cli_json(["detect"], entries)):

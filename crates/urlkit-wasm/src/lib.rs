@@ -29,6 +29,7 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
+use urlkit::settings::Entry;
 use urlkit::Codec;
 use urlkit_api::{
     rejection_body, CodecResponse, DecodeRequest, EncodeRequest, ErrorBody, ErrorDetail, Failure,
@@ -333,7 +334,7 @@ pub extern "C" fn urlkit_encoder_new(
     new_stream(options, options_len, |json| {
         let mut settings = EncodeRequest::from_json(json)?.settings;
         settings.binary = binary != 0;
-        Ok(settings.codec()?)
+        Ok(settings.check()?.codec()?)
     })
 }
 
@@ -349,7 +350,7 @@ pub extern "C" fn urlkit_decoder_new(
     new_stream(options, options_len, |json| {
         let mut settings = DecodeRequest::from_json(json)?.settings;
         settings.binary = binary != 0;
-        Ok(settings.codec()?)
+        Ok(settings.check()?.codec()?)
     })
 }
 
@@ -430,7 +431,7 @@ fn step(run: impl FnOnce(&mut Vec<u8>) -> Result<(), urlkit::Rejection>) -> u32 
 #[no_mangle]
 pub extern "C" fn urlkit_stream_report(stream: Handle) -> u32 {
     with_stream(stream, |stream| {
-        set_json(&CodecResponse::from_codec(stream, &[]));
+        set_json(&CodecResponse::from_entry(&Entry::Streamed(stream), &[]));
         OK
     })
 }

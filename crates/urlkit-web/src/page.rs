@@ -16,8 +16,10 @@ use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use axum::Json;
 use std::collections::HashMap;
+use std::convert::Infallible;
 use std::fmt::Write as _;
 use std::sync::OnceLock;
+use urlkit::settings::{Setting, Source};
 use urlkit::{Charset, EncodeSet};
 use urlkit::{DecodeSettings, EncodeSettings};
 use urlkit_api::{form_flag, CodecResponse, DecodeRequest, EncodeRequest};
@@ -124,6 +126,38 @@ impl Direction {
     }
 }
 
+/// The codec form's fields read as the settings of one direction. A box that is not a
+/// yes or no counts as off, and a newline other than `crlf` as the default, as the page
+/// offers no other values.
+struct FormSettings<'a> {
+    page: &'a PageState,
+    direction: Direction,
+}
+
+impl Source for FormSettings<'_> {
+    type Error = Infallible;
+
+    fn text(&mut self, setting: Setting) -> Result<Option<String>, Infallible> {
+        let value = self.page.optional(setting.name());
+        Ok(match setting {
+            Setting::Newline => value.filter(|v| v == "crlf"),
+            // The list offers `auto` for decoding; text to encode is UTF-8 then.
+            Setting::Charset if self.direction == Direction::Encode => {
+                value.filter(|c| !c.eq_ignore_ascii_case("auto"))
+            }
+            _ => value,
+        })
+    }
+
+    fn switch(&mut self, setting: Setting) -> Result<bool, Infallible> {
+        Ok(match (setting, self.direction) {
+            (Setting::PerLine, Direction::Encode) => self.page.on("encode_per_line"),
+            (Setting::PerLine, _) => self.page.on("decode_per_line"),
+            _ => self.page.on(setting.name()),
+        })
+    }
+}
+
 /// What the page shows: the submitted fields and the results of the operation.
 pub struct PageState {
     fields: HashMap<String, String>,
@@ -170,47 +204,30 @@ impl PageState {
         Some(self.field(name).to_string()).filter(|v| !v.is_empty())
     }
 
-    fn newline(&self) -> Option<String> {
-        (self.field("newline") == "crlf").then(|| "crlf".to_string())
-    }
-
-    /// The page's form as an encode request. Its fields are the page's own (one charset
-    /// list for both directions, per-line boxes for each), so they are read here rather
-    /// than as an API form.
+    /// The page's form as an encode request. Its fields are the settings' own names but
+    /// for one charset list for both directions and a per-line box for each.
     fn encode_request(&self) -> EncodeRequest {
-        let charset = self
-            .optional("charset")
-            .filter(|c| !c.eq_ignore_ascii_case("auto"));
+        let Ok(settings) = EncodeSettings::read(&mut FormSettings {
+            page: self,
+            direction: Direction::Encode,
+        });
         EncodeRequest {
             input: self.field("input").to_string(),
-            settings: EncodeSettings {
-                charset,
-                set: self.optional("set"),
-                safe: self.optional("safe"),
-                unsafe_chars: self.optional("unsafe"),
-                space_plus: self.on("space_plus"),
-                lowercase: self.on("lowercase"),
-                per_line: self.on("encode_per_line"),
-                newline: self.newline(),
-                strict: self.on("strict"),
-                binary: false,
-            },
+            settings,
         }
     }
 
     fn decode_request(&self) -> DecodeRequest {
+        let Ok(settings) = DecodeSettings::read(&mut FormSettings {
+            page: self,
+            direction: Direction::Decode,
+        });
         DecodeRequest {
             input: self.field("input").to_string(),
+            // Typed characters: literal ones stay as they are.
             settings: DecodeSettings {
-                charset: self.optional("charset"),
-                plus_space: self.on("plus_space"),
-                keep_whitespace: self.on("keep_whitespace"),
-                per_line: self.on("decode_per_line"),
-                newline: self.newline(),
-                strict: self.on("strict"),
-                binary: false,
-                until_stable: self.on("until_stable"),
                 text: true,
+                ..settings
             },
         }
     }

@@ -294,6 +294,17 @@ impl Diagnostics {
         self.first_strict_error.as_ref()
     }
 
+    /// The findings kept, in their order (found, or input order where the caller says).
+    pub fn iter(&self) -> std::slice::Iter<'_, Diagnostic> {
+        self.items.iter()
+    }
+
+    /// Puts the findings kept in input order (stable: findings at one offset keep the
+    /// order found).
+    pub(crate) fn sort_by_offset(&mut self) {
+        self.items.sort_by_key(|d| d.offset);
+    }
+
     /// Takes out the findings kept so far, leaving the sink empty but still counting
     /// towards its limit.
     pub fn take_items(&mut self) -> Vec<Diagnostic> {
@@ -328,6 +339,15 @@ impl Diagnostics {
         if let Some(first) = self.first_strict_error.as_mut() {
             f(first);
         }
+    }
+}
+
+impl<'a> IntoIterator for &'a Diagnostics {
+    type Item = &'a Diagnostic;
+    type IntoIter = std::slice::Iter<'a, Diagnostic>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.items.iter()
     }
 }
 

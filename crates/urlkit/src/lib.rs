@@ -8,7 +8,7 @@
 //!
 //! let outcome = decode(b"100%zz%E2%80%A0", &DecodeOptions::default());
 //! assert_eq!(outcome.text(), "100%zz\u{2020}"); // the malformed escape is kept …
-//! assert_eq!(outcome.diagnostics[0].offset, 3); // … and reported at its byte offset
+//! assert_eq!(outcome.diagnostics.items()[0].offset, 3); // … and reported at its byte offset
 //! ```
 //!
 //! # What is where
@@ -91,4 +91,4 @@ pub use codec::{
 pub use detect::Detection;
 pub use diagnostics::{Code, Diagnostic, Diagnostics};
 pub use sets::EncodeSet;
-pub use settings::{DecodeSettings, EncodeSettings};
+pub use settings::{DecodeSettings, EncodeSettings, Plan};

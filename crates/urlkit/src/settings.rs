@@ -1,21 +1,24 @@
-//! Codec settings as a front end receives them, and the one place they become codec
-//! options.
+//! Codec settings as a front end receives them, checked once into a [`Plan`] that runs.
 //!
 //! The command line's flags, the JSON API's fields, the page's form fields, the
 //! WebAssembly module's options and the Python package's keyword arguments all name the
-//! same settings ([`Setting`]). Each front end fills an [`EncodeSettings`] or
-//! [`DecodeSettings`] with what it was given, as given (a charset label, a set name), and
-//! calls [`options`](EncodeSettings::options), [`codec`](EncodeSettings::codec) or
-//! [`run`](EncodeSettings::run): the names are checked here, once, and a value that names
-//! nothing is a [`SettingError`] saying which setting and why, which each front end words
-//! in its own vocabulary (`--charset`, the field `charset`).
+//! same settings ([`Setting`]). A front end reads them through one table
+//! ([`EncodeSettings::read`], [`DecodeSettings::read`] over [`Setting::ENCODE`] and
+//! [`Setting::DECODE`]) from whatever it holds, by implementing [`Source`]; the values are
+//! kept as given (a charset label, a set name). [`check`](EncodeSettings::check) then
+//! turns them, once, into a [`Plan`]: the codec options and strictness, ready to run a
+//! whole input ([`Plan::run`]), a stream ([`Plan::codec`]) or entry after entry, peeling
+//! layers where asked ([`Plan::entries`]). A value that names nothing is a
+//! [`SettingError`] saying which setting and why, which each front end words in its own
+//! vocabulary (`--charset`, the field `charset`, the keyword `charset`).
 
 use crate::charset::Charset;
 use crate::codec::{
-    decode_until_stable, CharsetChoice, Codec, DecodeOptions, EncodeOptions, Finished, Newline,
-    Peeled, Rejection,
+    decode_until_stable, CharsetChoice, Codec, DecodeOptions, EncodeOptions, Layers, Newline,
+    Outcome, Rejection,
 };
-use crate::detect::Ranking;
+use crate::detect::{Detection, Ranking};
+use crate::diagnostics::Diagnostics;
 use crate::sets::EncodeSet;
 use std::fmt;
 
@@ -75,6 +78,15 @@ impl Setting {
         format!("--{}", self.name().replace('_', "-"))
     }
 
+    /// Whether the setting is on or off (`space_plus`, `strict`, …) rather than a text
+    /// (`charset`, `set`, `safe`, `unsafe`, `newline`).
+    pub fn is_switch(self) -> bool {
+        !matches!(
+            self,
+            Setting::Charset | Setting::Set | Setting::Safe | Setting::Unsafe | Setting::Newline
+        )
+    }
+
     /// The settings of encoding, in the order front ends list them.
     pub const ENCODE: &'static [Setting] = &[
         Setting::Charset,
@@ -125,6 +137,20 @@ impl fmt::Display for SettingError {
 }
 
 impl std::error::Error for SettingError {}
+
+/// Where a front end holds the settings it was given: JSON fields, form fields, keyword
+/// arguments, command-line flags. [`EncodeSettings::read`] and [`DecodeSettings::read`] ask
+/// it for each setting of the table, a text setting with [`text`](Source::text) and a
+/// switch with [`switch`](Source::switch); a value of the wrong kind is the source's own
+/// error (it knows how to word it).
+pub trait Source {
+    /// What the source says of a value it cannot read.
+    type Error;
+    /// The text given for `setting`, or `None` when it was not given.
+    fn text(&mut self, setting: Setting) -> Result<Option<String>, Self::Error>;
+    /// Whether `setting` was turned on.
+    fn switch(&mut self, setting: Setting) -> Result<bool, Self::Error>;
+}
 
 /// How to encode, as a front end was told: names not yet checked. The default is what
 /// every front end does when told nothing: UTF-8, the `unreserved` set, LF.
@@ -209,11 +235,46 @@ fn newline(value: Option<&str>) -> Result<Newline, SettingError> {
 }
 
 impl EncodeSettings {
-    /// The codec options these settings ask for.
+    /// Reads every setting of [`Setting::ENCODE`] from `source`; `binary` stays off (a
+    /// front end that offers it sets it). Only the source's own errors fail here: the
+    /// values are checked by [`check`](Self::check).
+    pub fn read<S: Source>(source: &mut S) -> Result<Self, S::Error> {
+        let mut settings = EncodeSettings::default();
+        for &setting in Setting::ENCODE {
+            if setting.is_switch() {
+                let on = source.switch(setting)?;
+                *match setting {
+                    Setting::SpacePlus => &mut settings.space_plus,
+                    Setting::Lowercase => &mut settings.lowercase,
+                    Setting::PerLine => &mut settings.per_line,
+                    _ => &mut settings.strict,
+                } = on;
+            } else {
+                let text = source.text(setting)?;
+                *match setting {
+                    Setting::Charset => &mut settings.charset,
+                    Setting::Set => &mut settings.set,
+                    Setting::Safe => &mut settings.safe,
+                    Setting::Unsafe => &mut settings.unsafe_chars,
+                    _ => &mut settings.newline,
+                } = text;
+            }
+        }
+        Ok(settings)
+    }
+
+    /// Checks the settings into a [`Plan`] that encodes.
     ///
     /// An unknown charset or set, a non-ASCII character in `safe`/`unsafe` or a newline
     /// other than `lf`/`crlf` is an error naming the setting.
-    pub fn options(&self) -> Result<EncodeOptions, SettingError> {
+    pub fn check(&self) -> Result<Plan, SettingError> {
+        Ok(Plan {
+            work: Work::Encode(self.options()?),
+            strict: self.strict,
+        })
+    }
+
+    fn options(&self) -> Result<EncodeOptions, SettingError> {
         let charset = match &self.charset {
             Some(label) => Charset::for_label(label)
                 .map_err(|e| SettingError::new(Setting::Charset, e.to_string()))?,
@@ -244,32 +305,43 @@ impl EncodeSettings {
             newline: newline(self.newline.as_deref())?,
         })
     }
-
-    /// A streaming [`Codec`] with these options and strictness, keeping
-    /// [`KEPT_FINDINGS`](crate::diagnostics::KEPT_FINDINGS) findings. Errors as for [`options`](Self::options).
-    pub fn codec(&self) -> Result<Codec, SettingError> {
-        Ok(Codec::encoder(&self.options()?).strict(self.strict))
-    }
-
-    /// Encodes the whole of `input` (UTF-8 text, or bytes when `binary`).
-    ///
-    /// The outer error is a setting that names nothing; the inner one a strict rejection.
-    /// Lenient, bad input never fails: see [`encode`](crate::encode).
-    pub fn run(&self, input: &[u8]) -> Result<Result<Run, Rejection>, SettingError> {
-        let codec = self.codec()?;
-        Ok(codec.run(input).map(Run::from))
-    }
 }
 
 impl DecodeSettings {
-    /// The codec options these settings ask for. With `auto`, the whole input's
+    /// Reads every setting of [`Setting::DECODE`] from `source`; `binary` and `text` stay
+    /// off (a front end that knows them sets them). Only the source's own errors fail
+    /// here: the values are checked by [`check`](Self::check).
+    pub fn read<S: Source>(source: &mut S) -> Result<Self, S::Error> {
+        let mut settings = DecodeSettings::default();
+        for &setting in Setting::DECODE {
+            if setting.is_switch() {
+                let on = source.switch(setting)?;
+                *match setting {
+                    Setting::PlusSpace => &mut settings.plus_space,
+                    Setting::KeepWhitespace => &mut settings.keep_whitespace,
+                    Setting::PerLine => &mut settings.per_line,
+                    Setting::UntilStable => &mut settings.until_stable,
+                    _ => &mut settings.strict,
+                } = on;
+            } else {
+                let text = source.text(setting)?;
+                *match setting {
+                    Setting::Charset => &mut settings.charset,
+                    _ => &mut settings.newline,
+                } = text;
+            }
+        }
+        Ok(settings)
+    }
+
+    /// Checks the settings into a [`Plan`] that decodes. With `auto`, a whole input's
     /// detection lists its runners-up; per line, an entry settled without the
     /// statistical model lists none ([`DecodeOptions::ranking`]; a front end that shows
-    /// every line's runners-up sets it).
+    /// every line's runners-up asks for them with [`Plan::ranking`]).
     ///
     /// An unknown charset or newline is an error naming the setting, and so is
     /// `until_stable` together with `per_line`.
-    pub fn options(&self) -> Result<DecodeOptions, SettingError> {
+    pub fn check(&self) -> Result<Plan, SettingError> {
         let charset = match &self.charset {
             Some(label) => CharsetChoice::for_label(label)
                 .map_err(|e| SettingError::new(Setting::Charset, e.to_string()))?,
@@ -281,7 +353,7 @@ impl DecodeSettings {
                 "cannot be combined with per_line",
             ));
         }
-        Ok(DecodeOptions {
+        let options = DecodeOptions {
             charset,
             plus_space: self.plus_space,
             keep_whitespace: self.keep_whitespace,
@@ -296,89 +368,269 @@ impl DecodeSettings {
             } else {
                 Ranking::RunnersUp
             },
+        };
+        Ok(Plan {
+            work: Work::Decode {
+                options,
+                until_stable: self.until_stable,
+            },
+            strict: self.strict,
         })
     }
+}
 
-    /// A streaming [`Codec`] with these options and strictness, keeping
-    /// [`KEPT_FINDINGS`](crate::diagnostics::KEPT_FINDINGS) findings. Errors as for [`options`](Self::options); `until_stable`
-    /// is an error too, since peeling layers needs the whole input (use
-    /// [`run`](Self::run)).
+/// Settings checked: encoding or decoding options and strictness, ready to run whole
+/// inputs ([`run`](Self::run)), streams ([`codec`](Self::codec)) and entries one after
+/// the other ([`entries`](Self::entries)), peeling layers of encoding where the settings
+/// ask (`until_stable`). Made by [`EncodeSettings::check`] and [`DecodeSettings::check`].
+#[derive(Clone, Debug)]
+pub struct Plan {
+    work: Work,
+    strict: bool,
+}
+
+#[derive(Clone, Debug)]
+enum Work {
+    Encode(EncodeOptions),
+    Decode {
+        options: DecodeOptions,
+        until_stable: bool,
+    },
+}
+
+impl Plan {
+    /// Whether this plan decodes (rather than encodes).
+    pub fn decodes(&self) -> bool {
+        matches!(self.work, Work::Decode { .. })
+    }
+
+    /// Whether bytes are escaped or returned as they are, with no charset step.
+    pub fn binary(&self) -> bool {
+        match &self.work {
+            Work::Encode(options) => options.binary,
+            Work::Decode { options, .. } => options.binary,
+        }
+    }
+
+    /// Whether the output is bytes rather than text: decoding with `binary` (encoded
+    /// output is always ASCII).
+    pub fn bytes_out(&self) -> bool {
+        self.decodes() && self.binary()
+    }
+
+    /// Whether each line is an entry of its own.
+    pub fn per_line(&self) -> bool {
+        match &self.work {
+            Work::Encode(options) => options.per_line,
+            Work::Decode { options, .. } => options.per_line,
+        }
+    }
+
+    /// The separator written after each entry in per-line mode.
+    pub fn newline(&self) -> Newline {
+        match &self.work {
+            Work::Encode(options) => options.newline,
+            Work::Decode { options, .. } => options.newline,
+        }
+    }
+
+    /// Whether the first finding strict mode rejects stops the run.
+    pub fn strict(&self) -> bool {
+        self.strict
+    }
+
+    /// Whether decoding detects the charset (`auto`).
+    pub fn auto(&self) -> bool {
+        matches!(&self.work, Work::Decode { options, .. } if options.charset == CharsetChoice::Auto)
+    }
+
+    /// Whether every layer of encoding is peeled (`until_stable`).
+    pub fn until_stable(&self) -> bool {
+        matches!(
+            self.work,
+            Work::Decode {
+                until_stable: true,
+                ..
+            }
+        )
+    }
+
+    /// This plan for input that is text (typed, a JSON string, a Python `str`) rather
+    /// than bytes: decoding into a legacy charset keeps its literal non-ASCII characters
+    /// ([`DecodeOptions::text`]). Encoding is the same either way.
+    pub fn for_text(mut self, text: bool) -> Self {
+        if let Work::Decode { options, .. } = &mut self.work {
+            options.text = text;
+        }
+        self
+    }
+
+    /// This plan with `auto`'s detections listing runners-up or not ([`Ranking`]); the
+    /// default lists them for a whole input and not per line.
+    pub fn ranking(mut self, ranking: Ranking) -> Self {
+        if let Work::Decode { options, .. } = &mut self.work {
+            options.ranking = ranking;
+        }
+        self
+    }
+
+    /// A streaming [`Codec`] for this plan, keeping
+    /// [`KEPT_FINDINGS`](crate::diagnostics::KEPT_FINDINGS) findings.
+    ///
+    /// `until_stable` is an error: peeling layers needs the whole input (use
+    /// [`run`](Self::run) or [`entries`](Self::entries)).
     pub fn codec(&self) -> Result<Codec, SettingError> {
-        let options = self.options()?;
-        if self.until_stable {
-            return Err(SettingError::new(
+        match &self.work {
+            Work::Encode(options) => Ok(Codec::encoder(options).strict(self.strict)),
+            Work::Decode {
+                until_stable: true, ..
+            } => Err(SettingError::new(
                 Setting::UntilStable,
                 "needs the whole input; not available when streaming",
-            ));
+            )),
+            Work::Decode { options, .. } => Ok(Codec::decoder(options).strict(self.strict)),
         }
-        Ok(Codec::decoder(&options).strict(self.strict))
     }
 
-    /// Decodes the whole of `input`, peeling every layer with `until_stable`.
+    /// Runs the whole of `input` (text as UTF-8, or bytes when `binary`), peeling every
+    /// layer with `until_stable`.
     ///
-    /// The outer error is a setting that names nothing; the inner one a strict rejection.
-    /// Lenient, bad input never fails: see [`decode`](crate::decode).
-    pub fn run(&self, input: &[u8]) -> Result<Result<Run, Rejection>, SettingError> {
-        let options = self.options()?;
-        if !self.until_stable {
-            return Ok(Codec::decoder(&options)
-                .strict(self.strict)
-                .run(input)
-                .map(Run::from));
-        }
-        let peeled = decode_until_stable(input, &options);
-        if self.strict {
-            if let Some(error) = peeled.finished.diagnostics.first_strict_error() {
-                return Ok(Err(Rejection(error.rejected())));
+    /// Lenient, bad input never fails (see [`encode`](crate::encode) and
+    /// [`decode`](crate::decode)): every finding is reported in the outcome. Strict, the
+    /// first finding strict mode rejects is the [`Rejection`], with its offset.
+    pub fn run(&self, input: &[u8]) -> Result<Outcome, Rejection> {
+        match &self.work {
+            Work::Decode {
+                options,
+                until_stable: true,
+            } => {
+                let peeled = decode_until_stable(input, options);
+                match peeled.diagnostics.first_strict_error() {
+                    Some(error) if self.strict => Err(Rejection(error.rejected())),
+                    _ => Ok(peeled),
+                }
             }
+            Work::Encode(options) => Codec::encoder(options).strict(self.strict).run(input),
+            Work::Decode { options, .. } => Codec::decoder(options).strict(self.strict).run(input),
         }
-        Ok(Ok(Run::peeled(peeled)))
     }
-}
 
-/// What a whole-input run of a front end's request gives: the output with its charset
-/// and findings (at most [`KEPT_FINDINGS`](crate::diagnostics::KEPT_FINDINGS) kept), what `auto` detected, and with
-/// `until_stable` the layers peeled.
-#[derive(Clone, Debug)]
-pub struct Run {
-    /// Output, charset, findings and detection.
-    pub finished: Finished,
-    /// With `until_stable`: the intermediate layers (outermost first) and their count.
-    pub layers: Option<Layers>,
-}
-
-/// The layers `until_stable` peeled.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Layers {
-    /// How many layers of encoding were removed.
-    pub depth: usize,
-    /// The intermediate layers listed, outermost first (the input itself and the final
-    /// output are not included): as many as fit in
-    /// [`LISTED_LAYER_BYTES`](crate::codec::LISTED_LAYER_BYTES).
-    pub layers: Vec<Vec<u8>>,
-    /// Intermediate layers peeled but not listed, for want of room.
-    pub not_listed: usize,
-}
-
-impl From<Finished> for Run {
-    fn from(finished: Finished) -> Self {
-        Run {
-            finished,
-            layers: None,
+    /// A runner of entries one after the other (Python values, Arrow rows, lines held
+    /// whole), each entry run as by [`run`](Self::run) but with one codec, reset between
+    /// entries, so nothing is allocated per entry on the fast path.
+    pub fn entries(&self) -> Entries {
+        let codec = match &self.work {
+            Work::Encode(options) => Codec::encoder(options),
+            Work::Decode { options, .. } => Codec::decoder(options),
+        };
+        Entries {
+            codec: codec.strict(self.strict),
+            peel: self.until_stable().then(|| self.clone()),
         }
     }
 }
 
-impl Run {
-    fn peeled(peeled: Peeled) -> Self {
-        Run {
-            finished: peeled.finished,
-            layers: Some(Layers {
-                depth: peeled.depth,
-                layers: peeled.layers,
-                not_listed: peeled.layers_not_listed,
-            }),
+/// Runs entries one after the other with one [`Plan`]; made by [`Plan::entries`].
+pub struct Entries {
+    codec: Codec,
+    /// With `until_stable`: each entry is peeled whole, by the plan.
+    peel: Option<Plan>,
+}
+
+/// What running one entry gave, beside its output: its charset, findings, detection and
+/// (peeling) layers. Borrowed from the [`Entries`] that ran it, until the next entry.
+pub enum Entry<'a> {
+    /// Run by the runner's codec, which holds what it found.
+    Streamed(&'a Codec),
+    /// Peeled whole (`until_stable`).
+    Peeled(Box<Outcome>),
+}
+
+impl Entry<'_> {
+    /// The findings kept (in the order found) and the count of the others.
+    pub fn diagnostics(&self) -> &Diagnostics {
+        match self {
+            Entry::Streamed(codec) => codec.diagnostics(),
+            Entry::Peeled(outcome) => &outcome.diagnostics,
         }
+    }
+
+    /// The charset used (for `auto`, the one detected).
+    pub fn charset(&self) -> Option<Charset> {
+        match self {
+            Entry::Streamed(codec) => codec.charset(),
+            Entry::Peeled(outcome) => outcome.charset,
+        }
+    }
+
+    /// What `auto` detected; `None` with a fixed charset.
+    pub fn detection(&self) -> Option<&Detection> {
+        match self {
+            Entry::Streamed(codec) => codec.detection(),
+            Entry::Peeled(outcome) => outcome.detection.as_ref(),
+        }
+    }
+
+    /// With `until_stable`: the layers peeled.
+    pub fn layers(&self) -> Option<&Layers> {
+        match self {
+            Entry::Streamed(_) => None,
+            Entry::Peeled(outcome) => outcome.layers.as_ref(),
+        }
+    }
+}
+
+impl Entries {
+    /// Runs one entry, appending its output to `out`. Strict, the first finding strict
+    /// mode rejects is the [`Rejection`] (with its offset in the entry) and `out` is left
+    /// as it was.
+    pub fn run(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<Entry<'_>, Rejection> {
+        if let Some(plan) = &self.peel {
+            let outcome = plan.run(input)?;
+            out.extend_from_slice(&outcome.output);
+            return Ok(Entry::Peeled(Box::new(outcome)));
+        }
+        self.codec.entry(input, out)?;
+        Ok(Entry::Streamed(&self.codec))
+    }
+
+    /// [`run`](Self::run) for an entry [`plain_entries`](Self::plain_entries) stopped
+    /// before, which is known to need repair or a report: the full decoder at once,
+    /// without trying the fast path again ([`Codec::entry_in_full`]).
+    pub fn run_in_full(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<Entry<'_>, Rejection> {
+        if self.peel.is_some() {
+            return self.run(input, out);
+        }
+        self.codec.entry_in_full(input, out)?;
+        Ok(Entry::Streamed(&self.codec))
+    }
+
+    /// This runner, counting findings without keeping them (their messages are never
+    /// made), for a caller that shows only the output; strict mode still rejects at the
+    /// first finding it rejects.
+    pub fn counting_findings_only(mut self) -> Self {
+        self.codec = self.codec.keep_findings(0);
+        self
+    }
+
+    /// Runs the leading plain entries laid end to end in `values` in one pass (see
+    /// [`Codec::plain_entries`]); none when peeling layers.
+    pub fn plain_entries(
+        &mut self,
+        values: &[u8],
+        offsets: &[usize],
+        out: &mut Vec<u8>,
+        out_ends: &mut Vec<usize>,
+    ) -> usize {
+        if self.peel.is_some() {
+            return 0;
+        }
+        self.codec.plain_entries(values, offsets, out, out_ends)
+    }
+
+    /// The charset of a plain entry's output.
+    pub fn plain_charset(&self) -> Option<Charset> {
+        self.codec.charset()
     }
 }
 
@@ -389,9 +641,13 @@ mod tests {
 
     #[test]
     fn defaults_are_utf8_unreserved_and_lf() {
-        let run = EncodeSettings::default().run(b"a b/").unwrap().unwrap();
-        assert_eq!(run.finished.output, b"a%20b%2F");
-        assert_eq!(run.finished.charset, Some(Charset::UTF_8));
+        let run = EncodeSettings::default()
+            .check()
+            .unwrap()
+            .run(b"a b/")
+            .unwrap();
+        assert_eq!(run.output, b"a%20b%2F");
+        assert_eq!(run.charset, Some(Charset::UTF_8));
     }
 
     #[test]
@@ -412,7 +668,7 @@ mod tests {
             (with(|s| s.newline = Some("cr".into())), Setting::Newline),
         ];
         for (settings, setting) in cases {
-            let error = settings.options().unwrap_err();
+            let error = settings.check().unwrap_err();
             assert_eq!(error.setting, setting, "{settings:?}");
             assert!(error.to_string().starts_with(setting.name()), "{error}");
         }
@@ -433,9 +689,9 @@ mod tests {
                 unsafe_chars: unsafe_chars.map(String::from),
                 ..EncodeSettings::default()
             };
-            let run = settings.run(b"a b*").unwrap().unwrap();
+            let run = settings.check().unwrap().run(b"a b*").unwrap();
             assert_eq!(
-                String::from_utf8(run.finished.output).unwrap(),
+                String::from_utf8(run.output).unwrap(),
                 expected,
                 "safe {safe:?} unsafe {unsafe_chars:?}"
             );
@@ -448,21 +704,18 @@ mod tests {
             until_stable: true,
             ..DecodeSettings::default()
         };
-        let run = settings.run(b"%2520").unwrap().unwrap();
-        assert_eq!(run.finished.output, b" ");
+        let run = settings.check().unwrap().run(b"%2520").unwrap();
+        assert_eq!(run.output, b" ");
         assert_eq!(run.layers.as_ref().map(|l| l.depth), Some(2));
         assert_eq!(
-            settings.codec().err().map(|e| e.setting),
+            settings.check().unwrap().codec().err().map(|e| e.setting),
             Some(Setting::UntilStable)
         );
         let per_line = DecodeSettings {
             per_line: true,
             ..settings
         };
-        assert_eq!(
-            per_line.options().unwrap_err().setting,
-            Setting::UntilStable
-        );
+        assert_eq!(per_line.check().unwrap_err().setting, Setting::UntilStable);
     }
 
     #[test]
@@ -473,12 +726,107 @@ mod tests {
                 until_stable,
                 ..DecodeSettings::default()
             };
-            let rejection = settings.run(b"ab%zz").unwrap().unwrap_err();
+            let rejection = settings.check().unwrap().run(b"ab%zz").unwrap_err();
             assert_eq!(
                 (rejection.0.code, rejection.0.offset),
                 (Code::MalformedEscape, 2)
             );
         }
+    }
+
+    /// Settings held as name–value pairs, as a form or a keyword list holds them.
+    struct Pairs(Vec<(&'static str, &'static str)>);
+
+    impl Source for Pairs {
+        type Error = String;
+        fn text(&mut self, setting: Setting) -> Result<Option<String>, String> {
+            Ok(self
+                .0
+                .iter()
+                .find(|(name, _)| *name == setting.name())
+                .map(|(_, value)| value.to_string()))
+        }
+        fn switch(&mut self, setting: Setting) -> Result<bool, String> {
+            match self.text(setting)?.as_deref() {
+                None | Some("off") => Ok(false),
+                Some("on") => Ok(true),
+                Some(other) => Err(format!("{}: not a switch: {other}", setting.name())),
+            }
+        }
+    }
+
+    #[test]
+    fn every_setting_of_the_table_is_read_into_its_own_field() {
+        let encode = EncodeSettings::read(&mut Pairs(vec![
+            ("charset", "latin1"),
+            ("set", "path"),
+            ("safe", "@"),
+            ("unsafe", "/"),
+            ("space_plus", "on"),
+            ("lowercase", "on"),
+            ("per_line", "on"),
+            ("newline", "crlf"),
+            ("strict", "on"),
+        ]))
+        .unwrap();
+        assert_eq!(
+            encode,
+            EncodeSettings {
+                charset: Some("latin1".into()),
+                set: Some("path".into()),
+                safe: Some("@".into()),
+                unsafe_chars: Some("/".into()),
+                space_plus: true,
+                lowercase: true,
+                per_line: true,
+                newline: Some("crlf".into()),
+                strict: true,
+                binary: false,
+            }
+        );
+        let decode = DecodeSettings::read(&mut Pairs(vec![
+            ("charset", "auto"),
+            ("plus_space", "on"),
+            ("keep_whitespace", "on"),
+            ("newline", "crlf"),
+            ("strict", "on"),
+            ("until_stable", "on"),
+        ]))
+        .unwrap();
+        assert_eq!(
+            decode,
+            DecodeSettings {
+                charset: Some("auto".into()),
+                plus_space: true,
+                keep_whitespace: true,
+                per_line: false,
+                newline: Some("crlf".into()),
+                strict: true,
+                binary: false,
+                until_stable: true,
+                text: false,
+            }
+        );
+        let error = DecodeSettings::read(&mut Pairs(vec![("strict", "maybe")])).unwrap_err();
+        assert_eq!(error, "strict: not a switch: maybe");
+    }
+
+    #[test]
+    fn entries_peel_each_entry_whole_and_stream_otherwise() {
+        let peeling = DecodeSettings {
+            until_stable: true,
+            ..DecodeSettings::default()
+        };
+        let mut entries = peeling.check().unwrap().entries();
+        let mut out = Vec::new();
+        let entry = entries.run(b"%2541", &mut out).unwrap();
+        assert_eq!(entry.layers().map(|l| l.depth), Some(2));
+        assert_eq!(out, b"A");
+        let mut plain = DecodeSettings::default().check().unwrap().entries();
+        let entry = plain.run(b"%41%zz", &mut out).unwrap();
+        assert!(entry.layers().is_none());
+        assert_eq!(entry.diagnostics().items()[0].code, Code::MalformedEscape);
+        assert_eq!(out, b"AA%zz");
     }
 
     #[test]

@@ -101,14 +101,14 @@ impl FileOptions {
             Op::Encode => {
                 let mut settings = EncodeRequest::from_form(pairs)?.settings;
                 settings.binary = settings.charset.is_none();
-                settings.codec()
+                settings.check().and_then(|plan| plan.codec())
             }
             Op::Decode => {
                 let mut settings = DecodeRequest::from_form(pairs)?.settings;
                 settings.binary = settings.charset.is_none();
                 // A file holds bytes, not the characters of a form field.
                 settings.text = false;
-                settings.codec()
+                settings.check().and_then(|plan| plan.codec())
             }
         };
         Ok(codec.map_err(urlkit_api::RequestError::from)?)

@@ -9,7 +9,7 @@
 
 use super::kernel::hex_value;
 use super::percent::PercentDecoder;
-use super::{Codec, DecodeOptions, Finished};
+use super::{Codec, DecodeOptions, Outcome};
 use crate::diagnostics::{Code, Diagnostic, Diagnostics, KEPT_FINDINGS};
 use std::borrow::Cow;
 
@@ -20,26 +20,22 @@ pub const MAX_LAYERS: usize = 16;
 
 /// The intermediate layers listed take at most this many bytes in all: they are listed
 /// outermost first while they fit, the others only counted
-/// ([`Peeled::layers_not_listed`]), and a `multiple-layers` finding says so.
+/// ([`Layers::not_listed`]), and a `multiple-layers` finding says so.
 pub const LISTED_LAYER_BYTES: usize = 1 << 20;
 
 /// Bytes decoded per step, so that no working buffer grows with the input.
 const CHUNK: usize = 64 * 1024;
 
-/// The result of [`decode_until_stable`].
-#[derive(Clone, Debug)]
-pub struct Peeled {
-    /// The intermediate layers listed, outermost first, as bytes: as many as fit in
-    /// [`LISTED_LAYER_BYTES`] (the input itself and the final text, `finished.output`, are
-    /// not included).
-    pub layers: Vec<Vec<u8>>,
-    /// Intermediate layers peeled but not listed, for want of room.
-    pub layers_not_listed: usize,
+/// The layers [`decode_until_stable`] peeled ([`Outcome::layers`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layers {
     /// How many layers of encoding were removed (0 when the input has no escapes).
     pub depth: usize,
-    /// The final decode: the output, its charset, what `auto` detected and the findings
-    /// (at most [`KEPT_FINDINGS`], at offsets into the original input; the others counted).
-    pub finished: Finished,
+    /// The intermediate layers listed, outermost first, as bytes: as many as fit in
+    /// [`LISTED_LAYER_BYTES`] (the input itself and the final output are not included).
+    pub layers: Vec<Vec<u8>>,
+    /// Intermediate layers peeled but not listed, for want of room.
+    pub not_listed: usize,
 }
 
 fn has_escape(bytes: &[u8]) -> bool {
@@ -59,12 +55,12 @@ fn has_escape(bytes: &[u8]) -> bool {
 /// after a `multiple-layers` finding that gives the depth and says whether layers went
 /// unlisted or escapes remain. Never fails; memory stays within a few times the input's
 /// size plus [`LISTED_LAYER_BYTES`].
-pub fn decode_until_stable(input: &[u8], options: &DecodeOptions) -> Peeled {
+pub fn decode_until_stable(input: &[u8], options: &DecodeOptions) -> Outcome {
     peel_in_chunks(input, options, CHUNK)
 }
 
 /// [`decode_until_stable`], decoding `chunk` bytes per step.
-fn peel_in_chunks(input: &[u8], options: &DecodeOptions, chunk: usize) -> Peeled {
+fn peel_in_chunks(input: &[u8], options: &DecodeOptions, chunk: usize) -> Outcome {
     let mut layers: Vec<Vec<u8>> = Vec::new();
     let mut layers_not_listed = 0;
     let mut listed_bytes = 0;
@@ -130,15 +126,15 @@ fn peel_in_chunks(input: &[u8], options: &DecodeOptions, chunk: usize) -> Peeled
     }
     diagnostics.append(outer);
     diagnostics.append(last.diagnostics);
-    Peeled {
-        layers,
-        layers_not_listed,
-        depth,
-        finished: Finished {
-            output,
-            diagnostics,
-            ..last
-        },
+    Outcome {
+        output,
+        diagnostics,
+        layers: Some(Layers {
+            depth,
+            layers,
+            not_listed: layers_not_listed,
+        }),
+        ..last
     }
 }
 
@@ -173,8 +169,8 @@ fn peel(
 }
 
 /// The last decode of `layer`, lenient, fed a chunk at a time: its output and the rest
-/// of what it found (the output of the returned [`Finished`] is empty).
-fn decode_chunked(layer: &[u8], chunk: usize, options: &DecodeOptions) -> (Vec<u8>, Finished) {
+/// of what it found (the output of the returned [`Outcome`] is empty).
+fn decode_chunked(layer: &[u8], chunk: usize, options: &DecodeOptions) -> (Vec<u8>, Outcome) {
     let mut codec = Codec::decoder(options);
     let mut output = Vec::with_capacity(layer.len());
     // A lenient codec never rejects.
@@ -182,11 +178,12 @@ fn decode_chunked(layer: &[u8], chunk: usize, options: &DecodeOptions) -> (Vec<u
         let _ = codec.feed(piece, &mut output);
     }
     let _ = codec.finish(&mut output);
-    let finished = Finished {
+    let finished = Outcome {
         output: Vec::new(),
         charset: codec.charset(),
         detection: codec.detection().cloned(),
         diagnostics: codec.diagnostics().clone(),
+        layers: None,
     };
     (output, finished)
 }
@@ -394,7 +391,7 @@ mod tests {
             let options = DecodeOptions { plus_space, ..DecodeOptions::default() };
             let (output, expected) = reference(input.as_bytes(), &options);
             let peeled = peel_in_chunks(input.as_bytes(), &options, chunk);
-            prop_assert_eq!(&peeled.finished.output, &output);
+            prop_assert_eq!(&peeled.output, &output);
             let outer: Vec<u64> = {
                 let mut outer = PercentDecoder::new(!options.keep_whitespace, plus_space, false);
                 let mut findings = Diagnostics::new();
@@ -403,8 +400,7 @@ mod tests {
                 findings.into_vec().iter().filter(|d| d.code == Code::MalformedEscape).map(|d| d.offset).collect()
             };
             let mut found: Vec<(Code, u64)> = peeled
-                .finished
-                .diagnostics
+                            .diagnostics
                 .items()
                 .iter()
                 .filter(|d| d.code != Code::MultipleLayers)
@@ -413,7 +409,7 @@ mod tests {
             found.sort_unstable_by_key(|&(code, at)| (at, code.as_str()));
             // The outer layer's malformed escapes come on top, once each.
             let mut expected = expected;
-            if peeled.depth > 1 {
+            if depth(&peeled) > 1 {
                 expected.retain(|&(code, at)| code != Code::MalformedEscape || !outer.contains(&at));
                 expected.extend(outer.iter().map(|&at| (Code::MalformedEscape, at)));
                 expected.sort_unstable_by_key(|&(code, at)| (at, code.as_str()));
@@ -422,13 +418,17 @@ mod tests {
         }
     }
 
-    fn peel_all(input: &[u8]) -> Peeled {
+    fn depth(peeled: &Outcome) -> usize {
+        peeled.layers.as_ref().map_or(0, |l| l.depth)
+    }
+
+    fn peel_all(input: &[u8]) -> Outcome {
         decode_until_stable(input, &DecodeOptions::default())
     }
 
     /// The offsets of the kept findings with `code`.
-    fn offsets(peeled: &Peeled, code: Code) -> Vec<u64> {
-        let items = peeled.finished.diagnostics.items();
+    fn offsets(peeled: &Outcome, code: Code) -> Vec<u64> {
+        let items = peeled.diagnostics.items();
         items
             .iter()
             .filter(|d| d.code == code)
@@ -439,11 +439,14 @@ mod tests {
     #[test]
     fn nested_layers_are_peeled_and_listed() {
         let peeled = peel_all(b"%252541");
-        assert_eq!(peeled.finished.output, b"A");
-        assert_eq!(peeled.depth, 3);
-        assert_eq!(peeled.layers, vec![b"%2541".to_vec(), b"%41".to_vec()]);
-        assert_eq!(peeled.layers_not_listed, 0);
-        let summary = &peeled.finished.diagnostics.items()[0];
+        assert_eq!(peeled.output, b"A");
+        assert_eq!(depth(&peeled), 3);
+        assert_eq!(
+            peeled.layers.as_ref().unwrap().layers,
+            vec![b"%2541".to_vec(), b"%41".to_vec()]
+        );
+        assert_eq!(peeled.layers.as_ref().unwrap().not_listed, 0);
+        let summary = &peeled.diagnostics.items()[0];
         assert_eq!(summary.code, Code::MultipleLayers);
         assert!(summary.message.contains("3 times"), "{}", summary.message);
     }
@@ -454,7 +457,7 @@ mod tests {
         // `%25zz` → `%zz`, malformed only in the last decode: at its `%25` too.
         let input = b"ab \n%25FF cd%2541%25zz";
         let peeled = peel_all(input);
-        assert_eq!(peeled.depth, 2);
+        assert_eq!(depth(&peeled), 2);
         assert_eq!(offsets(&peeled, Code::InvalidSequence), [4]);
         assert_eq!(offsets(&peeled, Code::MalformedEscape), [17]);
     }
@@ -465,11 +468,8 @@ mod tests {
         assert_eq!(offsets(&peeled, Code::MalformedEscape), [0]);
         // `%%32%30`: the outer `%` is malformed, then part of an escape (`%20`).
         let peeled = peel_all(b"%%32%30");
-        assert_eq!(peeled.finished.output, b" ");
-        assert_eq!(
-            peeled.finished.diagnostics.items()[1].code,
-            Code::MalformedEscape
-        );
+        assert_eq!(peeled.output, b" ");
+        assert_eq!(peeled.diagnostics.items()[1].code, Code::MalformedEscape);
     }
 
     #[test]
@@ -489,7 +489,7 @@ mod tests {
             }
         }
         let peeled = peel_all(&input);
-        assert_eq!(peeled.depth, 3);
+        assert_eq!(depth(&peeled), 3);
         let invalid = offsets(&peeled, Code::InvalidSequence);
         let first_difference = invalid.iter().zip(&expected).position(|(a, b)| a != b);
         assert_eq!(
@@ -508,10 +508,10 @@ mod tests {
         input.extend(b"25".repeat(750_000));
         input.extend_from_slice(b"41");
         let peeled = peel_all(&input);
-        assert!(peeled.layers.is_empty());
-        assert_eq!(peeled.layers_not_listed, MAX_LAYERS);
-        assert_eq!(peeled.depth, MAX_LAYERS + 1);
-        let summary = &peeled.finished.diagnostics.items()[0];
+        assert!(peeled.layers.as_ref().unwrap().layers.is_empty());
+        assert_eq!(peeled.layers.as_ref().unwrap().not_listed, MAX_LAYERS);
+        assert_eq!(depth(&peeled), MAX_LAYERS + 1);
+        let summary = &peeled.diagnostics.items()[0];
         assert!(
             summary.message.contains("not listed"),
             "{}",
@@ -522,7 +522,13 @@ mod tests {
             "{}",
             summary.message
         );
-        let listed: usize = peel_all(b"%252541").layers.iter().map(Vec::len).sum();
+        let listed: usize = peel_all(b"%252541")
+            .layers
+            .unwrap()
+            .layers
+            .iter()
+            .map(Vec::len)
+            .sum();
         assert!(listed <= LISTED_LAYER_BYTES);
     }
 
@@ -530,7 +536,7 @@ mod tests {
     fn findings_are_capped_and_counted() {
         let input = b"%25FF".repeat(3 * KEPT_FINDINGS);
         let peeled = peel_all(&input);
-        let diagnostics = &peeled.finished.diagnostics;
+        let diagnostics = &peeled.diagnostics;
         assert_eq!(diagnostics.items().len(), KEPT_FINDINGS);
         // The summary, then one invalid sequence per repetition.
         assert_eq!(
@@ -551,9 +557,9 @@ mod tests {
             ..DecodeOptions::default()
         };
         let peeled = decode_until_stable(b"a b %zz", &options);
-        assert_eq!(peeled.depth, 0);
-        assert_eq!(peeled.finished.output, b"ab%zz");
-        assert!(peeled.finished.detection.is_some());
+        assert_eq!(depth(&peeled), 0);
+        assert_eq!(peeled.output, b"ab%zz");
+        assert!(peeled.detection.is_some());
         assert_eq!(offsets(&peeled, Code::MalformedEscape), [4]);
     }
 }

@@ -22,8 +22,8 @@ mod plain;
 mod stream;
 mod utf8;
 
-pub use layers::{decode_until_stable, Peeled, LISTED_LAYER_BYTES, MAX_LAYERS};
-pub use stream::{Codec, Finished, Rejection};
+pub use layers::{decode_until_stable, Layers, LISTED_LAYER_BYTES, MAX_LAYERS};
+pub use stream::{Codec, Rejection};
 
 use crate::charset::Charset;
 use crate::detect::{Detection, Ranking};
@@ -246,15 +246,24 @@ impl Decoder {
     }
 }
 
-/// The result of a whole-input operation.
+/// What running a whole input gives, by every route: [`encode`] and [`decode`],
+/// [`Codec::run`], [`decode_until_stable`] and a checked
+/// [`Plan`](crate::settings::Plan). The findings are in `diagnostics`: every one for
+/// [`encode`] and [`decode`] (in input order), the first
+/// [`KEPT_FINDINGS`](crate::diagnostics::KEPT_FINDINGS) for the others (in the order
+/// found), the rest counted.
 #[derive(Clone, Debug)]
 pub struct Outcome {
     /// The output bytes (UTF-8 text unless binary).
     pub output: Vec<u8>,
     /// The charset used (for `auto`: the one detected for the last entry).
     pub charset: Option<Charset>,
-    /// Every finding, in input order per stage.
-    pub diagnostics: Vec<Diagnostic>,
+    /// The findings kept and the count of the others.
+    pub diagnostics: Diagnostics,
+    /// What `auto` detected for the last entry; `None` with a fixed charset.
+    pub detection: Option<Detection>,
+    /// With [`decode_until_stable`]: the layers peeled; `None` otherwise.
+    pub layers: Option<Layers>,
 }
 
 impl Outcome {
@@ -262,8 +271,10 @@ impl Outcome {
     /// unencodable character or text that is not UTF-8.
     pub fn strict_error(&self) -> Option<&Diagnostic> {
         self.diagnostics
+            .items()
             .iter()
             .find(|d| d.code.is_error_in_strict_mode())
+            .or_else(|| self.diagnostics.first_strict_error())
     }
 
     /// The output as text (lossy for binary output).
@@ -288,7 +299,7 @@ impl Outcome {
 /// let options = EncodeOptions { charset: Charset::for_label("latin1").unwrap(), ..EncodeOptions::default() };
 /// let outcome = encode("é€😀".as_bytes(), &options);
 /// assert_eq!(outcome.text(), "%E9%80%26%23128512%3B"); // 😀 is not in windows-1252
-/// assert_eq!(outcome.diagnostics[0].code, urlkit::Code::UnencodableCharacter);
+/// assert_eq!(outcome.diagnostics.items()[0].code, urlkit::Code::UnencodableCharacter);
 /// ```
 pub fn encode(input: &[u8], options: &EncodeOptions) -> Outcome {
     let mut encoder = Encoder::new(options);
@@ -300,6 +311,8 @@ pub fn encode(input: &[u8], options: &EncodeOptions) -> Outcome {
         output,
         charset: Some(options.charset),
         diagnostics: in_input_order(diagnostics),
+        detection: None,
+        layers: None,
     }
 }
 
@@ -318,7 +331,7 @@ pub fn encode(input: &[u8], options: &EncodeOptions) -> Outcome {
 ///
 /// let outcome = decode(b"%E5%BC%95%E3%81%8D %zz", &DecodeOptions::default());
 /// assert_eq!(outcome.text(), "引き%zz");
-/// assert_eq!(outcome.diagnostics[0].offset, 19);
+/// assert_eq!(outcome.diagnostics.items()[0].offset, 19);
 ///
 /// let auto = DecodeOptions { charset: CharsetChoice::Auto, ..DecodeOptions::default() };
 /// assert_eq!(decode(b"%83%89%81%5B%83%81%83%93", &auto).text(), "ラーメン");
@@ -333,14 +346,15 @@ pub fn decode(input: &[u8], options: &DecodeOptions) -> Outcome {
         output,
         charset: decoder.charset(),
         diagnostics: in_input_order(diagnostics),
+        detection: decoder.detection().cloned(),
+        layers: None,
     }
 }
 
 /// Findings sorted by offset (stable: findings at one offset keep the order found).
-fn in_input_order(diagnostics: Diagnostics) -> Vec<Diagnostic> {
-    let mut list = diagnostics.into_vec();
-    list.sort_by_key(|d| d.offset);
-    list
+fn in_input_order(mut diagnostics: Diagnostics) -> Diagnostics {
+    diagnostics.sort_by_offset();
+    diagnostics
 }
 
 /// Detects the charset of percent-encoded text: the escapes are decoded to bytes (malformed

@@ -2,7 +2,7 @@
 //! findings kept up to a cap and, in strict mode, stopped at the first finding strict mode
 //! rejects.
 
-use super::{CharsetChoice, DecodeOptions, Decoder, EncodeOptions, Encoder};
+use super::{CharsetChoice, DecodeOptions, Decoder, EncodeOptions, Encoder, Outcome};
 use crate::charset::Charset;
 use crate::detect::Detection;
 use crate::diagnostics::{Diagnostic, Diagnostics, KEPT_FINDINGS};
@@ -262,15 +262,16 @@ impl Codec {
 
     /// Feeds all of `input`, finishes and returns everything: output, charset, findings and
     /// what `auto` detected. Strict, the [`Rejection`] instead.
-    pub fn run(mut self, input: &[u8]) -> Result<Finished, Rejection> {
+    pub fn run(mut self, input: &[u8]) -> Result<Outcome, Rejection> {
         let mut output = Vec::with_capacity(input.len() + input.len() / 2);
         self.feed(input, &mut output)?;
         self.finish(&mut output)?;
-        Ok(Finished {
+        Ok(Outcome {
             charset: self.charset(),
             detection: self.detection().cloned(),
             diagnostics: self.diagnostics,
             output,
+            layers: None,
         })
     }
 
@@ -315,19 +316,6 @@ impl Codec {
             Direction::Decode(d, _) => d.detection(),
         }
     }
-}
-
-/// Everything a whole-input run of a [`Codec`] produced.
-#[derive(Clone, Debug)]
-pub struct Finished {
-    /// The output bytes (UTF-8 text unless binary).
-    pub output: Vec<u8>,
-    /// The charset used (for `auto`, the one detected for the last entry).
-    pub charset: Option<Charset>,
-    /// The findings kept, in the order found, and the count of the others.
-    pub diagnostics: Diagnostics,
-    /// What `auto` detected for the last entry.
-    pub detection: Option<Detection>,
 }
 
 #[cfg(test)]
