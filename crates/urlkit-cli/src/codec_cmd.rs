@@ -10,7 +10,7 @@ use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use urlkit::settings::{Entries, Entry, Plan, Setting, SettingError};
+use urlkit::settings::{Entries, Entry, Plan, Setting, SettingError, SettingProblem};
 use urlkit::{Charset, DecodeSettings, EncodeSet, EncodeSettings, Newline};
 use urlkit_api::CodecResponse;
 
@@ -207,8 +207,19 @@ impl CommonArgs {
 }
 
 /// A setting that names nothing, worded with its flag: exit status 2.
+/// A name that names nothing says where the names are listed.
 fn bad_setting(error: SettingError) -> ExitCode {
-    usage(&format!("{}: {}", error.setting.flag(), error.message))
+    let listed = match (error.setting, error.kind) {
+        (Setting::Charset | Setting::Set, SettingProblem::UnknownName) => {
+            "; `urlkit charsets` lists every charset, its labels and every set"
+        }
+        _ => "",
+    };
+    usage(&format!(
+        "{}: {}{listed}",
+        error.setting.flag(),
+        error.message
+    ))
 }
 
 pub fn encode(mut args: EncodeArgs) -> ExitCode {

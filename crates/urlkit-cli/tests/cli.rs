@@ -197,6 +197,28 @@ fn strict_mode_rejects_with_exit_status_1_and_names_the_offset() {
 }
 
 #[test]
+fn a_name_that_names_nothing_names_its_flag_and_where_names_are_listed() {
+    for (args, flag) in [
+        (&["decode", "-c", "klingon", "x"][..], "--charset"),
+        (&["encode", "-s", "nope", "x"][..], "--set"),
+    ] {
+        let output = urlkit(args, b"");
+        assert_eq!(output.status.code(), Some(2));
+        let message = stderr(&output);
+        assert!(
+            message.contains(flag) && message.contains("`urlkit charsets` lists"),
+            "{message}"
+        );
+    }
+    // A value of the wrong form is not sent to the list.
+    let message = stderr(&urlkit(&["encode", "--safe", "é", "x"], b""));
+    assert!(
+        message.contains("--safe") && !message.contains("urlkit charsets"),
+        "{message}"
+    );
+}
+
+#[test]
 fn wrong_usage_gives_exit_status_2() {
     assert_eq!(
         urlkit(&["encode", "-c", "klingon", "x"], b"").status.code(),

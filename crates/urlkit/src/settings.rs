@@ -114,17 +114,36 @@ impl Setting {
 
 /// A setting whose value names nothing, or settings that cannot go together.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SettingError {
     /// The setting at fault.
     pub setting: Setting,
-    /// What is wrong with it.
+    /// What kind of fault, for a caller that words it itself.
+    pub kind: SettingProblem,
+    /// What is wrong with it, in words.
     pub message: String,
 }
 
+/// The kinds of [`SettingError`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SettingProblem {
+    /// A name that names nothing: a charset label, an encode set.
+    UnknownName,
+    /// A value the setting cannot take: a non-ASCII character in `safe`/`unsafe`, a
+    /// newline other than `lf`/`crlf`.
+    InvalidValue,
+    /// Two settings that cannot go together (`until_stable` with `per_line`).
+    Conflict,
+    /// A setting that needs the whole input, asked of a stream (`until_stable`).
+    NeedsWholeInput,
+}
+
 impl SettingError {
-    fn new(setting: Setting, message: impl Into<String>) -> Self {
+    fn new(setting: Setting, kind: SettingProblem, message: impl Into<String>) -> Self {
         SettingError {
             setting,
+            kind,
             message: message.into(),
         }
     }
@@ -229,8 +248,13 @@ pub struct DecodeSettings {
 fn newline(value: Option<&str>) -> Result<Newline, SettingError> {
     match value {
         None => Ok(Newline::Lf),
-        Some(name) => Newline::named(name)
-            .ok_or_else(|| SettingError::new(Setting::Newline, "must be \"lf\" or \"crlf\"")),
+        Some(name) => Newline::named(name).ok_or_else(|| {
+            SettingError::new(
+                Setting::Newline,
+                SettingProblem::InvalidValue,
+                "must be \"lf\" or \"crlf\"",
+            )
+        }),
     }
 }
 
@@ -276,24 +300,26 @@ impl EncodeSettings {
 
     fn options(&self) -> Result<EncodeOptions, SettingError> {
         let charset = match &self.charset {
-            Some(label) => Charset::for_label(label)
-                .map_err(|e| SettingError::new(Setting::Charset, e.to_string()))?,
+            Some(label) => Charset::for_label(label).map_err(|e| {
+                SettingError::new(Setting::Charset, SettingProblem::UnknownName, e.to_string())
+            })?,
             None => Charset::UTF_8,
         };
         let mut set = match &self.set {
-            Some(name) => EncodeSet::named(name)
-                .map_err(|e| SettingError::new(Setting::Set, e.to_string()))?,
+            Some(name) => EncodeSet::named(name).map_err(|e| {
+                SettingError::new(Setting::Set, SettingProblem::UnknownName, e.to_string())
+            })?,
             None => EncodeSet::UNRESERVED,
         };
         if let Some(chars) = &self.safe {
-            set = set
-                .with_safe(chars)
-                .map_err(|e| SettingError::new(Setting::Safe, e.to_string()))?;
+            set = set.with_safe(chars).map_err(|e| {
+                SettingError::new(Setting::Safe, SettingProblem::InvalidValue, e.to_string())
+            })?;
         }
         if let Some(chars) = &self.unsafe_chars {
-            set = set
-                .with_unsafe(chars)
-                .map_err(|e| SettingError::new(Setting::Unsafe, e.to_string()))?;
+            set = set.with_unsafe(chars).map_err(|e| {
+                SettingError::new(Setting::Unsafe, SettingProblem::InvalidValue, e.to_string())
+            })?;
         }
         Ok(EncodeOptions {
             charset,
@@ -343,13 +369,15 @@ impl DecodeSettings {
     /// `until_stable` together with `per_line`.
     pub fn check(&self) -> Result<Plan, SettingError> {
         let charset = match &self.charset {
-            Some(label) => CharsetChoice::for_label(label)
-                .map_err(|e| SettingError::new(Setting::Charset, e.to_string()))?,
+            Some(label) => CharsetChoice::for_label(label).map_err(|e| {
+                SettingError::new(Setting::Charset, SettingProblem::UnknownName, e.to_string())
+            })?,
             None => CharsetChoice::default(),
         };
         if self.until_stable && self.per_line {
             return Err(SettingError::new(
                 Setting::UntilStable,
+                SettingProblem::Conflict,
                 "cannot be combined with per_line",
             ));
         }
@@ -486,6 +514,7 @@ impl Plan {
                 until_stable: true, ..
             } => Err(SettingError::new(
                 Setting::UntilStable,
+                SettingProblem::NeedsWholeInput,
                 "needs the whole input; not available when streaming",
             )),
             Work::Decode { options, .. } => Ok(Codec::decoder(options).strict(self.strict)),
@@ -670,6 +699,11 @@ mod tests {
         for (settings, setting) in cases {
             let error = settings.check().unwrap_err();
             assert_eq!(error.setting, setting, "{settings:?}");
+            let kind = match setting {
+                Setting::Charset | Setting::Set => SettingProblem::UnknownName,
+                _ => SettingProblem::InvalidValue,
+            };
+            assert_eq!(error.kind, kind, "{settings:?}");
             assert!(error.to_string().starts_with(setting.name()), "{error}");
         }
     }
@@ -708,8 +742,13 @@ mod tests {
         assert_eq!(run.output, b" ");
         assert_eq!(run.layers.as_ref().map(|l| l.depth), Some(2));
         assert_eq!(
-            settings.check().unwrap().codec().err().map(|e| e.setting),
-            Some(Setting::UntilStable)
+            settings
+                .check()
+                .unwrap()
+                .codec()
+                .err()
+                .map(|e| (e.setting, e.kind)),
+            Some((Setting::UntilStable, SettingProblem::NeedsWholeInput))
         );
         let per_line = DecodeSettings {
             per_line: true,

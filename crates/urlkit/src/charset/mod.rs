@@ -120,7 +120,7 @@ impl fmt::Display for UnknownCharset {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown charset {:?}; `urlkit charsets` lists every charset and its labels",
+            "unknown charset {:?}: not a WHATWG label, utf-32le/be or a DOS code page",
             self.0
         )
     }

@@ -8,12 +8,31 @@ use std::fmt;
 
 /// Why a domain name failed UTS #46 processing: the first failing label and its byte offset.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct IdnError {
     /// Byte offset of the failing label in the input (0 when the failure is not local to one
     /// label).
     pub position: usize,
-    /// What failed.
+    /// What kind of failure, for a caller that words it itself.
+    pub kind: IdnProblem,
+    /// What failed, in words.
     pub message: String,
+}
+
+/// The kinds of [`IdnError`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum IdnProblem {
+    /// A forbidden domain code point (space, `%`, `/`, …; URL Standard §3.1).
+    ForbiddenCodePoint,
+    /// Nothing is left of the name after UTS #46 mapping.
+    Empty,
+    /// One label fails UTS #46 processing (a disallowed code point, invalid Punycode, a
+    /// bidi or joiner rule).
+    Label,
+    /// The labels pass one by one but the name fails as a whole (the bidi rule across
+    /// labels).
+    WholeName,
 }
 
 impl fmt::Display for IdnError {
@@ -42,6 +61,7 @@ pub fn to_ascii(domain: &str) -> Result<String, IdnError> {
         if let Some(i) = domain.find(is_forbidden_domain_char) {
             return Err(IdnError {
                 position: i,
+                kind: IdnProblem::ForbiddenCodePoint,
                 message: format!(
                     "{:?} is a forbidden domain code point (URL Standard §3.1)",
                     char::from(domain.as_bytes()[i])
@@ -65,6 +85,7 @@ pub fn to_ascii(domain: &str) -> Result<String, IdnError> {
 fn empty() -> IdnError {
     IdnError {
         position: 0,
+        kind: IdnProblem::Empty,
         message: "the domain name is empty after UTS #46 mapping".into(),
     }
 }
@@ -118,6 +139,7 @@ fn locate_failure(domain: &str, label_ok: impl Fn(&str) -> bool) -> IdnError {
         if !label.is_empty() && !label_ok(label) {
             return IdnError {
                 position: offset,
+                kind: IdnProblem::Label,
                 message: format!("label {} fails UTS #46 processing (disallowed code point, invalid Punycode, or a bidi/joiner rule)", super::parts::excerpt(label)),
             };
         }
@@ -129,6 +151,7 @@ fn locate_failure(domain: &str, label_ok: impl Fn(&str) -> bool) -> IdnError {
     }
     IdnError {
         position: 0,
+        kind: IdnProblem::WholeName,
         message: format!(
             "{} fails UTS #46 processing as a whole (bidi rule across labels)",
             super::parts::excerpt(domain)

@@ -14,7 +14,7 @@ mod normalize;
 mod resolve;
 
 pub use normalize::{compare, normalize, Comparison, Difference, NormalizeOptions};
-pub use resolve::{relativize, remove_dot_segments, resolve, ResolveError};
+pub use resolve::{relativize, remove_dot_segments, resolve, ResolveError, ResolveProblem};
 
 /// A URI reference split into the components of RFC 3986 §3.
 ///
@@ -66,11 +66,31 @@ pub enum HostKind {
 /// Why a string is not a URI reference under RFC 3986 §4.1: the byte offset into the input
 /// and what was wrong there.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SyntaxError {
     /// Byte offset of the offending character in the input.
     pub position: usize,
-    /// What is wrong there.
+    /// What kind of fault, for a caller that words it itself.
+    pub kind: SyntaxProblem,
+    /// What is wrong there, in words.
     pub message: String,
+}
+
+/// The kinds of [`SyntaxError`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SyntaxProblem {
+    /// The scheme does not start with a letter or holds a character a scheme may not
+    /// (§3.1).
+    Scheme,
+    /// A character the component may not hold (§3); percent-encoding it would do.
+    DisallowedCharacter,
+    /// A `%` not followed by two hex digits (§2.1).
+    MalformedEscape,
+    /// An IP literal without its closing `]`, or neither IPv6 nor IPvFuture (§3.2.2).
+    IpLiteral,
+    /// A port with a character other than a digit (§3.2.3).
+    Port,
 }
 
 impl fmt::Display for SyntaxError {
@@ -157,12 +177,19 @@ pub fn parse(input: &str) -> Result<UriRef<'_>, SyntaxError> {
     let r = split(input);
     let base = input.as_ptr() as usize;
     let at = |s: &str| s.as_ptr() as usize - base;
-    let err = |position: usize, message: String| Err(SyntaxError { position, message });
+    let err = |position: usize, kind: SyntaxProblem, message: String| {
+        Err(SyntaxError {
+            position,
+            kind,
+            message,
+        })
+    };
     if let Some(scheme) = r.scheme {
         let b = scheme.as_bytes();
         if !b[0].is_ascii_alphabetic() {
             return err(
                 0,
+                SyntaxProblem::Scheme,
                 format!(
                     "scheme must start with a letter, found {:?}",
                     char_at(scheme, 0)
@@ -175,6 +202,7 @@ pub fn parse(input: &str) -> Result<UriRef<'_>, SyntaxError> {
         {
             return err(
                 i,
+                SyntaxProblem::Scheme,
                 format!(
                     "character {:?} is not allowed in a scheme (RFC 3986 §3.1)",
                     char_at(scheme, i)
@@ -194,12 +222,14 @@ pub fn parse(input: &str) -> Result<UriRef<'_>, SyntaxError> {
             let Some(inner) = inner.strip_suffix(']') else {
                 return err(
                     host_at,
+                    SyntaxProblem::IpLiteral,
                     "IP literal is missing its closing \"]\" (RFC 3986 §3.2.2)".into(),
                 );
             };
             if host_kind(a.host) == HostKind::RegName {
                 return err(
                     host_at + 1,
+                    SyntaxProblem::IpLiteral,
                     format!(
                         "{} is neither an IPv6 address nor an IPvFuture literal (RFC 3986 §3.2.2)",
                         super::parts::excerpt(inner)
@@ -215,6 +245,7 @@ pub fn parse(input: &str) -> Result<UriRef<'_>, SyntaxError> {
             if let Some(i) = port.bytes().position(|c| !c.is_ascii_digit()) {
                 return err(
                     at(port) + i,
+                    SyntaxProblem::Port,
                     format!(
                         "character {:?} is not allowed in a port (RFC 3986 §3.2.3)",
                         char_at(port, i)
@@ -255,6 +286,7 @@ fn check_chars(
             if !ok {
                 return Err(SyntaxError {
                     position: offset + i,
+                    kind: SyntaxProblem::MalformedEscape,
                     message: format!(
                         "\"%\" in the {what} is not followed by two hex digits (RFC 3986 §2.1)"
                     ),
@@ -266,6 +298,7 @@ fn check_chars(
         if !allowed(c) {
             return Err(SyntaxError {
                 position: offset + i,
+                kind: SyntaxProblem::DisallowedCharacter,
                 message: format!(
                     "character {:?} is not allowed in the {what} (RFC 3986 §3); percent-encode it",
                     char_at(s, i)

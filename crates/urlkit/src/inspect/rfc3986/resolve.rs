@@ -5,9 +5,20 @@ use std::fmt;
 
 /// Why a reference could not be resolved or relativized.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ResolveError {
-    /// What is wrong.
+    /// What kind of fault, for a caller that words it itself.
+    pub kind: ResolveProblem,
+    /// What is wrong, in words.
     pub message: String,
+}
+
+/// The kinds of [`ResolveError`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ResolveProblem {
+    /// The base has no scheme: RFC 3986 §5.1 resolves against an absolute URI only.
+    BaseNotAbsolute,
 }
 
 impl fmt::Display for ResolveError {
@@ -22,6 +33,7 @@ fn split_base(base: &str) -> Result<UriRef<'_>, ResolveError> {
     let b = split(base);
     if b.scheme.is_none() {
         return Err(ResolveError {
+            kind: ResolveProblem::BaseNotAbsolute,
             message: format!(
                 "base {} has no scheme; RFC 3986 §5.1 requires an absolute base URI",
                 crate::inspect::parts::excerpt(base)

@@ -3,7 +3,7 @@
 
 use super::read::{authority, split_authority, Read};
 use super::simple::ends_in_a_number;
-use super::{ParseFailure, Url};
+use super::{ParseFailure, ParseProblem as Problem, Url};
 use crate::inspect::idn;
 use crate::inspect::parts::{excerpt, is_special, percent_decode_lossy};
 
@@ -17,14 +17,14 @@ pub(super) fn diagnose(input: &str, base: Option<&Url>) -> ParseFailure {
             None => {
                 return ParseFailure::new(
                     0,
-                    "scheme",
+                    "scheme", Problem::RelativeWithoutBase,
                     "relative URL without a base: give a scheme (\"https://…\") or a base URL",
                 )
             }
             Some(b) if b.has_opaque_path() && !read.text.starts_with('#') => {
                 return ParseFailure::new(
                     0,
-                    "scheme",
+                    "scheme", Problem::OpaqueBase,
                     format!(
                         "the base URL {} has an opaque path, so only a fragment (\"#…\") can be resolved against it",
                         excerpt(b.as_str())
@@ -54,6 +54,7 @@ pub(super) fn diagnose(input: &str, base: Option<&Url>) -> ParseFailure {
             return ParseFailure::new(
                 at(u.end),
                 "host",
+                Problem::EmptyHost,
                 "the host is empty: nothing follows the \"@\" of the user name",
             );
         }
@@ -62,6 +63,7 @@ pub(super) fn diagnose(input: &str, base: Option<&Url>) -> ParseFailure {
         return ParseFailure::new(
             at(port.start - 1),
             "host",
+            Problem::EmptyHost,
             "the host is empty: nothing comes before the \":\" of the port",
         );
     }
@@ -74,6 +76,7 @@ pub(super) fn diagnose(input: &str, base: Option<&Url>) -> ParseFailure {
             return ParseFailure::new(
                 at(port.start + i),
                 "port",
+                Problem::InvalidPort,
                 format!(
                     "invalid port: {:?} is not a digit (a port is a number from 0 to 65535)",
                     digits[i..].chars().next().unwrap_or('?')
@@ -84,6 +87,7 @@ pub(super) fn diagnose(input: &str, base: Option<&Url>) -> ParseFailure {
             return ParseFailure::new(
                 at(port.start),
                 "port",
+                Problem::InvalidPort,
                 format!("invalid port {digits}: a port is a number from 0 to 65535"),
             );
         }
@@ -92,7 +96,12 @@ pub(super) fn diagnose(input: &str, base: Option<&Url>) -> ParseFailure {
 }
 
 fn unexplained() -> ParseFailure {
-    ParseFailure::new(0, "url", "the URL Standard rejects this URL")
+    ParseFailure::new(
+        0,
+        "url",
+        Problem::Rejected,
+        "the URL Standard rejects this URL",
+    )
 }
 
 /// Why the host parser rejects `host` (URL Standard §3.5) for `scheme`, if it does;
@@ -109,6 +118,7 @@ pub(super) fn host_failure(
             ParseFailure::new(
                 at(start),
                 "host",
+                Problem::EmptyHost,
                 format!("the host is empty: a {scheme}: URL needs one"),
             )
         });
@@ -121,6 +131,7 @@ pub(super) fn host_failure(
             ParseFailure::new(
                 at(start),
                 "host",
+                Problem::InvalidIpv6,
                 format!("invalid IPv6 address {} (URL Standard §3.5)", excerpt(host)),
             )
         });
@@ -147,6 +158,7 @@ pub(super) fn host_failure(
             _ => ParseFailure::new(
                 decoded_offset(e.position),
                 "host",
+                Problem::Idna,
                 format!("the host fails IDNA processing (UTS #46): {}", e.message),
             ),
         });
@@ -154,7 +166,7 @@ pub(super) fn host_failure(
     if ends_in_a_number(decoded.as_bytes()) && !host_parses(host) {
         return Some(ParseFailure::new(
             at(start),
-            "host",
+            "host", Problem::InvalidIpv4,
             format!("invalid IPv4 address {}: its last label is a number, so it must be an IPv4 address (URL Standard §3.5)", excerpt(host)),
         ));
     }
@@ -162,6 +174,7 @@ pub(super) fn host_failure(
         ParseFailure::new(
             at(start),
             "host",
+            Problem::InvalidHost,
             format!(
                 "invalid host {}: the URL Standard's host parser rejects it (§3.5)",
                 excerpt(host)
@@ -187,6 +200,7 @@ fn forbidden(c: char, at: usize) -> ParseFailure {
     ParseFailure::new(
         at,
         "host",
+        Problem::ForbiddenCodePoint,
         format!("the host contains {c:?}, which no host may contain (URL Standard §3.1)"),
     )
 }

@@ -49,25 +49,56 @@ pub const DRAWN_URL_LENGTH: usize = MAX_URL_LENGTH;
 
 /// Why a URL failed to parse under the URL Standard: what, where, and which component.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ParseFailure {
     /// Byte offset into the input of the part that failed (the host, the port, …).
     pub position: usize,
     /// The component at fault: `scheme`, `host`, `port`, or `url` when the failure is not
     /// one component's.
     pub component: &'static str,
-    /// What failed.
+    /// What kind of failure, for a caller that words it itself.
+    pub kind: ParseProblem,
+    /// What failed, in words.
     pub message: String,
+}
+
+/// The kinds of [`ParseFailure`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ParseProblem {
+    /// A relative reference and no base URL to resolve it against.
+    RelativeWithoutBase,
+    /// The base URL has an opaque path: only a fragment resolves against it.
+    OpaqueBase,
+    /// The host is empty where the scheme needs one.
+    EmptyHost,
+    /// The port is not a number from 0 to 65535.
+    InvalidPort,
+    /// The host holds a forbidden host or domain code point (URL Standard §3.1).
+    ForbiddenCodePoint,
+    /// The host fails IDNA processing (UTS #46).
+    Idna,
+    /// A bracketed host that is not an IPv6 address.
+    InvalidIpv6,
+    /// A host ending in a number that is not an IPv4 address.
+    InvalidIpv4,
+    /// Another host the host parser rejects.
+    InvalidHost,
+    /// Rejected for a reason not singled out.
+    Rejected,
 }
 
 impl ParseFailure {
     pub(crate) fn new(
         position: usize,
         component: &'static str,
+        kind: ParseProblem,
         message: impl Into<String>,
     ) -> Self {
         ParseFailure {
             position,
             component,
+            kind,
             message: message.into(),
         }
     }
