@@ -2,8 +2,20 @@
 //! (`python/pyurlkit/`) adds the plain functions, the pyarrow and Polars conveniences and
 //! the type stubs.
 //!
-//! Every option is checked by `urlkit::settings`, every result comes from the library's
-//! public API, so results equal those of the command line.
+//! Every option is read and checked by `urlkit::settings` (keyword arguments are a
+//! `Source` of its table), every result comes from the library's public API and is shaped
+//! as `urlkit_api::CodecResponse` shapes the command line's `--json`, so results equal
+//! those of the command line.
+//!
+//! | module | what a newcomer finds there |
+//! |---|---|
+//! | `codec` | `Encoder`, `Decoder` and their base `Coder`; one value into a `Result` |
+//! | `columns` | every row of an Arrow column through a `urlkit::settings::Plan`'s entries, or the URL inspector |
+//! | `report` | the inspector's report as a dict or a struct column |
+//! | `values` | the classes a run returns beside its output: `Diagnostic`, `Detection` |
+//! | `builders` | Arrow struct and list-of-struct columns, the findings column, how numbers and text are shown (a leaf) |
+//! | `arrow`, `buffers` | the Arrow C data interface; big output buffers kept for the next column |
+//! | `errors` | the exceptions, and the one place library errors become them |
 
 mod arrow;
 mod buffers;
