@@ -80,6 +80,8 @@ pub mod codec;
 pub mod detect;
 pub mod diagnostics;
 pub mod inspect;
+#[cfg(feature = "whatwg")]
+pub mod purl;
 pub mod sets;
 pub mod settings;
 
