@@ -642,8 +642,40 @@ impl Entries {
         self
     }
 
-    /// Runs the leading plain entries laid end to end in `values` in one pass (see
-    /// [`Codec::plain_entries`]); none when peeling layers.
+    /// Decodes entries laid end to end in `values` (entry `i` is
+    /// `values[offsets[i]..offsets[i + 1]]`, as in an Arrow column), as many of the leading
+    /// ones as [`run`](Self::run) would decode with nothing to report, in one pass over
+    /// all of them rather than one entry at a time. Their outputs, each of them UTF-8, are
+    /// appended to `out`, and the length of `out` after each to `out_ends`; the count of
+    /// entries decoded is returned. The entry after them (if any) needs repair or a
+    /// report: nothing of it is in `out`, and it is best given to
+    /// [`run_in_full`](Self::run_in_full), which does not try the fast path again.
+    ///
+    /// A call costs about as much as decoding the entries it takes: the entries are
+    /// decoded and checked a group of about 512 input bytes at a time, so the entry it
+    /// stops before costs at most the rest of its group, however many entries were given.
+    /// Only decoding to UTF-8 text without `binary`, `per_line` or `until_stable` has this
+    /// fast path: otherwise it returns 0 and appends nothing.
+    ///
+    /// # Panics
+    /// When the offsets of the entries it looks at (those it decodes, and those of the
+    /// group it stops in) decrease or pass the end of `values`.
+    ///
+    /// ```
+    /// use urlkit::DecodeSettings;
+    ///
+    /// let mut entries = DecodeSettings::default().check().unwrap().entries();
+    /// let (values, offsets) = (b"caf%C3%A9a%zz%41".as_slice(), [0, 9, 10, 13, 16]);
+    /// let (mut out, mut out_ends) = (Vec::new(), Vec::new());
+    /// // The third entry, "%zz", has a malformed escape: the run stops before it.
+    /// assert_eq!(entries.plain_entries(values, &offsets, &mut out, &mut out_ends), 2);
+    /// assert_eq!((out.as_slice(), out_ends.as_slice()), ("caféa".as_bytes(), &[5, 6][..]));
+    /// let entry = entries.run_in_full(&values[10..13], &mut out).unwrap();
+    /// assert_eq!(entry.diagnostics().items()[0].code.as_str(), "malformed-escape");
+    /// // The run goes on after it.
+    /// assert_eq!(entries.plain_entries(values, &offsets[3..], &mut out, &mut out_ends), 1);
+    /// assert_eq!(out, "caféa%zzA".as_bytes());
+    /// ```
     pub fn plain_entries(
         &mut self,
         values: &[u8],

@@ -2,7 +2,9 @@
 
 use proptest::prelude::*;
 use urlkit::charset::TextDecoder;
-use urlkit::{Charset, CharsetChoice, Codec, DecodeOptions, EncodeOptions, EncodeSet, Newline};
+use urlkit::{
+    Charset, CharsetChoice, Codec, DecodeOptions, DecodeSettings, EncodeOptions, EncodeSet, Newline,
+};
 
 /// Every charset that can encode (the replacement encoding cannot).
 fn encodable_charsets() -> Vec<Charset> {
@@ -361,9 +363,10 @@ fn column_rows() -> impl Strategy<Value = Vec<Vec<u8>>> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
-    /// `Codec::plain_entries`, which decodes the leading plain rows of a column in one pass
-    /// over all of them, followed by `Codec::entry` for each row it leaves, gives every row
-    /// the output, findings and rejection that `entry` alone gives it.
+    /// `Entries::plain_entries`, which decodes the leading plain rows of a column in one
+    /// pass over all of them, followed by `Entries::run_in_full` for each row it leaves,
+    /// gives every row the output, findings and rejection that `Entries::run` alone gives
+    /// it.
     #[test]
     fn plain_entries_agree_with_an_entry_per_row(
         rows in column_rows(),
@@ -373,15 +376,26 @@ proptest! {
         strict in any::<bool>(),
         charset in prop::sample::select(vec!["utf-8", "windows-1252", "auto"]),
     ) {
-        let options = row_options(charset, plus_space, keep_whitespace, text);
-        type Row = (Result<(), urlkit::Rejection>, Vec<u8>, Vec<urlkit::Diagnostic>);
-        let mut one_by_one = Codec::decoder(&options).strict(strict);
+        let plan = DecodeSettings {
+            charset: Some(charset.to_string()),
+            plus_space,
+            keep_whitespace,
+            text,
+            strict,
+            ..DecodeSettings::default()
+        }
+        .check()
+        .unwrap();
+        type Row = (Result<Vec<urlkit::Diagnostic>, urlkit::Rejection>, Vec<u8>);
+        let mut one_by_one = plan.entries();
         let expected: Vec<Row> = rows
             .iter()
             .map(|row| {
                 let mut out = Vec::new();
-                let outcome = one_by_one.entry(row, &mut out);
-                (outcome, out, one_by_one.diagnostics().items().to_vec())
+                let outcome = one_by_one
+                    .run(row, &mut out)
+                    .map(|entry| entry.diagnostics().items().to_vec());
+                (outcome, out)
             })
             .collect();
 
@@ -392,7 +406,7 @@ proptest! {
                 Some(*end)
             }))
             .collect();
-        let mut in_runs = Codec::decoder(&options).strict(strict);
+        let mut in_runs = plan.entries();
         let mut got: Vec<Row> = Vec::new();
         let (mut out, mut out_ends) = (b"before".to_vec(), Vec::new());
         while got.len() < rows.len() {
@@ -401,17 +415,18 @@ proptest! {
             prop_assert_eq!(out_ends.len(), taken, "one end per entry decoded");
             let mut row_start = out_start;
             for &end in &out_ends {
-                got.push((Ok(()), out[row_start..end].to_vec(), vec![]));
+                got.push((Ok(vec![]), out[row_start..end].to_vec()));
                 row_start = end;
             }
             prop_assert_eq!(row_start, out.len(), "nothing of the entry left is in the output");
-            prop_assert!(in_runs.diagnostics().items().is_empty());
             out_ends.clear();
             if got.len() < rows.len() {
                 // The row the run stopped before goes straight to the full decoder.
                 let mut row_out = Vec::new();
-                let outcome = in_runs.entry_in_full(&rows[got.len()], &mut row_out);
-                got.push((outcome, row_out, in_runs.diagnostics().items().to_vec()));
+                let outcome = in_runs
+                    .run_in_full(&rows[got.len()], &mut row_out)
+                    .map(|entry| entry.diagnostics().items().to_vec());
+                got.push((outcome, row_out));
             }
         }
         for (row, (got, expected)) in got.iter().zip(&expected).enumerate() {

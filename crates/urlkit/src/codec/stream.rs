@@ -177,45 +177,10 @@ impl Codec {
         outcome
     }
 
-    /// Decodes entries laid end to end in `values` (entry `i` is
-    /// `values[offsets[i]..offsets[i + 1]]`, as in an Arrow column), as many of the leading
-    /// ones as [`entry`](Self::entry) would decode with nothing to report, in one pass over
-    /// all of them rather than one entry at a time. Their outputs, each of them UTF-8, are
-    /// appended to `out`, and
-    /// the length of `out` after each to `out_ends`; the count of entries decoded is
-    /// returned. The entry after them (if any) needs repair or a report, and is left to
-    /// [`entry`](Self::entry): nothing of it is in `out`. Afterwards the codec reports no
-    /// findings, as after a plain entry.
-    ///
-    /// A call costs about as much as decoding the entries it takes: the entries are
-    /// decoded and checked a group of about 512 input bytes at a time, so the entry it
-    /// stops before costs at most the rest of its group, however many entries were given.
-    /// That entry is best given to [`entry_in_full`](Self::entry_in_full), which does not
-    /// try the fast path again.
-    ///
-    /// Only decoding to UTF-8 text without `binary` or `per_line` has this fast path: for
-    /// other codecs it returns 0 and appends nothing.
-    ///
-    /// # Panics
-    /// When the offsets of the entries it looks at (those it decodes, and those of the
-    /// group it stops in) decrease or pass the end of `values`.
-    ///
-    /// ```
-    /// use urlkit::{Codec, DecodeOptions};
-    ///
-    /// let mut codec = Codec::decoder(&DecodeOptions::default());
-    /// let (values, offsets) = (b"caf%C3%A9a%zz%41".as_slice(), [0, 9, 10, 13, 16]);
-    /// let (mut out, mut out_ends) = (Vec::new(), Vec::new());
-    /// // The third entry, "%zz", has a malformed escape: the run stops before it.
-    /// assert_eq!(codec.plain_entries(values, &offsets, &mut out, &mut out_ends), 2);
-    /// assert_eq!((out.as_slice(), out_ends.as_slice()), ("caféa".as_bytes(), &[5, 6][..]));
-    /// codec.entry(&values[10..13], &mut out).unwrap();
-    /// assert_eq!(codec.diagnostics().items()[0].code.as_str(), "malformed-escape");
-    /// // The run goes on after it.
-    /// assert_eq!(codec.plain_entries(values, &offsets[3..], &mut out, &mut out_ends), 1);
-    /// assert_eq!(out, "caféa%zzA".as_bytes());
-    /// ```
-    pub fn plain_entries(
+    /// Decodes the leading plain entries laid end to end in `values` in one pass: see
+    /// [`Entries::plain_entries`](crate::settings::Entries::plain_entries), the column
+    /// functions' way to it.
+    pub(crate) fn plain_entries(
         &mut self,
         values: &[u8],
         offsets: &[usize],
