@@ -111,11 +111,16 @@ fn parse_rfc3986_splits_generic_syntax() {
 fn get_prints_one_line_per_url() {
     let input = "http://x.org/a?utm=1&b=%41+c#f\nnot a url\r\nfile:///etc/passwd\n";
     let o = urlkit(
-        &["parse", "--get", "{host}|{port}|{query:b}|{:query}"],
+        &[
+            "parse",
+            "--get",
+            "{host}|{port}|{default:port}|{query:b}|{:query}",
+        ],
         input,
     );
     assert_eq!(o.status.code(), Some(1));
-    assert_eq!(stdout(&o), "x.org|80|A c|utm=1&b=%41+c\n\n|||\n");
+    // {port} is the port in the URL (none here), {default:port} falls back to the scheme's.
+    assert_eq!(stdout(&o), "x.org||80|A c|utm=1&b=%41+c\n\n||||\n");
     assert!(stderr(&o).contains("line 2"), "{}", stderr(&o));
 }
 

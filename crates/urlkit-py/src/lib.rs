@@ -83,7 +83,7 @@ fn idn(py: Python<'_>, domain: &str, to: &str) -> PyResult<String> {
 }
 
 /// Each row filled into `template`, as `urlkit parse --get TEMPLATE` prints it: `{host}`,
-/// `{path}`, `{query:KEY}`, `{scheme}://{host}:{port}` …; null where the row is null or does
+/// `{path}`, `{query:KEY}`, `{scheme}://{host}:{default:port}` …; null where the row is null or does
 /// not parse.
 #[pyfunction]
 #[pyo3(signature = (array, template, *, base=None))]

@@ -6,14 +6,14 @@ use super::{excerpt, status, usage};
 use clap::Args;
 use serde_json::json;
 use std::borrow::Cow;
-use std::io::{self, BufWriter, Read, Write};
+use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::path::Path;
 use std::process::ExitCode;
 use urlkit::inspect::edit::{
     combinations, count_text, Alternatives, Component, EditError, Edits, MAX_EXPANSIONS,
 };
 use urlkit::inspect::rfc3986::{self, Components};
-use urlkit::inspect::template::{Reference, Template};
+use urlkit::inspect::template::{href_with, Reference, RenderError, Source, Style, Template};
 use urlkit::inspect::whatwg::{self, UrlReport};
 use urlkit::inspect::{iri, Url};
 use urlkit_api::inspect::{InspectError, InspectRequest};
@@ -123,19 +123,61 @@ pub struct UrlArgs {
     get: Option<String>,
     #[command(flatten)]
     edits: EditArgs,
+    #[command(flatten)]
+    style: StyleArgs,
+    /// Stop at the first URL that fails, with exit status 1 (its line is not written).
+    #[arg(long)]
+    verify: bool,
+    /// A URL to work with (as an argument; may be given several times, before the others).
+    #[arg(long = "url", value_name = "URL")]
+    url_option: Vec<String>,
     /// Read the URLs from this file, one per line (`-`: stdin), after those given as
     /// arguments.
     #[arg(short = 'f', long, value_name = "FILE")]
     url_file: Option<std::path::PathBuf>,
-    /// URLs; none (and no --url-file): one per line on stdin.
+    /// Accepted for trurl's scripts: spaces are taken as the URL Standard takes them
+    /// (percent-encoded, and leading and trailing ones dropped).
+    #[arg(long)]
+    accept_space: bool,
+    /// Accepted for trurl's scripts: a URL always needs its scheme here.
+    #[arg(long)]
+    no_guess_scheme: bool,
+    /// Accepted for trurl's scripts: urlkit writes only errors to stderr.
+    #[arg(long)]
+    quiet: bool,
+    /// URLs; none (and no --url or --url-file): one per line on stdin, or with --set alone
+    /// and nothing on stdin, the URL the --set options make.
     urls: Vec<String>,
+}
+
+/// How URLs are shown (trurl's output options).
+#[derive(Args, Debug)]
+pub struct StyleArgs {
+    /// Keep an explicit default port (`https://h:443/`), which the URL Standard leaves out,
+    /// in the URL printed and in --get.
+    #[arg(long)]
+    keep_port: bool,
+    /// Write the scheme's default port wherever the URL has none.
+    #[arg(long)]
+    default_port: bool,
+    /// Hosts in Punycode (the URL Standard's form, which special schemes always have).
+    #[arg(long, conflicts_with = "as_idn")]
+    punycode: bool,
+    /// Hosts in Unicode (UTS #46 ToUnicode) in the URL printed and in --get.
+    #[arg(long)]
+    as_idn: bool,
+    /// --get values as they appear in the URL, percent-encoded (every placeholder as
+    /// {:name}).
+    #[arg(long)]
+    urlencode: bool,
 }
 
 /// The edits, with trurl's option names.
 #[derive(Args, Debug)]
 pub struct EditArgs {
-    /// Set a component: COMPONENT=VALUE (also COMPONENT:=VALUE). An empty value clears
-    /// the port, query, fragment, user or password.
+    /// Set a component: COMPONENT=VALUE (also COMPONENT:=VALUE); COMPONENT?=VALUE sets it
+    /// only where the URL has none. An empty value clears the port, query, fragment, user
+    /// or password. A component is set once: twice is a usage error.
     #[arg(short = 's', long = "set", value_name = "COMPONENT=VALUE")]
     set: Vec<String>,
     /// Remove a component (user, password, port, query, fragment; the path becomes empty,
@@ -152,6 +194,13 @@ pub struct EditArgs {
     /// Like --qtrim, written query=NAME (trurl's older form).
     #[arg(long, value_name = "query=NAME")]
     trim: Vec<String>,
+    /// Replace the value of the query parameter NAME (the first of that name; the others
+    /// go), encoded as --append's; nothing happens where there is none.
+    #[arg(long, value_name = "NAME=VALUE")]
+    replace: Vec<String>,
+    /// Like --replace, and append NAME=VALUE where there is no parameter of that name.
+    #[arg(long, visible_alias = "force-replace", value_name = "NAME=VALUE")]
+    replace_append: Vec<String>,
     /// Sort the query parameters by name (stable, as URLSearchParams.sort()).
     #[arg(long)]
     sort_query: bool,
@@ -166,7 +215,8 @@ pub struct EditArgs {
     /// literal brace is \{ or %7B).
     #[arg(long)]
     expand: bool,
-    /// The character between query parameters for --append query, --qtrim and --sort-query.
+    /// The character between query parameters for --append query, --qtrim, --replace and
+    /// --sort-query.
     #[arg(long, value_name = "CHAR", default_value = "&")]
     query_separator: char,
 }
@@ -179,9 +229,10 @@ enum Output {
     Href,
 }
 
-/// A URL read from the input and about to be printed.
+/// A URL read from the input and about to be printed, with the port to show where the URL
+/// has none (`--keep-port`'s, which the URL Standard leaves out).
 enum Parsed {
-    Whatwg(Url, Vec<urlkit::Diagnostic>),
+    Whatwg(Url, Vec<urlkit::Diagnostic>, Option<u16>),
     Generic(String),
 }
 
@@ -197,8 +248,8 @@ impl From<whatwg::ParseFailure> for Failed {
     fn from(e: whatwg::ParseFailure) -> Self {
         Failed {
             component: e.component,
+            message: format!("{}: {}", e.component, e.message),
             position: Some(e.position),
-            message: e.message,
         }
     }
 }
@@ -213,8 +264,20 @@ impl From<EditError> for Failed {
     }
 }
 
+/// The error that ends the input early: `--verify` met a URL that failed.
+#[derive(Debug)]
+struct Stopped;
+
+impl std::fmt::Display for Stopped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("stopped at the first failure (--verify)")
+    }
+}
+
+impl std::error::Error for Stopped {}
+
 /// Runs `urlkit parse` (`edit` false: a table by default) or `urlkit edit` (the URL).
-pub fn run(a: UrlArgs, edit: bool) -> io::Result<ExitCode> {
+pub fn run(mut a: UrlArgs, edit: bool) -> io::Result<ExitCode> {
     let variants = match edits_of(&a.edits) {
         Ok(v) => v,
         Err(message) => return usage(message),
@@ -244,26 +307,62 @@ pub fn run(a: UrlArgs, edit: bool) -> io::Result<ExitCode> {
         (None, false) if edit => Output::Href,
         (None, false) => Output::Table,
     };
+    let style = Style {
+        encoded: a.style.urlencode,
+        idn: a.style.as_idn,
+        default_port: a.style.default_port,
+        port: None,
+    };
+    // URLs given with --url come first.
+    let mut urls = std::mem::take(&mut a.url_option);
+    urls.append(&mut a.urls);
     if let Output::Get(template) = &output {
-        if variants.is_empty() && !a.edits.expand && !a.rfc3986 {
-            return run_get(template, base.as_ref(), &a.urls, a.url_file.as_deref());
+        let plain = variants.is_empty()
+            && !a.edits.expand
+            && !a.rfc3986
+            && !a.verify
+            && !a.style.keep_port
+            && style == Style::default()
+            && !template.checks();
+        if plain {
+            return run_get(template, base.as_ref(), &urls, a.url_file.as_deref());
         }
     }
+    // With --set and no URL anywhere, the URL is made of the --set values, unless stdin
+    // brings lines: at a terminal it is not waited for.
+    let may_build = urls.is_empty()
+        && a.url_file.is_none()
+        && (!a.edits.set.is_empty() || !a.edits.iterate.is_empty());
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut ok = true;
     let mut printed = 0usize;
-    for_each_input(&a.urls, a.url_file.as_deref(), |n, line| {
-        let text = String::from_utf8_lossy(line);
+    let mut lines = 0usize;
+    let keep_port = a.style.keep_port;
+    let mut one_line = |n: Option<usize>, text: &str, building: bool| -> io::Result<()> {
         let at = |p: Option<usize>| match (n, p) {
             (Some(n), Some(p)) => format!("line {n}, byte {p}: "),
             (Some(n), None) => format!("line {n}: "),
             (None, Some(p)) => format!("byte {p}: "),
             (None, None) => String::new(),
         };
+        let mut failed = |input: &str, f: Failed, out: &mut BufWriter<_>| -> io::Result<()> {
+            ok = false;
+            eprintln!(
+                "urlkit: {}: {}{}",
+                excerpt(input),
+                at(f.position),
+                f.message
+            );
+            if a.verify {
+                out.flush()?;
+                return Err(io::Error::other(Stopped));
+            }
+            fail_line(out, &output, input, f.component, f.position, &f.message)
+        };
         // With --expand, the line's alternatives are read, and their count times the
         // options' combinations checked, before any URL is made.
         let alternatives = if a.edits.expand {
-            let refused = match Alternatives::parse(&text) {
+            let refused = match Alternatives::parse(text) {
                 Ok(alternatives) => {
                     let count = alternatives
                         .count()
@@ -278,9 +377,12 @@ pub fn run(a: UrlArgs, edit: bool) -> io::Result<ExitCode> {
             match refused {
                 Ok(alternatives) => Some(alternatives),
                 Err((position, message)) => {
-                    ok = false;
-                    eprintln!("urlkit: {}: {}{message}", excerpt(&text), at(position));
-                    return fail_line(&mut out, &output, &text, "url", position, &message);
+                    let f = Failed {
+                        component: "url",
+                        position,
+                        message,
+                    };
+                    return failed(text, f, &mut out);
                 }
             }
         } else {
@@ -289,35 +391,24 @@ pub fn run(a: UrlArgs, edit: bool) -> io::Result<ExitCode> {
         let mut each = |input: &str| -> io::Result<()> {
             for k in 0..variants.count {
                 let variant = variants.get(k);
-                let result = if a.rfc3986 {
-                    generic(input, a.base.as_deref(), &variant)
-                } else {
-                    browser(input, base.as_ref(), &variant)
+                let result = match (building, a.rfc3986) {
+                    (true, _) => built(&variant, a.rfc3986, keep_port),
+                    (false, true) => generic(input, a.base.as_deref(), &variant),
+                    (false, false) => browser(input, base.as_ref(), &variant, keep_port),
                 };
-                match result {
-                    Ok(parsed) => {
+                let shown = result.and_then(|parsed| {
+                    let mut line = Vec::new();
+                    show(&mut line, &output, &style, input, &parsed)?;
+                    Ok(line)
+                });
+                match shown {
+                    Ok(line) => {
                         if printed > 0 && matches!(output, Output::Table) {
                             writeln!(out)?;
                         }
-                        print(&mut out, &output, input, &parsed)?;
+                        out.write_all(&line)?;
                     }
-                    Err(f) => {
-                        ok = false;
-                        eprintln!(
-                            "urlkit: {}: {}{}",
-                            excerpt(input),
-                            at(f.position),
-                            f.message
-                        );
-                        fail_line(
-                            &mut out,
-                            &output,
-                            input,
-                            f.component,
-                            f.position,
-                            &f.message,
-                        )?;
-                    }
+                    Err(f) => failed(input, f, &mut out)?,
                 }
                 printed += 1;
             }
@@ -325,9 +416,33 @@ pub fn run(a: UrlArgs, edit: bool) -> io::Result<ExitCode> {
         };
         match &alternatives {
             Some(alternatives) => alternatives.iter().try_for_each(|input| each(&input)),
-            None => each(&text),
+            None => each(text),
         }
-    })?;
+    };
+    let mut result = {
+        let read_stdin = !(may_build && io::stdin().is_terminal());
+        if read_stdin || !urls.is_empty() || a.url_file.is_some() {
+            for_each_input(&urls, a.url_file.as_deref(), |n, line| {
+                lines += 1;
+                one_line(n, &String::from_utf8_lossy(line), false)
+            })
+        } else {
+            Ok(())
+        }
+    };
+    if result.is_ok() && may_build && lines == 0 {
+        if !variants.makes_a_url() {
+            out.flush()?;
+            return usage(
+                "not enough input for a URL: give one, or --set scheme=… and --set host=… (or --set url=…)",
+            );
+        }
+        result = one_line(None, "(--set)", true);
+    }
+    match result {
+        Err(e) if e.get_ref().is_some_and(|r| r.is::<Stopped>()) => {}
+        other => other?,
+    }
     out.flush()?;
     Ok(status(ok))
 }
@@ -352,11 +467,29 @@ fn fail_line(
     }
 }
 
+/// One `--set`: the component, the value, and whether it sets only an absent component
+/// (`COMPONENT?=VALUE`).
+fn set_option(item: &str) -> Result<(&str, &str, bool), String> {
+    let Some((name, value)) = item.split_once('=') else {
+        return Err(format!("--set {}: write COMPONENT=VALUE", excerpt(item)));
+    };
+    // trurl's suffixes, in either order: `:` (the value as it is, which the URL
+    // Standard's setters take anyway) and `?` (only where the URL has none).
+    let mut name = name;
+    let mut conditional = false;
+    while let Some(last) = name.chars().last().filter(|c| matches!(c, ':' | '?')) {
+        conditional |= last == '?';
+        name = &name[..name.len() - 1];
+    }
+    Ok((name, value, conditional))
+}
+
 /// The edits of the options, with each combination of `--iterate` values and of `--set`
 /// alternatives (with `--expand`) counted, not made.
 ///
-/// Bad input: a malformed option, or more than [`MAX_EXPANSIONS`] combinations, is a
-/// message for a usage error (naming the options and the count).
+/// Bad input: a malformed option, a component set twice (by two `--set`, or by `--set` and
+/// `--iterate`; the message names both), or more than [`MAX_EXPANSIONS`] combinations, is
+/// a message for a usage error (naming the options and the count).
 fn edits_of(a: &EditArgs) -> Result<Variants, String> {
     let mut edits = Edits {
         redirect: a.redirect.clone(),
@@ -367,15 +500,24 @@ fn edits_of(a: &EditArgs) -> Result<Variants, String> {
     let component = |name: &str, option: &str| {
         Component::named(name).map_err(|e| format!("{option} {name}: {}", e.message))
     };
+    // Each component set, and the option that sets it, to refuse a second one.
+    let mut setters: Vec<(Component, String)> = Vec::new();
+    let mut claim = |c: Component, option: String| match setters.iter().find(|(d, _)| *d == c) {
+        Some((_, first)) => Err(format!(
+            "{first} and {option} both set the {c}: give one (trurl refuses this too)"
+        )),
+        None => {
+            setters.push((c, option));
+            Ok(())
+        }
+    };
     // Each (component, values): one value, or several to iterate over.
     let mut iterated: Vec<(Component, Values)> = Vec::new();
     for item in &a.set {
-        let Some((name, value)) = item.split_once('=') else {
-            return Err(format!("--set {item:?}: write COMPONENT=VALUE"));
-        };
-        let name = name.strip_suffix(':').unwrap_or(name);
+        let (name, value, conditional) = set_option(item)?;
         let c = component(name, "--set")?;
-        if a.expand {
+        claim(c, format!("--set {}", excerpt(item)))?;
+        if a.expand && !conditional {
             let values = Alternatives::parse(value).map_err(|e| {
                 format!(
                     "--set {}: byte {} of the value: {}",
@@ -385,6 +527,8 @@ fn edits_of(a: &EditArgs) -> Result<Variants, String> {
                 )
             })?;
             iterated.push((c, Values::Expanded(values)));
+        } else if conditional {
+            edits.set_if_empty.push((c, value.to_owned()));
         } else {
             edits.set.push((c, value.to_owned()));
         }
@@ -394,11 +538,7 @@ fn edits_of(a: &EditArgs) -> Result<Variants, String> {
             return Err(format!("--iterate {item:?}: write COMPONENT=\"A B C\""));
         };
         let c = component(name.strip_suffix(':').unwrap_or(name), "--iterate")?;
-        if iterated.iter().any(|(d, _)| *d == c) {
-            return Err(format!(
-                "--iterate {name}: the component is already iterated"
-            ));
-        }
+        claim(c, format!("--iterate {}", excerpt(item)))?;
         iterated.push((
             c,
             Values::Listed(values.split(' ').map(str::to_owned).collect()),
@@ -433,6 +573,19 @@ fn edits_of(a: &EditArgs) -> Result<Variants, String> {
                     "--trim {item:?}: write query=NAME (only the query can be trimmed)"
                 ))
             }
+        }
+    }
+    for (items, append, option) in [
+        (&a.replace, false, "--replace"),
+        (&a.replace_append, true, "--replace-append"),
+    ] {
+        for item in items {
+            if item.is_empty() {
+                return Err(format!(
+                    "{option}: no parameter given; write NAME=VALUE (or NAME)"
+                ));
+            }
+            edits.replace_query.push((item.clone(), append));
         }
     }
     let count = iterated
@@ -516,6 +669,17 @@ impl Variants {
         self.dimensions.is_empty() && self.base.is_empty()
     }
 
+    /// Whether the sets (and iterations) make a URL with no input: they give a URL, or a
+    /// scheme and a host.
+    fn makes_a_url(&self) -> bool {
+        let sets = |c: Component| {
+            let mut sets = self.base.set.iter().chain(&self.base.set_if_empty);
+            sets.any(|(d, _)| *d == c) || self.dimensions.iter().any(|(d, _, _)| *d == c)
+        };
+        sets(Component::Href)
+            || sets(Component::Scheme) && (sets(Component::Host) || sets(Component::HostPort))
+    }
+
     /// Edit list `index` (below the count): the options' edits, then one value of each
     /// iterated component.
     fn get(&self, index: usize) -> Cow<'_, Edits> {
@@ -551,14 +715,114 @@ fn too_many(alternatives: &Alternatives, variants: &Variants) -> String {
     )
 }
 
-/// `input` by the URL Standard, against `base`, with `edits`.
-fn browser(input: &str, base: Option<&Url>, edits: &Edits) -> Result<Parsed, Failed> {
+/// `input` by the URL Standard, against `base`, with `edits`; with `keep_port`, the
+/// explicit default port the input or the edits wrote, to show.
+fn browser(
+    input: &str,
+    base: Option<&Url>,
+    edits: &Edits,
+    keep_port: bool,
+) -> Result<Parsed, Failed> {
     let (url, warnings) = whatwg::parse_with_warnings(input, base)?;
-    if edits.is_empty() {
-        return Ok(Parsed::Whatwg(url, warnings));
+    let url = if edits.is_empty() {
+        url
+    } else {
+        edits.apply(&url)?
+    };
+    let kept = if keep_port {
+        written_port(input, edits)
+            .filter(|&p| url.port().is_none() && Some(p) == url.port_or_known_default())
+    } else {
+        None
+    };
+    Ok(Parsed::Whatwg(url, warnings, kept))
+}
+
+/// The URL made of the `--set` values alone (no input URL): the scheme's, with the host
+/// and the other components set in order. A `url` set is the URL to start from.
+///
+/// Bad input: without a scheme and a host (or a url) there is no URL to make, which is an
+/// error naming the components; a value a setter refuses is its error.
+fn built(edits: &Edits, rfc3986: bool, keep_port: bool) -> Result<Parsed, Failed> {
+    let value = |c: Component| {
+        edits
+            .set
+            .iter()
+            .chain(&edits.set_if_empty)
+            .rev()
+            .find(|(d, _)| *d == c)
+            .map(|(_, v)| v.as_str())
+    };
+    let has_host = value(Component::Host)
+        .or(value(Component::HostPort))
+        .is_some();
+    let start = match (value(Component::Href), value(Component::Scheme)) {
+        (Some(url), _) => url.to_owned(),
+        (None, Some(scheme)) if has_host => {
+            // A host to be replaced by the host set; the path "/" stays unless one is set.
+            format!("{}://host.invalid/", scheme.trim_end_matches(':'))
+        }
+        _ => {
+            return Err(Failed {
+                component: "url",
+                position: None,
+                message: "url: not enough input for a URL: give one, or --set scheme=… and --set host=… (or --set url=…)".into(),
+            })
+        }
+    };
+    let mut result = if rfc3986 {
+        generic(&start, None, edits)
+    } else {
+        browser(&start, None, edits, keep_port)
+    };
+    if let Err(f) = &mut result {
+        if f.position.is_some() {
+            // A position in the made-up URL means nothing to the user: name the scheme.
+            f.position = None;
+            f.message = format!(
+                "scheme: --set scheme={}: {}",
+                value(Component::Scheme).unwrap_or(""),
+                f.message
+            );
+        }
     }
-    let edited = edits.apply(&url)?;
-    Ok(Parsed::Whatwg(edited, warnings))
+    result
+}
+
+/// The port `input` writes, as the edits leave it: the one written in the input (or the
+/// redirect), then each port a set writes (`port=`, `hostport=`, `url=`), none after a
+/// clear. `--keep-port` shows it where the URL Standard drops it as the scheme's default.
+fn written_port(input: &str, edits: &Edits) -> Option<u16> {
+    let authority_port = |text: &str| -> Option<Option<u16>> {
+        let parts = rfc3986::split(text.trim());
+        let authority = parts.authority_parts()?;
+        Some(authority.port.and_then(|p| p.parse().ok()))
+    };
+    let mut port = authority_port(input).flatten();
+    // A redirect with an authority brings its own port (or none).
+    if let Some(p) = edits.redirect.as_deref().and_then(authority_port) {
+        port = p;
+    }
+    for (c, v) in edits.set.iter().chain(&edits.set_if_empty) {
+        match c {
+            Component::Port => port = v.parse().ok(),
+            Component::HostPort => {
+                port = rfc3986::split_authority(v)
+                    .port
+                    .and_then(|p| p.parse().ok())
+            }
+            Component::Href => port = authority_port(v).flatten(),
+            _ => {}
+        }
+    }
+    if edits
+        .clear
+        .iter()
+        .any(|c| matches!(c, Component::Port | Component::HostPort))
+    {
+        port = None;
+    }
+    port
 }
 
 /// `input` by RFC 3986, resolved against `base`, with `edits`.
@@ -567,7 +831,7 @@ fn generic(input: &str, base: Option<&str>, edits: &Edits) -> Result<Parsed, Fai
         Some(b) => rfc3986::resolve(b, input).map_err(|e| Failed {
             component: "url",
             position: None,
-            message: format!("does not resolve against --base: {}", e.message),
+            message: format!("url: does not resolve against --base: {}", e.message),
         })?,
         None => input.to_owned(),
     };
@@ -575,7 +839,7 @@ fn generic(input: &str, base: Option<&str>, edits: &Edits) -> Result<Parsed, Fai
         rfc3986::parse(&resolved).map_err(|e| Failed {
             component: "url",
             position: Some(e.position),
-            message: e.message,
+            message: format!("url: {}", e.message),
         })?;
         resolved
     } else {
@@ -584,40 +848,90 @@ fn generic(input: &str, base: Option<&str>, edits: &Edits) -> Result<Parsed, Fai
     Ok(Parsed::Generic(uri))
 }
 
-fn print(out: &mut impl Write, output: &Output, input: &str, parsed: &Parsed) -> io::Result<()> {
+/// Writes the URL as `output` shows it, in `style`, into `out` (a line of its own).
+///
+/// Bad input: a `--get` template with `must:` or `strict:` that the URL cannot fill is the
+/// failure naming the placeholder's component.
+fn show(
+    out: &mut Vec<u8>,
+    output: &Output,
+    style: &Style,
+    input: &str,
+    parsed: &Parsed,
+) -> Result<(), Failed> {
+    let write = |out: &mut Vec<u8>, text: &str| {
+        out.extend_from_slice(text.as_bytes());
+        out.push(b'\n');
+    };
+    let port_of = |url: &dyn Fn() -> Option<u16>, kept: Option<u16>| {
+        kept.or_else(|| if style.default_port { url() } else { None })
+    };
+    let mut render =
+        |template: &Template, url: &dyn DynSource, kept: Option<u16>| -> Result<(), Failed> {
+            let style = Style {
+                port: kept.or(style.port),
+                ..*style
+            };
+            url.render(template, &style, out).map_err(|e| Failed {
+                component: e.component,
+                position: None,
+                message: format!("{}: --get {e}", e.component),
+            })?;
+            out.push(b'\n');
+            Ok(())
+        };
     match (output, parsed) {
-        (Output::Href, Parsed::Whatwg(url, _)) => writeln!(out, "{url}"),
-        (Output::Href, Parsed::Generic(uri)) => writeln!(out, "{uri}"),
-        (Output::Get(t), Parsed::Whatwg(url, _)) => write_rendered(out, t, url),
-        (Output::Get(t), Parsed::Generic(uri)) => write_rendered(out, t, &Reference::new(uri)),
-        (Output::Json, Parsed::Whatwg(url, warnings)) => {
+        (Output::Href, Parsed::Whatwg(url, _, kept)) => {
+            let port = port_of(&|| Source::default_port(url), *kept);
+            write(out, &href_with(url, port, style.idn));
+        }
+        (Output::Href, Parsed::Generic(uri)) => {
+            let r = Reference::new(uri);
+            let port = port_of(&|| r.default_port(), None);
+            write(out, &href_with(&r, port, style.idn));
+        }
+        (Output::Get(t), Parsed::Whatwg(url, _, kept)) => render(t, url, *kept)?,
+        (Output::Get(t), Parsed::Generic(uri)) => render(t, &Reference::new(uri), None)?,
+        (Output::Json, Parsed::Whatwg(url, warnings, _)) => {
             let report = whatwg::report_parsed(input, url, warnings.clone());
-            writeln!(out, "{}", serde_json::to_string(&report)?)
+            write(out, &serde_json::to_string(&report).unwrap_or_default());
         }
         (Output::Json, Parsed::Generic(uri)) => match Components::of(uri) {
-            Ok(c) => writeln!(out, "{}", serde_json::to_string(&c)?),
-            Err(_) => writeln!(out),
+            Ok(c) => write(out, &serde_json::to_string(&c).unwrap_or_default()),
+            Err(_) => write(out, ""),
         },
         // The table does not show the input: the report is not given a copy of it.
-        (Output::Table, Parsed::Whatwg(url, warnings)) => {
-            write_table(out, &whatwg::report_parsed("", url, warnings.clone()))
+        (Output::Table, Parsed::Whatwg(url, warnings, _)) => {
+            let _ = write_table(out, &whatwg::report_parsed("", url, warnings.clone()));
         }
-        (Output::Table, Parsed::Generic(uri)) => match Components::of(uri) {
-            Ok(c) => write_rfc3986_table(out, &c),
-            Err(_) => Ok(()),
-        },
+        (Output::Table, Parsed::Generic(uri)) => {
+            if let Ok(c) = Components::of(uri) {
+                let _ = write_rfc3986_table(out, &c);
+            }
+        }
     }
+    Ok(())
 }
 
-fn write_rendered(
-    out: &mut impl Write,
-    template: &Template,
-    url: &impl urlkit::inspect::template::Source,
-) -> io::Result<()> {
-    let mut line = Vec::new();
-    template.render(url, &mut line);
-    line.push(b'\n');
-    out.write_all(&line)
+/// A URL of either view, to fill a template from.
+trait DynSource {
+    fn render(
+        &self,
+        template: &Template,
+        style: &Style,
+        out: &mut Vec<u8>,
+    ) -> Result<(), RenderError>;
+}
+
+impl<S: Source> DynSource for S {
+    fn render(
+        &self,
+        template: &Template,
+        style: &Style,
+        out: &mut Vec<u8>,
+    ) -> Result<(), RenderError> {
+        template.render_with(self, style, out)
+    }
 }
 
 /// The batch path: `--get` without edits, one line in, one line out, through

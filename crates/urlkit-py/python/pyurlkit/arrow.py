@@ -55,7 +55,7 @@ def decode(values: Any, *, diagnostics: bool = False, **options: Any) -> Any:
 
 def get(values: Any, template: str, *, base: Optional[str] = None) -> Any:
     """Each URL filled into ``template`` as ``urlkit parse --get TEMPLATE`` does
-    (``{host}``, ``{path}``, ``{query:KEY}``, ``{scheme}://{host}:{port}``, … with
+    (``{host}``, ``{path}``, ``{query:KEY}``, ``{scheme}://{host}:{default:port}``, … with
     values decoded; ``{path:raw}`` or ``{:query:KEY}`` for the encoded form); null where the
     row does not parse. A template that cannot be used raises ``SettingError``."""
     return apply(lambda a: _native.get_column(a, template, base=base), values)

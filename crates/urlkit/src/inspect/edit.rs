@@ -7,8 +7,9 @@
 //! the generic syntax of RFC 3986 ([`Edits::apply_rfc3986`]) for URIs a browser would
 //! rewrite (`ldap:`, `urn:`, …).
 //!
-//! Edits run in this order, as trurl runs them: the redirect, each set in the order given,
-//! each clear, then path and query appends, trims, and the sort.
+//! Edits run in this order, as trurl runs them: the redirect, each set in the order given
+//! (then each conditional set), each clear, the path appends, then on the query: trims,
+//! replacements, appends, and the sort.
 
 use super::parts::excerpt;
 use super::rfc3986::{self, host_kind, HostKind};
@@ -151,6 +152,12 @@ pub struct Edits {
     /// Components to set, in order (`--set port=8080`). An empty value clears where the
     /// URL Standard's setter does (port, query, fragment, user, password).
     pub set: Vec<(Component, String)>,
+    /// Components to set only where the URL has none (trurl's `--set port?=8080`), in order,
+    /// after [`set`](Edits::set): an absent or empty user, password, host, port (the URL
+    /// Standard leaves a default port out, so it counts as absent), path, query or
+    /// fragment. A URL of the URL Standard always has a scheme, so a scheme here is set
+    /// only on a relative reference (under RFC 3986).
+    pub set_if_empty: Vec<(Component, String)>,
     /// Components to remove: user, password, port, query and fragment go; the path
     /// becomes empty (`/` for special schemes); the host becomes empty where it may.
     pub clear: Vec<Component>,
@@ -163,6 +170,11 @@ pub struct Edits {
     /// Remove the query parameters whose decoded name matches one of these patterns:
     /// `*` matches any run of characters, `\*` a star.
     pub trim_query: Vec<String>,
+    /// Replace query parameters (trurl's `--replace`): `name=value` (or `name`) takes the
+    /// place of the first parameter of that decoded name, and the others of that name go;
+    /// with the flag set (`--replace-append`) it is appended when there is none. Encoded
+    /// as [`append_query`](Edits::append_query) is.
+    pub replace_query: Vec<(String, bool)>,
     /// Sort the query's parameters by decoded name, keeping the order of equal names
     /// (as `URLSearchParams.sort()` orders them).
     pub sort_query: bool,
@@ -175,10 +187,12 @@ impl Default for Edits {
         Edits {
             redirect: None,
             set: Vec::new(),
+            set_if_empty: Vec::new(),
             clear: Vec::new(),
             append_path: Vec::new(),
             append_query: Vec::new(),
             trim_query: Vec::new(),
+            replace_query: Vec::new(),
             sort_query: false,
             query_separator: '&',
         }
@@ -190,6 +204,7 @@ impl Edits {
     pub fn is_empty(&self) -> bool {
         self.redirect.is_none()
             && self.set.is_empty()
+            && self.set_if_empty.is_empty()
             && self.clear.is_empty()
             && !self.edits_query()
             && self.append_path.is_empty()
@@ -197,7 +212,10 @@ impl Edits {
 
     /// Whether an append, a trim or the sort touches the query.
     pub(crate) fn edits_query(&self) -> bool {
-        !self.append_query.is_empty() || !self.trim_query.is_empty() || self.sort_query
+        !self.append_query.is_empty()
+            || !self.trim_query.is_empty()
+            || !self.replace_query.is_empty()
+            || self.sort_query
     }
 
     /// The path after the path appends (`path` is not opaque).
@@ -212,42 +230,39 @@ impl Edits {
         out
     }
 
-    /// The query after the appends, trims and sort: `None` when no parameter is left.
+    /// The query after the trims, replacements, appends and sort, in trurl's order (so a
+    /// trim never removes a parameter appended): `None` when no parameter is left. Empty
+    /// pieces (`a=1&&b=2`, a trailing `&`) are dropped, as the URL Standard's
+    /// `application/x-www-form-urlencoded` parser skips them.
     ///
-    /// The pairs are slices of `query` (and of the appended pairs), not copies: a query of
-    /// many pairs costs a few times its length, not a string per pair.
+    /// The pairs are slices of `query` (and of one buffer of the added pairs), not copies:
+    /// a query of many pairs costs a few times its length, not a string per pair.
     pub fn edited_query(&self, query: Option<&str>) -> Option<String> {
         let separator = self.query_separator;
-        let query = query.filter(|q| !q.is_empty());
-        // The query and the appended pairs, in one buffer and in order (the sort relies on
-        // it): the query itself when nothing is appended.
-        let all: Cow<'_, str> = if self.append_query.is_empty() {
-            Cow::Borrowed(query.unwrap_or(""))
-        } else {
-            let mut all = query.unwrap_or("").to_owned();
-            let mut first = query.is_none();
-            for item in &self.append_query {
-                let (name, value) = match item.split_once('=') {
-                    Some((n, v)) => (n, Some(v)),
-                    None => (item.as_str(), None),
-                };
-                if !first {
-                    all.push(separator);
-                }
-                first = false;
-                all.push_str(&encoded(name, EncodeSet::FORM));
-                if let Some(v) = value {
-                    all.push('=');
-                    all.push_str(&encoded(v, EncodeSet::FORM));
-                }
+        let query = query.unwrap_or("");
+        // The added pairs, encoded, in one buffer: each replacement, then each append.
+        let mut added = String::new();
+        let mut ranges = Vec::with_capacity(self.replace_query.len() + self.append_query.len());
+        for item in self
+            .replace_query
+            .iter()
+            .map(|(item, _)| item)
+            .chain(&self.append_query)
+        {
+            let start = added.len();
+            let (name, value) = match item.split_once('=') {
+                Some((n, v)) => (n, Some(v)),
+                None => (item.as_str(), None),
+            };
+            added.push_str(&encoded(name, EncodeSet::FORM));
+            if let Some(v) = value {
+                added.push('=');
+                added.push_str(&encoded(v, EncodeSet::FORM));
             }
-            Cow::Owned(all)
-        };
-        let mut pairs: Vec<&str> = if query.is_none() && self.append_query.is_empty() {
-            Vec::new()
-        } else {
-            all.split(separator).collect()
-        };
+            ranges.push(start..added.len());
+        }
+        let (replacements, appends) = ranges.split_at(self.replace_query.len());
+        let mut pairs: Vec<&str> = query.split(separator).filter(|p| !p.is_empty()).collect();
         if !self.trim_query.is_empty() {
             let patterns: Vec<NamePattern> = self
                 .trim_query
@@ -259,6 +274,26 @@ impl Edits {
                 !patterns.iter().any(|pattern| pattern.matches(&name))
             });
         }
+        for ((item, append), range) in self.replace_query.iter().zip(replacements) {
+            let name = item.split_once('=').map_or(item.as_str(), |(n, _)| n);
+            let new = &added[range.clone()];
+            let mut replaced = false;
+            pairs.retain_mut(|pair| {
+                if pair_name(pair) != name {
+                    return true;
+                }
+                if replaced {
+                    return false;
+                }
+                *pair = new;
+                replaced = true;
+                true
+            });
+            if !replaced && *append {
+                pairs.push(new);
+            }
+        }
+        pairs.extend(appends.iter().map(|r| &added[r.clone()]));
         if self.sort_query {
             sort_by_name(&mut pairs);
         }
@@ -290,6 +325,11 @@ impl Edits {
         let mut parts = GenericParts::of(uri)?;
         for (component, value) in &self.set {
             parts.set(*component, value)?;
+        }
+        for (component, value) in &self.set_if_empty {
+            if parts.lacks(*component) {
+                parts.set(*component, value)?;
+            }
         }
         for component in &self.clear {
             parts.clear(*component)?;
@@ -366,15 +406,12 @@ fn differing_bytes_order(p: u8, q: u8) -> Ordering {
     }
 }
 
-/// Sorts `pairs` by decoded name in UTF-16 order, keeping the order of equal names, in
-/// place and without a copy of any pair. The pairs must lie in one buffer in their order
-/// (as [`Edits::edited_query`] lays them): equal names are ordered by address. Names that
-/// need no decoding are compared where they lie; the others are decoded once, into one
-/// buffer.
+/// Sorts `pairs` by decoded name in UTF-16 order, keeping the order of equal names (a
+/// stable sort), without a copy of any pair. Names that need no decoding are compared
+/// where they lie; the others are decoded once, into one buffer.
 fn sort_by_name(pairs: &mut [&str]) {
-    let by_place = |a: &str, b: &str| a.as_ptr().cmp(&b.as_ptr());
     if !pairs.iter().any(|p| raw_name(p).contains(['%', '+'])) {
-        pairs.sort_unstable_by(|a, b| pair_name_order(a, b).then_with(|| by_place(a, b)));
+        pairs.sort_by(|a, b| pair_name_order(a, b));
         return;
     }
     /// A name as written, or the range of its decoded form in the buffer of decoded names.
@@ -400,9 +437,7 @@ fn sort_by_name(pairs: &mut [&str]) {
             Name::Decoded(start, end) => &decoded[start..end],
         }
     }
-    keyed.sort_unstable_by(|(a, p), (b, q)| {
-        utf16_order(text(a, &decoded), text(b, &decoded)).then_with(|| by_place(p, q))
-    });
+    keyed.sort_by(|(a, _), (b, _)| utf16_order(text(a, &decoded), text(b, &decoded)));
     for (slot, (_, pair)) in pairs.iter_mut().zip(keyed) {
         *slot = pair;
     }
@@ -812,6 +847,22 @@ impl GenericParts {
                 (u, None) => u,
                 (u, Some(p)) => Some(format!("{}:{p}", u.unwrap_or_default())),
             };
+        }
+    }
+
+    /// Whether the component is absent or empty (a conditional set may fill it in).
+    fn lacks(&self, component: Component) -> bool {
+        let authority = self.authority.as_ref();
+        match component {
+            Component::Scheme => self.scheme.is_none(),
+            Component::User => self.userinfo_parts().0.is_none_or(|u| u.is_empty()),
+            Component::Password => self.userinfo_parts().1.is_none_or(|p| p.is_empty()),
+            Component::Host | Component::HostPort => authority.is_none_or(|a| a.1.is_empty()),
+            Component::Port => authority.is_none_or(|a| a.2.as_deref().is_none_or(str::is_empty)),
+            Component::Path => self.path.is_empty(),
+            Component::Query => self.query.as_deref().is_none_or(str::is_empty),
+            Component::Fragment => self.fragment.as_deref().is_none_or(str::is_empty),
+            Component::Href => false,
         }
     }
 

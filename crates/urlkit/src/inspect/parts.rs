@@ -81,21 +81,19 @@ pub fn default_port(scheme: &str) -> Option<u16> {
 
 /// Splits a query at `&` and `;` into decoded `(name, value)` pairs: `+` is a space, escapes
 /// are decoded as UTF-8 (invalid bytes become U+FFFD, a `%` without two hex digits stays).
-/// Nothing is dropped: duplicates are kept, and so are blanks — an empty segment
-/// (`a=1&&b=2`, a trailing `&`) is the pair `("", "")`. Only an empty query has no pairs.
+/// Duplicates are kept; empty pieces (`a=1&&b=2`, a trailing `&`) are skipped, as the URL
+/// Standard's `application/x-www-form-urlencoded` parser skips them (`=` alone is the pair
+/// `("", "")`).
 pub fn query_pairs(query: &str) -> Vec<(String, String)> {
     pairs(query).collect()
 }
 
 /// [`query_pairs`], one pair at a time.
 pub(crate) fn pairs(query: &str) -> impl Iterator<Item = (String, String)> + '_ {
-    query
-        .split(['&', ';'])
-        .filter(move |_| !query.is_empty())
-        .map(|p| {
-            let (k, v) = p.split_once('=').unwrap_or((p, ""));
-            (percent_decode_lossy(k, true), percent_decode_lossy(v, true))
-        })
+    query.split(['&', ';']).filter(|p| !p.is_empty()).map(|p| {
+        let (k, v) = p.split_once('=').unwrap_or((p, ""));
+        (percent_decode_lossy(k, true), percent_decode_lossy(v, true))
+    })
 }
 
 /// A report lists at most this many query pairs, and as many path segments, and counts

@@ -1,4 +1,4 @@
-//! Output templates for `urlkit parse --get`, in the style of trurl: `{host}`,
+//! Output templates for `urlkit parse --get` and `urlkit edit --get`, trurl's: `{host}`,
 //! `{query:KEY}` and friends, filled in from a parsed URL without allocating: a URL of the
 //! URL Standard (`whatwg::Url`, with the `whatwg` feature) or an RFC 3986 reference
 //! ([`Reference`]), through [`Source`].
@@ -9,23 +9,34 @@
 //! | `{scheme}` | the scheme |
 //! | `{user}`, `{password}` | username, password |
 //! | `{host}` | the host (IPv6 in brackets), as serialized (Punycode) |
-//! | `{host:unicode}` | a domain host in Unicode (UTS #46 ToUnicode; allocates) |
-//! | `{port}` | the port, or the scheme's default when none is given |
+//! | `{port}` | the port written in the URL (the URL Standard leaves a default port out) |
 //! | `{hostport}` | the host and, when there is one, `:port` (the URL API's `host`) |
 //! | `{path}`, `{query}`, `{fragment}` | path, query (without `?`), fragment (without `#`) |
-//! | `{query:KEY}` | the value of the first query parameter named KEY |
+//! | `{query:KEY}` | the value of the first query parameter named KEY (KEY may be empty) |
 //! | `{query-all:KEY}` | the values of every parameter named KEY, separated by spaces |
 //!
-//! Values are percent-decoded (and `+` is a space in query parameters); a leading colon
-//! (`{:path}`, `{:query:KEY}`), or a `:raw` suffix on the plain names (`{path:raw}`), gives
-//! the encoded form as it appears in the URL, and `{:port}` only an explicit port. Escapes of
-//! control characters stay encoded even in decoded values, so that each URL's output stays on
-//! one line. `{{` and `}}` are literal braces; `\n` and `\t` are newline and tab.
+//! Qualifiers go before the name, as trurl's, and combine (`{default:puny:url}`):
+//! `default:` writes the scheme's default port where the URL has none (`{default:port}`,
+//! `{default:url}`); `puny:` and `idn:` give the host (in `{host}`, `{hostport}` and
+//! `{url}`) in Punycode or in Unicode (UTS #46 ToUnicode); `must:` makes a missing
+//! component (or query parameter) an error; `strict:` makes a value that cannot be shown
+//! decoded (an escape of a control character) an error; `url:`, or a leading colon
+//! (`{:path}`, `{:query:KEY}`), or a `:raw` suffix (`{path:raw}`) gives the value encoded as
+//! it appears in the URL. `{host:unicode}` is `{idn:host}`.
+//!
+//! Values are percent-decoded (and `+` is a space in query parameters). Escapes of control
+//! characters stay encoded even in decoded values, so that each URL's output stays on one
+//! line. Placeholders are written `{name}` or, as trurl also allows, `[name]`: the first
+//! `{` or `[` of the template chooses which, and the other is plain text. A doubled bracket
+//! (`{{`, `[[`) is a literal one, and so is a bracket that is never closed; `}}` is a
+//! literal `}`. `\n`, `\t` and `\r` are newline, tab and carriage return, `\\`, `\{` and
+//! `\[` the character itself.
 
 use super::parts::escape_at;
 use super::rfc3986::{split, UriRef};
 use std::borrow::Cow;
 use std::fmt;
+use std::ops::Range;
 
 /// What a template reads from a URL. Every value is as it appears in the URL
 /// (percent-encoded); absent components are `None` or empty.
@@ -49,16 +60,59 @@ pub trait Source {
             host.into()
         }
     }
+    /// Where the host lies in [`href`](Source::href), when the URL has one: the place a
+    /// port or a converted host is written. `None` (the default) when it has none or the
+    /// source cannot say; the URL is then shown as it is.
+    fn host_span(&self) -> Option<Range<usize>> {
+        None
+    }
     /// The port written in the URL (the URL Standard drops a default one).
     fn port(&self) -> Option<u16>;
-    /// The port the scheme uses when none is written.
-    fn default_port(&self) -> Option<u16>;
+    /// The port the scheme uses when none is written: the URL Standard's for its special
+    /// schemes, IANA's for other well-known ones (`imap` 143, `ssh` 22, …; see
+    /// [`default_port`](super::default_port)).
+    fn default_port(&self) -> Option<u16> {
+        super::default_port(self.scheme())
+    }
     /// The path.
     fn path(&self) -> &str;
     /// The query, without `?`.
     fn query(&self) -> Option<&str>;
     /// The fragment, without `#`.
     fn fragment(&self) -> Option<&str>;
+}
+
+/// `url`'s serialization with `port` written after the host when the URL has no port of its
+/// own (`https://h:443/`, which the URL Standard serializes without it), and the host in
+/// Unicode when `idn` is set. A URL without a host (or a [`Source`] that cannot place it)
+/// is returned as it is.
+pub fn href_with<'a>(
+    url: &'a (impl Source + ?Sized),
+    port: Option<u16>,
+    idn: bool,
+) -> Cow<'a, str> {
+    let href = url.href();
+    let Some(span) = url.host_span() else {
+        return Cow::Borrowed(href);
+    };
+    let port = port.filter(|_| url.port().is_none() && !url.host().is_empty());
+    let unicode = if idn { Some(url.host_unicode()) } else { None };
+    let unicode = unicode.filter(|u| u != &href[span.clone()]);
+    if port.is_none() && unicode.is_none() {
+        return Cow::Borrowed(href);
+    }
+    let mut out = String::with_capacity(href.len() + 8);
+    out.push_str(&href[..span.start]);
+    match &unicode {
+        Some(u) => out.push_str(u),
+        None => out.push_str(&href[span.clone()]),
+    }
+    if let Some(p) = port {
+        out.push(':');
+        out.push_str(&p.to_string());
+    }
+    out.push_str(&href[span.end..]);
+    Cow::Owned(out)
 }
 
 /// A URI reference split by the generic syntax of RFC 3986 ([`split`]), for templates: the
@@ -106,11 +160,14 @@ impl Source for Reference<'_> {
     fn host(&self) -> &str {
         self.parts.authority_parts().map_or("", |a| a.host)
     }
+    fn host_span(&self) -> Option<Range<usize>> {
+        let host = self.parts.authority_parts()?.host;
+        // The host is a slice of the text: its place is the distance between them.
+        let start = (host.as_ptr() as usize).checked_sub(self.text.as_ptr() as usize)?;
+        (start + host.len() <= self.text.len()).then(|| start..start + host.len())
+    }
     fn port(&self) -> Option<u16> {
         self.parts.authority_parts()?.port?.parse().ok()
-    }
-    fn default_port(&self) -> Option<u16> {
-        super::default_port(self.parts.scheme?)
     }
     fn path(&self) -> &str {
         self.parts.path
@@ -127,14 +184,33 @@ impl Source for Reference<'_> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Template {
     parts: Vec<Part>,
-    /// Whether every placeholder is the scheme, the host or the port.
+    /// Whether every placeholder is the scheme, the host or the port, without a qualifier
+    /// that needs more than the fast path reads.
     reads_only_scheme_host_port: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Part {
     Literal(Vec<u8>),
-    Field { field: Field, raw: bool },
+    Field(Placeholder),
+}
+
+/// One placeholder: the component and its qualifiers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Placeholder {
+    field: Field,
+    /// As it appears in the URL (`{:path}`, `url:`, `:raw`).
+    raw: bool,
+    /// `default:`: the scheme's default port where the URL has none.
+    default: bool,
+    /// `puny:` (Some(false)) or `idn:` (Some(true)): the host in Punycode or Unicode.
+    idn: Option<bool>,
+    /// `must:`: a missing component is an error.
+    must: bool,
+    /// `strict:`: a value that cannot be shown decoded is an error.
+    strict: bool,
+    /// The byte of its opening bracket in the template.
+    position: usize,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -144,7 +220,6 @@ enum Field {
     User,
     Password,
     Host,
-    HostUnicode,
     HostPort,
     Port,
     Path,
@@ -152,6 +227,24 @@ enum Field {
     Fragment,
     QueryKey(Vec<u8>),
     QueryAll(Vec<u8>),
+}
+
+impl Field {
+    fn name(&self) -> &'static str {
+        match self {
+            Field::Url => "url",
+            Field::Scheme => "scheme",
+            Field::User => "user",
+            Field::Password => "password",
+            Field::Host => "host",
+            Field::HostPort => "hostport",
+            Field::Port => "port",
+            Field::Path => "path",
+            Field::Query | Field::QueryKey(_) => "query",
+            Field::Fragment => "fragment",
+            Field::QueryAll(_) => "query-all",
+        }
+    }
 }
 
 /// A template that cannot be used: what is wrong and at which byte of the template.
@@ -171,53 +264,96 @@ impl fmt::Display for TemplateError {
 
 impl std::error::Error for TemplateError {}
 
+/// A URL a template cannot be filled in from: a `must:` component it lacks, or a `strict:`
+/// value that does not decode; which placeholder (its byte in the template) and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RenderError {
+    /// The component the placeholder reads (`query`, `port`, …).
+    pub component: &'static str,
+    /// Byte offset of the placeholder in the template.
+    pub position: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for RenderError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "template byte {}: {}", self.position, self.message)
+    }
+}
+
+impl std::error::Error for RenderError {}
+
+/// How a template shows every URL: trurl's output options, as if each placeholder had the
+/// matching qualifier. The default shows URLs as they are.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Style {
+    /// Every value as it appears in the URL, percent-encoded (trurl's `--urlencode`).
+    pub encoded: bool,
+    /// Hosts in Unicode, as `idn:` (trurl's `--as-idn`); `puny:` still gives Punycode.
+    pub idn: bool,
+    /// The scheme's default port wherever the URL has none, as `default:` (trurl's
+    /// `--default-port`).
+    pub default_port: bool,
+    /// A port to show where the URL has none (the explicit default port `--keep-port`
+    /// keeps, which the URL Standard leaves out).
+    pub port: Option<u16>,
+}
+
 impl Template {
     /// Parses a template (see the module documentation for the placeholders).
     ///
-    /// Bad input: an unknown placeholder name, an unclosed `{`, a lone `}` or an empty
-    /// `{query:}` key is an error naming its byte offset in the template.
+    /// Bad input: an unknown placeholder name or qualifier, or both `puny:` and `idn:`, is
+    /// an error naming the byte of its bracket in the template. A bracket that is never
+    /// closed is text, as in trurl.
     pub fn parse(template: &str) -> Result<Template, TemplateError> {
         let b = template.as_bytes();
         let mut parts = Vec::new();
         let mut lit = Vec::new();
+        // The bracket that opens placeholders: the first `{` or `[` of the template.
+        let mut open: Option<u8> = None;
         let mut i = 0;
         while i < b.len() {
-            match b[i] {
-                b'{' if b.get(i + 1) == Some(&b'{') => {
-                    lit.push(b'{');
+            let c = b[i];
+            if open.is_none() && matches!(c, b'{' | b'[') {
+                open = Some(c);
+            }
+            let close = if open == Some(b'[') { b']' } else { b'}' };
+            if Some(c) == open {
+                if b.get(i + 1) == Some(&c) {
+                    lit.push(c);
+                    i += 2;
+                    continue;
+                }
+                let Some(len) = memchr::memchr(close, &b[i + 1..]) else {
+                    lit.push(c);
+                    i += 1;
+                    continue;
+                };
+                if !lit.is_empty() {
+                    parts.push(Part::Literal(std::mem::take(&mut lit)));
+                }
+                parts.push(Part::Field(parse_placeholder(
+                    &template[i + 1..i + 1 + len],
+                    i,
+                )?));
+                i += len + 2;
+                continue;
+            }
+            match c {
+                b'\\' if i + 1 < b.len() => {
+                    match b[i + 1] {
+                        b'n' => lit.push(b'\n'),
+                        b't' => lit.push(b'\t'),
+                        b'r' => lit.push(b'\r'),
+                        e @ (b'\\' | b'{' | b'[') => lit.push(e),
+                        e => lit.extend_from_slice(&[b'\\', e]),
+                    }
                     i += 2;
                 }
-                b'}' if b.get(i + 1) == Some(&b'}') => {
+                b'}' if open == Some(b'{') && b.get(i + 1) == Some(&b'}') => {
                     lit.push(b'}');
                     i += 2;
-                }
-                b'\\' if matches!(b.get(i + 1), Some(b'n' | b't' | b'\\')) => {
-                    lit.push(match b[i + 1] {
-                        b'n' => b'\n',
-                        b't' => b'\t',
-                        _ => b'\\',
-                    });
-                    i += 2;
-                }
-                b'}' => {
-                    return Err(TemplateError {
-                        position: i,
-                        message: "\"}\" without \"{\" (write \"}}\" for a literal brace)".into(),
-                    })
-                }
-                b'{' => {
-                    let Some(len) = template[i + 1..].find('}') else {
-                        return Err(TemplateError {
-                            position: i,
-                            message: "\"{\" is never closed (write \"{{\" for a literal brace)"
-                                .into(),
-                        });
-                    };
-                    if !lit.is_empty() {
-                        parts.push(Part::Literal(std::mem::take(&mut lit)));
-                    }
-                    parts.push(parse_field(&template[i + 1..i + 1 + len], i)?);
-                    i += len + 2;
                 }
                 c => {
                     lit.push(c);
@@ -228,19 +364,17 @@ impl Template {
         if !lit.is_empty() {
             parts.push(Part::Literal(lit));
         }
-        let reads_only_scheme_host_port = parts.iter().all(|p| {
-            matches!(
-                p,
-                Part::Literal(_)
-                    | Part::Field {
-                        field: Field::Scheme
-                            | Field::Host
-                            | Field::HostUnicode
-                            | Field::HostPort
-                            | Field::Port,
-                        ..
-                    }
-            )
+        let reads_only_scheme_host_port = parts.iter().all(|p| match p {
+            Part::Literal(_) => true,
+            Part::Field(f) => {
+                !f.must
+                    && !f.strict
+                    && f.idn.is_none()
+                    && matches!(
+                        f.field,
+                        Field::Scheme | Field::Host | Field::HostPort | Field::Port
+                    )
+            }
         });
         Ok(Template {
             parts,
@@ -248,114 +382,262 @@ impl Template {
         })
     }
 
-    /// Appends the template filled in from `url` to `out`. Absent components are empty.
-    /// Never fails; decoded bytes that are not UTF-8 are written as they are.
+    /// Whether a placeholder can fail ([`render_with`](Template::render_with)): a `must:`
+    /// or `strict:` one.
+    pub fn checks(&self) -> bool {
+        self.parts
+            .iter()
+            .any(|p| matches!(p, Part::Field(f) if f.must || f.strict))
+    }
+
+    /// Appends the template filled in from `url` to `out`. Absent components are empty,
+    /// and so is a `must:` or `strict:` placeholder the URL cannot fill (see
+    /// [`render_with`](Template::render_with) to be told). Never fails; decoded bytes that
+    /// are not UTF-8 are written as they are.
     pub fn render(&self, url: &impl Source, out: &mut Vec<u8>) {
         for part in &self.parts {
             match part {
                 Part::Literal(l) => out.extend_from_slice(l),
-                Part::Field { field, raw } => render_field(field, *raw, url, out),
+                Part::Field(f) => {
+                    let at = out.len();
+                    if render_field(f, &Style::default(), url, out).is_err() {
+                        out.truncate(at);
+                    }
+                }
             }
         }
     }
+
+    /// Appends the template filled in from `url`, shown in `style`, to `out`.
+    ///
+    /// Bad input: a `must:` placeholder whose component (or query parameter) the URL lacks,
+    /// or a `strict:` one whose value has an escape of a control character, is a
+    /// [`RenderError`] naming the placeholder; `out` may then hold part of the line.
+    pub fn render_with(
+        &self,
+        url: &impl Source,
+        style: &Style,
+        out: &mut Vec<u8>,
+    ) -> Result<(), RenderError> {
+        for part in &self.parts {
+            match part {
+                Part::Literal(l) => out.extend_from_slice(l),
+                Part::Field(f) => render_field(f, style, url, out)?,
+            }
+        }
+        Ok(())
+    }
 }
 
-fn parse_field(spec: &str, at: usize) -> Result<Part, TemplateError> {
-    let (raw, spec) = match spec.strip_prefix(':') {
-        Some(rest) => (true, rest),
-        None => (false, spec),
-    };
-    let (name, arg) = match spec.split_once(':') {
-        Some((n, a)) => (n, Some(a)),
-        None => (spec, None),
-    };
+/// The qualifiers a placeholder may start with.
+const QUALIFIERS: &[&str] = &["default", "puny", "idn", "must", "strict", "url"];
+
+/// The component names a placeholder may end with.
+const FIELDS: &str = "url, scheme, user, password, host, hostport, port, path, query, fragment, query:KEY, query-all:KEY";
+
+fn parse_placeholder(spec: &str, at: usize) -> Result<Placeholder, TemplateError> {
     let bad = |message: String| TemplateError {
         position: at,
         message,
     };
-    let field = match (name, arg) {
-        ("query", Some(key)) | ("query-all", Some(key)) => {
-            if key.is_empty() {
-                return Err(bad(format!("{{{name}:}} needs a parameter name")));
-            }
-            let key = key.as_bytes().to_vec();
-            let field = if name == "query" {
-                Field::QueryKey(key)
-            } else {
-                Field::QueryAll(key)
-            };
-            return Ok(Part::Field { field, raw });
-        }
-        ("host", Some("unicode")) => {
-            return Ok(Part::Field {
-                field: Field::HostUnicode,
-                raw,
-            })
-        }
-        (n, None | Some("raw")) => {
-            let raw = raw || arg.is_some();
-            let field = match n {
-                "url" => Field::Url,
-                "scheme" => Field::Scheme,
-                "user" => Field::User,
-                "password" => Field::Password,
-                "host" => Field::Host,
-                "hostport" => Field::HostPort,
-                "port" => Field::Port,
-                "path" => Field::Path,
-                "query" => Field::Query,
-                "fragment" => Field::Fragment,
-                "query-all" => return Err(bad("{query-all:KEY} needs a parameter name".into())),
-                other => {
-                    return Err(bad(format!(
-                        "unknown placeholder {{{other}}}; known: url, scheme, user, password, host, host:unicode, hostport, port, path, query, fragment, query:KEY, query-all:KEY"
-                    )))
-                }
-            };
-            return Ok(Part::Field { field, raw });
-        }
-        (n, Some(a)) => format!("{n}:{a}"),
+    let mut p = Placeholder {
+        field: Field::Url,
+        raw: false,
+        default: false,
+        idn: None,
+        must: false,
+        strict: false,
+        position: at,
     };
-    Err(bad(format!("unknown placeholder {{{field}}}")))
+    let mut rest = match spec.strip_prefix(':') {
+        Some(rest) => {
+            p.raw = true;
+            rest
+        }
+        None => spec,
+    };
+    // urlkit's suffixes: {path:raw}, {host:unicode}.
+    if let Some((name, suffix)) = rest.split_once(':') {
+        if !name.starts_with("query") && field_named(name).is_some() {
+            match suffix {
+                "raw" => {
+                    p.raw = true;
+                    rest = name;
+                }
+                "unicode" if name == "host" => {
+                    p.idn = Some(true);
+                    rest = name;
+                }
+                _ => {}
+            }
+        }
+    }
+    loop {
+        if let Some(key) = rest.strip_prefix("query:") {
+            p.field = Field::QueryKey(key.as_bytes().to_vec());
+            return Ok(p);
+        }
+        if let Some(key) = rest.strip_prefix("query-all:") {
+            p.field = Field::QueryAll(key.as_bytes().to_vec());
+            return Ok(p);
+        }
+        let Some((word, after)) = rest.split_once(':') else {
+            break;
+        };
+        match word {
+            "default" => p.default = true,
+            "puny" | "idn" => {
+                let idn = word == "idn";
+                if p.idn == Some(!idn) {
+                    return Err(bad(format!(
+                        "{{{spec}}}: the puny: and idn: qualifiers exclude each other"
+                    )));
+                }
+                p.idn = Some(idn);
+            }
+            "must" => p.must = true,
+            "strict" => p.strict = true,
+            "url" => p.raw = true,
+            other => {
+                return Err(bad(format!(
+                    "{{{spec}}}: unknown qualifier {other:?}; the qualifiers are {}: before a component ({FIELDS})",
+                    QUALIFIERS.join(":, ")
+                )))
+            }
+        }
+        rest = after;
+    }
+    if rest == "query-all" {
+        return Err(bad("{query-all:KEY} needs a parameter name".into()));
+    }
+    match field_named(rest) {
+        Some(field) => {
+            p.field = field;
+            Ok(p)
+        }
+        None => Err(bad(format!(
+            "unknown placeholder {{{spec}}}; known: {FIELDS}, with the qualifiers {}:",
+            QUALIFIERS.join(":, ")
+        ))),
+    }
 }
 
-fn render_field(field: &Field, raw: bool, url: &impl Source, out: &mut Vec<u8>) {
-    let put = |s: &str, out: &mut Vec<u8>, plus: bool| {
-        if raw {
-            out.extend_from_slice(s.as_bytes());
+fn field_named(name: &str) -> Option<Field> {
+    Some(match name {
+        "url" => Field::Url,
+        "scheme" => Field::Scheme,
+        "user" => Field::User,
+        "password" => Field::Password,
+        "host" => Field::Host,
+        "hostport" => Field::HostPort,
+        "port" => Field::Port,
+        "path" => Field::Path,
+        "query" => Field::Query,
+        "fragment" => Field::Fragment,
+        _ => return None,
+    })
+}
+
+fn render_field(
+    p: &Placeholder,
+    style: &Style,
+    url: &impl Source,
+    out: &mut Vec<u8>,
+) -> Result<(), RenderError> {
+    let raw = p.raw || style.encoded;
+    let idn = p.idn.unwrap_or(style.idn);
+    let missing = |what: &str| RenderError {
+        component: p.field.name(),
+        position: p.position,
+        message: format!("must:{}: the URL has no {what}", p.field.name()),
+    };
+    // The port shown: the URL's, else the one kept, else (default:) the scheme's.
+    let port = url
+        .port()
+        .or(style.port)
+        .or_else(|| (p.default || style.default_port).then(|| url.default_port())?);
+    let host = || -> Cow<'_, str> {
+        if idn {
+            url.host_unicode()
         } else {
-            decode_into(s.as_bytes(), plus, out);
+            Cow::Borrowed(url.host())
         }
     };
-    match field {
-        Field::Url => out.extend_from_slice(url.href().as_bytes()),
+    let put = |s: &str, plus: bool, out: &mut Vec<u8>| -> Result<(), RenderError> {
+        if raw {
+            out.extend_from_slice(s.as_bytes());
+            return Ok(());
+        }
+        if p.strict {
+            if let Some(i) = undecodable(s.as_bytes()) {
+                return Err(RenderError {
+                    component: p.field.name(),
+                    position: p.position,
+                    message: format!(
+                        "strict:{}: {} decodes to a control character, which is not shown decoded",
+                        p.field.name(),
+                        &s[i..i + 3]
+                    ),
+                });
+            }
+        }
+        decode_into(s.as_bytes(), plus, out);
+        Ok(())
+    };
+    let present = |s: &str, what: &str| {
+        if p.must && s.is_empty() {
+            Err(missing(what))
+        } else {
+            Ok(())
+        }
+    };
+    match &p.field {
+        Field::Url => {
+            let shown_port = if p.default || style.default_port {
+                port
+            } else {
+                style.port
+            };
+            out.extend_from_slice(href_with(url, shown_port, idn).as_bytes());
+        }
         Field::Scheme => out.extend_from_slice(url.scheme().as_bytes()),
-        Field::User => put(url.user(), out, false),
-        Field::Password => put(url.password(), out, false),
-        Field::Host => put(url.host(), out, false),
-        Field::HostUnicode => put(&url.host_unicode(), out, false),
-        Field::HostPort => {
-            put(url.host(), out, false);
-            if let Some(p) = url.port() {
+        Field::User => {
+            present(url.user(), "user")?;
+            put(url.user(), false, out)?;
+        }
+        Field::Password => {
+            present(url.password(), "password")?;
+            put(url.password(), false, out)?;
+        }
+        Field::Host | Field::HostPort => {
+            present(url.host(), "host")?;
+            put(&host(), false, out)?;
+            if let (Field::HostPort, Some(p)) = (&p.field, port) {
                 out.push(b':');
                 put_port(p, out);
             }
         }
-        Field::Port => {
-            let port = if raw {
-                url.port()
-            } else {
-                url.port().or_else(|| url.default_port())
-            };
-            if let Some(p) = port {
-                put_port(p, out);
-            }
+        Field::Port => match port {
+            Some(p) => put_port(p, out),
+            None if p.must => return Err(missing("port")),
+            None => {}
+        },
+        Field::Path => {
+            present(url.path(), "path")?;
+            put(url.path(), false, out)?;
         }
-        Field::Path => put(url.path(), out, false),
-        Field::Query => put(url.query().unwrap_or(""), out, false),
-        Field::Fragment => put(url.fragment().unwrap_or(""), out, false),
+        Field::Query => match url.query() {
+            Some(q) => put(q, false, out)?,
+            None if p.must => return Err(missing("query")),
+            None => {}
+        },
+        Field::Fragment => match url.fragment() {
+            Some(f) => put(f, false, out)?,
+            None if p.must => return Err(missing("fragment")),
+            None => {}
+        },
         Field::QueryKey(key) | Field::QueryAll(key) => {
-            let all = matches!(field, Field::QueryAll(_));
+            let all = matches!(p.field, Field::QueryAll(_));
             let mut first = true;
             for pair in url.query().unwrap_or("").split(['&', ';']) {
                 let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
@@ -366,13 +648,31 @@ fn render_field(field: &Field, raw: bool, url: &impl Source, out: &mut Vec<u8>) 
                     out.push(b' ');
                 }
                 first = false;
-                put(v, out, true);
+                put(v, true, out)?;
                 if !all {
                     break;
                 }
             }
+            if first && p.must {
+                return Err(RenderError {
+                    component: "query",
+                    position: p.position,
+                    message: format!(
+                        "must:{}:{}: the URL has no query parameter of that name",
+                        p.field.name(),
+                        String::from_utf8_lossy(key)
+                    ),
+                });
+            }
         }
     }
+    Ok(())
+}
+
+/// The byte of the first escape in `b` that decoded values leave encoded (a control
+/// character), if there is one.
+fn undecodable(b: &[u8]) -> Option<usize> {
+    memchr::memchr_iter(b'%', b).find(|&i| escape_at(b, i).is_some_and(|v| v < 0x20 || v == 0x7F))
 }
 
 fn put_port(port: u16, out: &mut Vec<u8>) {
@@ -439,6 +739,7 @@ mod whatwg_source {
     use crate::inspect::whatwg::simple::{simple, Simple};
     use crate::inspect::whatwg::{self, HostKind, ParseFailure, Url};
     use std::borrow::Cow;
+    use std::ops::Range;
 
     /// A URL of the URL Standard, as serialized.
     impl Source for Url {
@@ -465,12 +766,11 @@ mod whatwg_source {
                 _ => self.host().into(),
             }
         }
+        fn host_span(&self) -> Option<Range<usize>> {
+            self.layout().host
+        }
         fn port(&self) -> Option<u16> {
             Url::port(self)
-        }
-        fn default_port(&self) -> Option<u16> {
-            self.port_or_known_default()
-                .filter(|_| Url::port(self).is_none())
         }
         fn path(&self) -> &str {
             Url::path(self)
@@ -523,19 +823,22 @@ mod whatwg_source {
             for part in &self.parts {
                 match part {
                     Part::Literal(l) => out.extend_from_slice(l),
-                    Part::Field { field, raw } => match field {
+                    Part::Field(f) => match f.field {
                         Field::Scheme => out.extend_from_slice(url.scheme),
-                        Field::Host | Field::HostUnicode | Field::HostPort => {
+                        Field::Host | Field::HostPort => {
                             let at = out.len();
                             out.extend_from_slice(url.host.unwrap_or_default());
                             out[at..].make_ascii_lowercase();
-                            if let (Field::HostPort, Some(p)) = (field, url.port) {
+                            let port =
+                                url.port
+                                    .or(if f.default { scheme_default(url) } else { None });
+                            if let (Field::HostPort, Some(p)) = (&f.field, port) {
                                 out.push(b':');
                                 put_port(p, out);
                             }
                         }
                         Field::Port => {
-                            let default = if *raw { None } else { url.default_port };
+                            let default = if f.default { scheme_default(url) } else { None };
                             if let Some(p) = url.port.or(default) {
                                 put_port(p, out);
                             }
@@ -546,5 +849,11 @@ mod whatwg_source {
             }
             true
         }
+    }
+
+    /// The default port of a plain URL's scheme, as [`Source::default_port`] gives it.
+    fn scheme_default(url: &Simple<'_>) -> Option<u16> {
+        url.default_port
+            .or_else(|| crate::inspect::default_port(std::str::from_utf8(url.scheme).ok()?))
     }
 }

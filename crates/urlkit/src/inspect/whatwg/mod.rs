@@ -171,8 +171,8 @@ pub struct UrlReport {
     /// The query, without `?`; `null` when there is none.
     pub query: Option<String>,
     /// The query split at `&` and `;` into `[name, value]` pairs, `+` read as space and
-    /// percent-decoded; duplicates and blanks (empty segments as `["", ""]`) kept. At most
-    /// [`LISTED_ENTRIES`].
+    /// percent-decoded; duplicates kept, empty pieces (`&&`, a trailing `&`) skipped as the
+    /// URL Standard's urlencoded parser skips them. At most [`LISTED_ENTRIES`].
     pub query_pairs: Vec<(String, String)>,
     /// Pairs beyond those listed.
     pub query_pairs_not_listed: usize,

@@ -89,6 +89,23 @@ impl Url {
         }
     }
 
+    /// Whether the component is absent or empty, so that a conditional set (trurl's
+    /// `--set port?=8080`) fills it in: the user, password, host, port (a default port,
+    /// which the URL Standard leaves out, counts as none), path, query or fragment. The
+    /// scheme and the whole URL are never absent.
+    pub fn lacks(&self, component: Component) -> bool {
+        match component {
+            Component::Scheme | Component::Href => false,
+            Component::User => self.username().is_empty(),
+            Component::Password => self.password().is_none(),
+            Component::Host | Component::HostPort => self.host_str().is_none_or(str::is_empty),
+            Component::Port => self.port().is_none(),
+            Component::Path => self.path().is_empty(),
+            Component::Query => self.query().is_none_or(str::is_empty),
+            Component::Fragment => self.fragment().is_none_or(str::is_empty),
+        }
+    }
+
     /// Why the setter of `component` refused `value` (it has already said no).
     fn refusal(&self, component: Component, value: &str) -> EditError {
         let name = component.name();
@@ -292,6 +309,11 @@ impl Edits {
         };
         for (component, value) in &self.set {
             url.set(*component, value)?;
+        }
+        for (component, value) in &self.set_if_empty {
+            if url.lacks(*component) {
+                url.set(*component, value)?;
+            }
         }
         for component in &self.clear {
             url.clear(*component)?;
