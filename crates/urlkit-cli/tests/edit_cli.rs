@@ -591,3 +591,244 @@ fn a_host_of_invalid_utf8_is_refused_with_an_excerpt() {
     assert!(err.contains("… (3000008 bytes)"), "{err}");
     assert!(err.contains("line 1, byte 7: "), "{err}");
 }
+
+#[test]
+fn query_edits_run_in_trurls_order_and_drop_empty_pieces() {
+    // Trims run before appends: the appended `a` stays.
+    edits_to(
+        &["--qtrim", "a", "-a", "query=a=ciao", "-a", "query=b=salve"],
+        "https://example.org/foo?a=hi&b=hello&x=y",
+        "https://example.org/foo?b=hello&x=y&a=ciao&b=salve\n",
+    );
+    edits_to(
+        &["--sort-query"],
+        "https://example.com?a=b&c=d&",
+        "https://example.com/?a=b&c=d\n",
+    );
+    edits_to(
+        &["--sort-query", "--trim", "query=a"],
+        "https://example.com?a=b&&c=d&",
+        "https://example.com/?c=d\n",
+    );
+    // No query edit: the query stays as written.
+    edits_to(&["-s", "port=1"], "http://h/?e&&", "http://h:1/?e&&\n");
+}
+
+#[test]
+fn replace_takes_the_first_parameter_of_the_name_and_replace_append_adds_it() {
+    edits_to(
+        &["--replace", "b=f o"],
+        "https://example.com?a=123&b=321&b=987",
+        "https://example.com/?a=123&b=f+o\n",
+    );
+    edits_to(&["--replace", "k=v"], "http://h/?a=1", "http://h/?a=1\n");
+    edits_to(
+        &["--replace-append", "k=v"],
+        "http://h/?a=1",
+        "http://h/?a=1&k=v\n",
+    );
+    edits_to(
+        &["--force-replace", "k"],
+        "http://h/?k=1&a=2",
+        "http://h/?k&a=2\n",
+    );
+    // Names are compared decoded.
+    edits_to(
+        &["--replace", "a b=2"],
+        "http://h/?a%20b=1",
+        "http://h/?a+b=2\n",
+    );
+    let o = urlkit(&["edit", "--replace", "", "http://h/"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--replace: no parameter given"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn a_conditional_set_fills_only_what_the_url_lacks() {
+    edits_to(&["--set", "port?=99"], "http://h:88/", "http://h:88/\n");
+    edits_to(&["--set", "port?=99"], "http://h/", "http://h:99/\n");
+    edits_to(
+        &["--set", "query?=a=1", "--set", "fragment?=f"],
+        "http://h/?q#g",
+        "http://h/?q#g\n",
+    );
+    edits_to(&["--set", "user?=u"], "http://h/", "http://u@h/\n");
+    edits_to(&["--set", "scheme?=https"], "ftp://h/", "ftp://h/\n");
+    edits_to(
+        &["--rfc3986", "--set", "port?=389", "--set", "host?=x"],
+        "ldap://h/c=GB",
+        "ldap://h:389/c=GB\n",
+    );
+}
+
+#[test]
+fn contradictory_options_are_usage_errors_naming_both() {
+    for (args, first, second) in [
+        (
+            vec!["--set", "port=144", "--set", "port=145"],
+            "--set \"port=144\"",
+            "--set \"port=145\"",
+        ),
+        (
+            vec!["--set", "host=x", "--iterate", "host=a b"],
+            "--set \"host=x\"",
+            "--iterate \"host=a b\"",
+        ),
+        (
+            vec!["--iterate", "port=1 2", "--iterate", "port=3"],
+            "--iterate \"port=1 2\"",
+            "--iterate \"port=3\"",
+        ),
+        (
+            vec!["--set", "port?=1", "--set", "port=2"],
+            "--set \"port?=1\"",
+            "--set \"port=2\"",
+        ),
+        (vec!["--punycode", "--as-idn"], "--punycode", "--as-idn"),
+    ] {
+        let mut argv = vec!["edit"];
+        argv.extend(&args);
+        argv.push("sftp://odd/");
+        let o = urlkit(&argv, "");
+        assert_eq!(o.status.code(), Some(2), "{argv:?}");
+        assert_eq!(stdout(&o), "", "{argv:?}");
+        let err = stderr(&o);
+        assert!(
+            err.contains(first) && err.contains(second),
+            "{argv:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn set_alone_makes_a_url_unless_stdin_brings_some() {
+    let o = urlkit(
+        &[
+            "edit",
+            "-s",
+            "host=moo",
+            "-s",
+            "scheme=https",
+            "-s",
+            "port=999",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "https://moo:999/\n");
+    let o = urlkit(&["edit", "-s", "scheme=irc", "-s", "host=curl.se"], "");
+    assert_eq!(stdout(&o), "irc://curl.se/\n");
+    let o = urlkit(&["edit", "-s", "scheme=https", "--iterate", "host=a b"], "");
+    assert_eq!(stdout(&o), "https://a/\nhttps://b/\n");
+    // Lines on stdin are the URLs to edit.
+    let o = urlkit(&["edit", "-s", "host=moo"], "http://a/x\n");
+    assert_eq!(stdout(&o), "http://moo/x\n");
+    // Without a scheme and a host there is nothing to make.
+    for args in [vec!["-s", "host=curl.se"], vec!["-s", "scheme=imap"]] {
+        let mut argv = vec!["edit"];
+        argv.extend(&args);
+        let o = urlkit(&argv, "");
+        assert_eq!(o.status.code(), Some(2), "{argv:?}");
+        assert!(
+            stderr(&o).contains("not enough input for a URL"),
+            "{}",
+            stderr(&o)
+        );
+    }
+    // A scheme the setters refuse names the scheme.
+    let o = urlkit(&["edit", "-s", "scheme=1x", "-s", "host=h"], "");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("scheme"), "{}", stderr(&o));
+}
+
+#[test]
+fn output_options_show_ports_and_hosts_as_trurl_does() {
+    edits_to(
+        &["--keep-port"],
+        "https://hello:443/foo",
+        "https://hello:443/foo\n",
+    );
+    edits_to(&[], "https://hello:443/foo", "https://hello/foo\n");
+    edits_to(
+        &["--keep-port", "-s", "port=443", "--get", "{url} {port}"],
+        "https://curl.se:22/",
+        "https://curl.se:443/ 443\n",
+    );
+    edits_to(
+        &["--keep-port", "-s", "scheme=https"],
+        "ftp://hello:443/foo",
+        "https://hello:443/foo\n",
+    );
+    // A port dropped by a clear is not kept.
+    edits_to(
+        &["--keep-port", "--clear", "port"],
+        "https://h:443/",
+        "https://h/\n",
+    );
+    edits_to(&["--default-port"], "https://h/p", "https://h:443/p\n");
+    edits_to(
+        &["--default-port", "--get", "{port}"],
+        "imap://curl.se/we/are.html",
+        "143\n",
+    );
+    edits_to(
+        &["--as-idn"],
+        "http://xn--rksmrgs-5wao1o/",
+        "http://räksmörgås/\n",
+    );
+    edits_to(
+        &["--as-idn", "--get", "{host} {puny:host}"],
+        "http://xn--rksmrgs-5wao1o/",
+        "räksmörgås xn--rksmrgs-5wao1o\n",
+    );
+    edits_to(
+        &["--urlencode", "-g", "{query:b}\\t{query-all:a}"],
+        "https://example.org/foo?a=1&b=%23&a=%26#hello",
+        "%23\t1 %26\n",
+    );
+}
+
+#[test]
+fn must_and_strict_placeholders_fail_their_line_only() {
+    let o = urlkit(
+        &["edit", "--get", "{host} {must:query:id}"],
+        "https://a/?id=1\nhttps://b/?x=2\nhttps://c/?id=\n",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o), "a 1\n\nc \n");
+    let err = stderr(&o);
+    assert!(
+        err.contains("line 2: query: --get template byte 7: must:query:id"),
+        "{err}"
+    );
+    let o = urlkit(
+        &["edit", "--get", "{strict:query}"],
+        "https://curl.se?name=mr%00smith\n",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("line 1: query:"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("%00"), "{}", stderr(&o));
+    // Without strict: the escape of a control character stays encoded.
+    edits_to(
+        &["--get", "{query}"],
+        "https://curl.se?name=mr%00smith",
+        "name=mr%00smith\n",
+    );
+}
+
+#[test]
+fn verify_stops_at_the_first_url_that_fails() {
+    let o = urlkit(
+        &["edit", "--verify", "--set", "port=1"],
+        "http://a/\nhttp://b:99999/\nhttp://c/\n",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o), "http://a:1/\n");
+    let err = stderr(&o);
+    assert!(err.contains("line 2, byte 9: port:"), "{err}");
+    assert!(!err.contains("c/"), "{err}");
+}

@@ -141,11 +141,6 @@ const ADAPTED: &[(usize, &str, &str)] = &[
     (161, "example.com", "http://example.com"),
     (162, "example.com", "http://example.com"),
     (163, "example.com", "http://example.com"),
-    (
-        212,
-        "https://example.com/?a=1&b=2&c=3",
-        "https://example.com/?a=1&b=2&c=3",
-    ),
 ];
 
 fn trurl_dir() -> PathBuf {

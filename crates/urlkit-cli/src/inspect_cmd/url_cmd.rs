@@ -26,15 +26,22 @@ pub const PARSE_HELP: &str = "Examples:
   urlkit parse --rfc3986 'ldap://[2001:db8::7]/c=GB?objectClass?one'
   urlkit parse --base https://example.com/a/b '../c?x=1'
   cat urls.txt | urlkit parse --get '{host}'
-  cat urls.txt | urlkit parse --get '{scheme}://{host}:{port} {query:utm_source}'
+  cat urls.txt | urlkit parse --get '{scheme}://{host}:{default:port} {query:utm_source}'
 
 Every option of `urlkit edit` works here too; the table or JSON then shows the edited URL.
 
---get placeholders: {url} {scheme} {user} {password} {host} {host:unicode} {hostport} {port}
-{path} {query} {fragment} {query:KEY} {query-all:KEY}. Values are decoded; {:path} or
-{path:raw} gives the encoded form. A URL that fails to parse or to take an edit leaves its
-line empty (one output line per URL), is named on stderr with its line and byte, and makes
-the exit status 1.
+--get placeholders (trurl's): {url} {scheme} {user} {password} {host} {hostport} {port}
+{path} {query} {fragment} {query:KEY} {query-all:KEY}. Values are decoded; {:path} gives
+the encoded form. {port} is the port written in the URL (the URL Standard leaves a default
+port out); {default:port} falls back to the scheme's. Qualifiers go before the name and
+combine: default: (the default port, also in {default:url}), puny: and idn: (the host in
+Punycode or Unicode: {idn:host}, {puny:url}), must: (a missing component or parameter fails
+the URL: {must:query:id}), strict: (a value with an escape of a control character fails
+the URL), url: (encoded). [host] works as {host} when the template's first bracket is [;
+{{ and [[ are literal brackets, and so are \\{ and \\[; \\n \\t \\r are newline, tab and CR.
+A URL that fails to parse, to take an edit or to fill a must: or strict: placeholder
+leaves its line empty (one output line per URL), is named on stderr with its line, byte
+and component, and makes the exit status 1.
 
 The JSON (and POST /api/inspect) lists at most 1,000 query pairs, 1,000 path segments and
 100 warnings per URL, with the count of those left out, and draws URLs up to 2,048 bytes.";
@@ -43,9 +50,14 @@ The JSON (and POST /api/inspect) lists at most 1,000 query pairs, 1,000 path seg
 pub const EDIT_HELP: &str = "Examples:
   urlkit edit --set host=example.org --set port= 'http://a.example:8080/x'
   urlkit edit --append query=lang=en --qtrim 'utm_*' --sort-query < urls.txt
+  urlkit edit --replace id=7 --replace-append lang=en 'https://a.example/?id=1&id=2'
+  urlkit edit --set 'port?=8080' 'http://a.example/'       # only where there is no port
+  urlkit edit -s scheme=https -s host=example.org -s path=/x   # https://example.org/x
   urlkit edit --redirect ../here.html 'https://curl.se/we/are.html'   # https://curl.se/here.html
   urlkit edit --expand 'https://{www,api}.example.com/{a,b}'
   urlkit edit --iterate 'scheme=http https' --iterate 'port=80 8080' http://example.com/x
+  urlkit edit --keep-port --as-idn 'https://xn--rksmrgs-5wao1o.se:443/'
+  urlkit edit --get '{host} {default:port} {must:query:id}' < urls.txt
   urlkit edit --rfc3986 --set host=ldap.example 'ldap://[2001:db8::7]/c=GB?objectClass?one'
   urlkit edit --json --clear query 'https://a.example/?q=1#f'
 
@@ -54,12 +66,24 @@ password, host (hostname), hostport (host: host and port), port, path (pathname)
 query (search), fragment (hash), url (href). Setting follows the URL Standard's setters,
 as `new URL()` in a browser: `--set port=` clears the port, `--set path=a b` gives `/a%20b`,
 and a value a setter refuses is an error naming the URL's line and the component.
+COMPONENT?=VALUE sets only a component the URL lacks; COMPONENT:=VALUE is COMPONENT=VALUE.
+With --set and no URL (and nothing on stdin), the URL is made of the values: it needs a
+scheme and a host, or a url.
 
-Order of edits (as trurl): --redirect, each --set in the order given, each --clear, --append,
---qtrim/--trim, --sort-query. With --rfc3986 the edits follow RFC 3986 instead (for ldap:,
-urn: and other URIs a browser would rewrite). Exit status 1 if any URL failed (its line is
-left empty), 2 for wrong usage. --json lists at most 1,000 query pairs, 1,000 path segments
-and 100 warnings per URL, with the count of those left out.";
+Order of edits (trurl's): --redirect, each --set in the order given, each --clear, path
+appends, then on the query: --qtrim/--trim, --replace, query appends, --sort-query. A query
+an edit touches loses its empty pieces (`?a=b&&c=d&`). With --rfc3986 the edits follow
+RFC 3986 instead (for ldap:, urn: and other URIs a browser would rewrite).
+
+Where trurl (libcurl) and the URL Standard read a URL differently, urlkit keeps the
+standard: no scheme guessing (write `http://`), a space in a query is %20 not +, `\\` in a
+path is `/`, escapes are kept as written; the README lists each difference.
+
+Exit status 1 if any URL failed (its line is left empty; --verify stops at the first), 2
+for wrong usage, including options that contradict each other (a component set twice, by
+--set or by --set and --iterate; --punycode with --as-idn), named in the message. --json
+lists at most 1,000 query pairs, 1,000 path segments and 100 warnings per URL, with the
+count of those left out.";
 
 /// What `urlkit inspect` does.
 pub const INSPECT_HELP: &str = "Examples:
