@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # URLs per second, end to end, on the benchmark URL lists: `urlkit parse --get '{host}'`
-# (stdin to stdout, on one core) beside trurl 0.16.1 built from its source and Node's
+# and `urlkit edit` with a few edits (--set, --qtrim, --append, --sort-query), stdin to
+# stdout on one core, beside trurl 0.16.1 built from its source doing the same and Node's
 # `new URL` (scripts/measure/bench-url-node.js), measured in one run.
 #
 #   scripts/measure/bench-url.sh [TRURL_SOURCE]
@@ -82,10 +83,20 @@ row "urlkit parse --get '{host}'" "$urlkit_host"
 # A template that needs the whole URL, so every line goes through ada.
 row "urlkit parse --get '{host}{:path}'" "$(best "${one_core[@]}" "$urlkit" parse --get '{host}{:path}')"
 if [ -n "$trurl" ]; then
-  row "trurl $("$trurl" --version | head -n1 | awk '{print $3}') --url-file - -g '{host}'" \
+  trurl_version=$("$trurl" --version | head -n1 | awk '{print $3}')
+  row "trurl $trurl_version --url-file - -g '{host}'" \
     "$(best "${one_core[@]}" "$trurl" --url-file - --get '{host}')"
 else
   echo "trurl: not measured (give its source as the first argument, or put trurl on the PATH)"
+fi
+# The same edits in both, with trurl's option names: a set, a trim, an append and the sort.
+edits=(--set port=8080 --qtrim 'utm_*' --append query=lang=en --sort-query)
+echo
+echo "edits: ${edits[*]}"
+row "urlkit edit" "$(best "${one_core[@]}" "$urlkit" edit "${edits[@]}")"
+if [ -n "$trurl" ]; then
+  row "trurl $trurl_version --url-file -" \
+    "$(best "${one_core[@]}" "$trurl" --url-file - "${edits[@]}")"
 fi
 echo
 echo "Node $(node --version) new URL(line).host, in memory (the file read first, no output):"

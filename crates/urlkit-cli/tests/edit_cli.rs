@@ -704,35 +704,34 @@ fn contradictory_options_are_usage_errors_naming_both() {
     }
 }
 
+/// `urlkit edit ARGS…` with stdin `/dev/null`.
+fn without_stdin(args: &[&str]) -> std::process::Output {
+    common::urlkit_command()
+        .arg("edit")
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run urlkit")
+}
+
 #[test]
-fn set_alone_makes_a_url_unless_stdin_brings_some() {
-    let o = urlkit(
-        &[
-            "edit",
-            "-s",
-            "host=moo",
-            "-s",
-            "scheme=https",
-            "-s",
-            "port=999",
-        ],
-        "",
-    );
+fn set_alone_makes_a_url_unless_stdin_is_a_list() {
+    let o = without_stdin(&["-s", "host=moo", "-s", "scheme=https", "-s", "port=999"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(stdout(&o), "https://moo:999/\n");
-    let o = urlkit(&["edit", "-s", "scheme=irc", "-s", "host=curl.se"], "");
+    let o = without_stdin(&["-s", "scheme=irc", "-s", "host=curl.se"]);
     assert_eq!(stdout(&o), "irc://curl.se/\n");
-    let o = urlkit(&["edit", "-s", "scheme=https", "--iterate", "host=a b"], "");
+    let o = without_stdin(&["-s", "scheme=https", "--iterate", "host=a b"]);
     assert_eq!(stdout(&o), "https://a/\nhttps://b/\n");
-    // Lines on stdin are the URLs to edit.
+    // From a pipe, each line is a URL to edit, and an empty list is no URL.
     let o = urlkit(&["edit", "-s", "host=moo"], "http://a/x\n");
     assert_eq!(stdout(&o), "http://moo/x\n");
+    let o = urlkit(&["edit", "-s", "scheme=https", "-s", "host=moo"], "");
+    assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(0), ""));
     // Without a scheme and a host there is nothing to make.
-    for args in [vec!["-s", "host=curl.se"], vec!["-s", "scheme=imap"]] {
-        let mut argv = vec!["edit"];
-        argv.extend(&args);
-        let o = urlkit(&argv, "");
-        assert_eq!(o.status.code(), Some(2), "{argv:?}");
+    for args in [["-s", "host=curl.se"], ["-s", "scheme=imap"]] {
+        let o = without_stdin(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
         assert!(
             stderr(&o).contains("not enough input for a URL"),
             "{}",
@@ -740,7 +739,7 @@ fn set_alone_makes_a_url_unless_stdin_brings_some() {
         );
     }
     // A scheme the setters refuse names the scheme.
-    let o = urlkit(&["edit", "-s", "scheme=1x", "-s", "host=h"], "");
+    let o = without_stdin(&["-s", "scheme=1x", "-s", "host=h"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("scheme"), "{}", stderr(&o));
 }

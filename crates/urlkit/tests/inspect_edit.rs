@@ -444,3 +444,54 @@ proptest! {
         prop_assert_eq!(sorted, (!expected.is_empty()).then(|| expected.join("&")));
     }
 }
+
+#[test]
+fn query_edits_trim_replace_append_then_sort_and_drop_empty_pieces() {
+    let edits = Edits {
+        trim_query: vec!["a".into()],
+        replace_query: vec![("b=x y".into(), false), ("k=v".into(), true)],
+        append_query: vec!["a=new".into()],
+        sort_query: true,
+        ..Edits::default()
+    };
+    // `a` is trimmed before `a=new` is appended; the second `b` goes; `k` is appended;
+    // the sort is stable (`a` after the trim, `b` where it was replaced).
+    assert_eq!(
+        edits.edited_query(Some("b=1&&a=2&z=0&b=3&")).as_deref(),
+        Some("a=new&b=x+y&k=v&z=0")
+    );
+    let replace = Edits {
+        replace_query: vec![("a b=1".into(), false)],
+        ..Edits::default()
+    };
+    assert_eq!(
+        replace.edited_query(Some("x&a+b=0")).as_deref(),
+        Some("x&a+b=1")
+    );
+    assert_eq!(replace.edited_query(Some("x")).as_deref(), Some("x"));
+    assert_eq!(replace.edited_query(Some("&&")), None);
+    assert_eq!(replace.edited_query(None), None);
+}
+
+#[test]
+fn conditional_sets_fill_only_absent_components() {
+    let edits = Edits {
+        set_if_empty: vec![
+            (Component::Port, "99".into()),
+            (Component::Query, "q".into()),
+            (Component::User, "u".into()),
+        ],
+        ..Edits::default()
+    };
+    assert_eq!(edited(&edits, "http://h/"), "http://u@h:99/?q");
+    assert_eq!(edited(&edits, "http://a@h:88/?x"), "http://a@h:88/?x");
+    // A default port is absent in the URL Standard.
+    assert_eq!(edited(&edits, "http://h:80/?x"), "http://u@h:99/?x");
+    assert!(url("http://h/").lacks(Component::Fragment));
+    assert!(!url("http://h/#f").lacks(Component::Fragment));
+    assert!(!url("http://h/").lacks(Component::Scheme));
+    assert_eq!(
+        edits.apply_rfc3986("ldap://h/c=GB").unwrap(),
+        "ldap://u@h:99/c=GB?q"
+    );
+}

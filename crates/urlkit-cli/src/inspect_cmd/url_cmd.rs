@@ -6,7 +6,7 @@ use super::{excerpt, status, usage};
 use clap::Args;
 use serde_json::json;
 use std::borrow::Cow;
-use std::io::{self, BufWriter, IsTerminal, Read, Write};
+use std::io::{self, BufWriter, Read, Write};
 use std::path::Path;
 use std::process::ExitCode;
 use urlkit::inspect::edit::{
@@ -67,8 +67,8 @@ query (search), fragment (hash), url (href). Setting follows the URL Standard's 
 as `new URL()` in a browser: `--set port=` clears the port, `--set path=a b` gives `/a%20b`,
 and a value a setter refuses is an error naming the URL's line and the component.
 COMPONENT?=VALUE sets only a component the URL lacks; COMPONENT:=VALUE is COMPONENT=VALUE.
-With --set and no URL (and nothing on stdin), the URL is made of the values: it needs a
-scheme and a host, or a url.
+With --set and no URL, and stdin a terminal or /dev/null (not a pipe or a file of URLs),
+the URL is made of the values: it needs a scheme and a host, or a url.
 
 Order of edits (trurl's): --redirect, each --set in the order given, each --clear, path
 appends, then on the query: --qtrim/--trim, --replace, query appends, --sort-query. A query
@@ -169,8 +169,8 @@ pub struct UrlArgs {
     /// Accepted for trurl's scripts: urlkit writes only errors to stderr.
     #[arg(long)]
     quiet: bool,
-    /// URLs; none (and no --url or --url-file): one per line on stdin, or with --set alone
-    /// and nothing on stdin, the URL the --set options make.
+    /// URLs; none (and no --url or --url-file): one per line on stdin, or with --set and
+    /// stdin a terminal or /dev/null, the URL the --set options make.
     urls: Vec<String>,
 }
 
@@ -352,15 +352,13 @@ pub fn run(mut a: UrlArgs, edit: bool) -> io::Result<ExitCode> {
             return run_get(template, base.as_ref(), &urls, a.url_file.as_deref());
         }
     }
-    // With --set and no URL anywhere, the URL is made of the --set values, unless stdin
-    // brings lines: at a terminal it is not waited for.
     let may_build = urls.is_empty()
         && a.url_file.is_none()
         && (!a.edits.set.is_empty() || !a.edits.iterate.is_empty());
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut ok = true;
     let mut printed = 0usize;
-    let mut lines = 0usize;
+    let mut line = Vec::new();
     let keep_port = a.style.keep_port;
     let mut one_line = |n: Option<usize>, text: &str, building: bool| -> io::Result<()> {
         let at = |p: Option<usize>| match (n, p) {
@@ -420,13 +418,13 @@ pub fn run(mut a: UrlArgs, edit: bool) -> io::Result<ExitCode> {
                     (false, true) => generic(input, a.base.as_deref(), &variant),
                     (false, false) => browser(input, base.as_ref(), &variant, keep_port),
                 };
-                let shown = result.and_then(|parsed| {
-                    let mut line = Vec::new();
-                    show(&mut line, &output, &style, input, &parsed)?;
-                    Ok(line)
-                });
+                // The URL is shown whole into one buffer (reused), then written: a
+                // --get that fails halfway writes nothing of it.
+                line.clear();
+                let shown =
+                    result.and_then(|parsed| show(&mut line, &output, &style, input, &parsed));
                 match shown {
-                    Ok(line) => {
+                    Ok(()) => {
                         if printed > 0 && matches!(output, Output::Table) {
                             writeln!(out)?;
                         }
@@ -443,32 +441,49 @@ pub fn run(mut a: UrlArgs, edit: bool) -> io::Result<ExitCode> {
             None => each(text),
         }
     };
-    let mut result = {
-        let read_stdin = !(may_build && io::stdin().is_terminal());
-        if read_stdin || !urls.is_empty() || a.url_file.is_some() {
-            for_each_input(&urls, a.url_file.as_deref(), |n, line| {
-                lines += 1;
-                one_line(n, &String::from_utf8_lossy(line), false)
-            })
-        } else {
-            Ok(())
-        }
-    };
-    if result.is_ok() && may_build && lines == 0 {
-        if !variants.makes_a_url() {
-            out.flush()?;
-            return usage(
-                "not enough input for a URL: give one, or --set scheme=… and --set host=… (or --set url=…)",
-            );
-        }
-        result = one_line(None, "(--set)", true);
+    // With --set (or --iterate) and no URL anywhere, and stdin a device (a terminal,
+    // /dev/null) rather than a pipe or a file of URLs, the URL is made of the values.
+    let build = may_build && stdin_is_a_device();
+    if build && !variants.makes_a_url() {
+        return usage(
+            "not enough input for a URL: give one, or --set scheme=… and --set host=… (or --set url=…)",
+        );
     }
+    let result = if build {
+        one_line(None, "(--set)", true)
+    } else {
+        for_each_input(&urls, a.url_file.as_deref(), |n, line| {
+            one_line(n, &String::from_utf8_lossy(line), false)
+        })
+    };
     match result {
         Err(e) if e.get_ref().is_some_and(|r| r.is::<Stopped>()) => {}
         other => other?,
     }
     out.flush()?;
     Ok(status(ok))
+}
+
+/// Whether stdin is a device (a terminal, `/dev/null`) rather than a pipe or a file: then
+/// it brings no list of URLs.
+fn stdin_is_a_device() -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        use std::os::unix::fs::FileTypeExt;
+        let stdin = io::stdin();
+        let Ok(fd) = stdin.as_fd().try_clone_to_owned() else {
+            return false;
+        };
+        std::fs::File::from(fd)
+            .metadata()
+            .is_ok_and(|m| m.file_type().is_char_device())
+    }
+    #[cfg(not(unix))]
+    {
+        use std::io::IsTerminal;
+        io::stdin().is_terminal()
+    }
 }
 
 /// What a failed URL leaves in the output: an empty line (so lines still match the input's),
