@@ -445,6 +445,14 @@ fn sort_by_name(pairs: &mut [&str]) {
 
 /// `value` with every byte that `set` does not keep escaped (UTF-8).
 fn encoded(value: &str, set: EncodeSet) -> String {
+    // Letters, digits, `-`, `.` and `_` are kept by every set: most values are only those,
+    // and need no encoder.
+    if value
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_'))
+    {
+        return value.to_owned();
+    }
     let options = EncodeOptions {
         set,
         ..EncodeOptions::default()

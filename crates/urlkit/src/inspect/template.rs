@@ -92,6 +92,9 @@ pub fn href_with<'a>(
     idn: bool,
 ) -> Cow<'a, str> {
     let href = url.href();
+    if port.is_none() && !idn {
+        return Cow::Borrowed(href);
+    }
     let Some(span) = url.host_span() else {
         return Cow::Borrowed(href);
     };
