@@ -360,6 +360,7 @@ pub fn run(mut a: UrlArgs, edit: bool) -> io::Result<ExitCode> {
     let mut printed = 0usize;
     let mut line = Vec::new();
     let keep_port = a.style.keep_port;
+    let warn = matches!(output, Output::Table | Output::Json);
     let mut one_line = |n: Option<usize>, text: &str, building: bool| -> io::Result<()> {
         let at = |p: Option<usize>| match (n, p) {
             (Some(n), Some(p)) => format!("line {n}, byte {p}: "),
@@ -414,9 +415,9 @@ pub fn run(mut a: UrlArgs, edit: bool) -> io::Result<ExitCode> {
             for k in 0..variants.count {
                 let variant = variants.get(k);
                 let result = match (building, a.rfc3986) {
-                    (true, _) => built(&variant, a.rfc3986, keep_port),
+                    (true, _) => built(&variant, a.rfc3986, keep_port, warn),
                     (false, true) => generic(input, a.base.as_deref(), &variant),
-                    (false, false) => browser(input, base.as_ref(), &variant, keep_port),
+                    (false, false) => browser(input, base.as_ref(), &variant, keep_port, warn),
                 };
                 // The URL is shown whole into one buffer (reused), then written: a
                 // --get that fails halfway writes nothing of it.
@@ -761,8 +762,14 @@ fn browser(
     base: Option<&Url>,
     edits: &Edits,
     keep_port: bool,
+    warn: bool,
 ) -> Result<Parsed, Failed> {
-    let (url, warnings) = whatwg::parse_with_warnings(input, base)?;
+    // Only the table and the JSON show warnings: the URL alone is cheaper to read.
+    let (url, warnings) = if warn {
+        whatwg::parse_with_warnings(input, base)?
+    } else {
+        (whatwg::parse(input, base)?, Vec::new())
+    };
     let url = if edits.is_empty() {
         url
     } else {
@@ -782,7 +789,7 @@ fn browser(
 ///
 /// Bad input: without a scheme and a host (or a url) there is no URL to make, which is an
 /// error naming the components; a value a setter refuses is its error.
-fn built(edits: &Edits, rfc3986: bool, keep_port: bool) -> Result<Parsed, Failed> {
+fn built(edits: &Edits, rfc3986: bool, keep_port: bool, warn: bool) -> Result<Parsed, Failed> {
     let value = |c: Component| {
         edits
             .set
@@ -812,7 +819,7 @@ fn built(edits: &Edits, rfc3986: bool, keep_port: bool) -> Result<Parsed, Failed
     let mut result = if rfc3986 {
         generic(&start, None, edits)
     } else {
-        browser(&start, None, edits, keep_port)
+        browser(&start, None, edits, keep_port, warn)
     };
     if let Err(f) = &mut result {
         if f.position.is_some() {
