@@ -18,7 +18,11 @@ use std::sync::OnceLock;
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+mod generic;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod raw;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+mod vector;
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
 

@@ -1,12 +1,14 @@
-//! 256-bit kernels: AVX2 scans and copies 32 bytes at a time; escapes are decoded and
-//! written with the 128-bit code, compiled here with AVX2 enabled.
+//! 256-bit kernels: AVX2 scans and copies 32 bytes at a time and decodes ten escapes at a
+//! time, five in each 128-bit half; escapes are written with the 128-bit code of `ssse3`,
+//! a half at a time.
 //!
 //! Everything here is reached only through [`KERNELS`], which `available` hands out after
 //! checking that the processor has AVX2.
 
-use super::super::raw::{commit, store_expanded};
-use super::super::{portable, ByteClass, EscapeTable, Kernels, HIGH_NIBBLE_BITS};
-use super::ssse3::{attention, escapes, load, load_at, store, store_escaped};
+use super::super::generic;
+use super::super::vector::{Lanes, Vector};
+use super::super::{ByteClass, EscapeTable, Kernels};
+use super::ssse3;
 use core::arch::x86_64::*;
 
 pub(super) static KERNELS: Kernels = Kernels {
@@ -18,188 +20,214 @@ pub(super) static KERNELS: Kernels = Kernels {
 };
 
 pub(super) fn first_member(input: &[u8], class: &ByteClass) -> usize {
+    #[target_feature(enable = "avx2")]
+    fn run(input: &[u8], class: &ByteClass) -> usize {
+        generic::first_member::<Avx2>(input, class)
+    }
     // SAFETY: `KERNELS` is handed out only when the processor has AVX2.
-    unsafe { find(input, class) }
+    unsafe { run(input, class) }
 }
 
 pub(super) fn escape(input: &[u8], table: &EscapeTable, out: &mut Vec<u8>) {
+    #[target_feature(enable = "avx2")]
+    fn run(input: &[u8], table: &EscapeTable, out: &mut Vec<u8>) {
+        generic::escape::<Avx2>(input, table, out)
+    }
     // SAFETY: `KERNELS` is handed out only when the processor has AVX2.
-    unsafe { escape_avx2(input, table, out) }
+    unsafe { run(input, table, out) }
 }
 
 pub(super) fn decode_span(input: &[u8], stops: &ByteClass, out: &mut Vec<u8>) -> usize {
+    #[target_feature(enable = "avx2")]
+    fn run(input: &[u8], stops: &ByteClass, out: &mut Vec<u8>) -> usize {
+        generic::decode_span::<Avx2>(input, stops, out)
+    }
     // SAFETY: `KERNELS` is handed out only when the processor has AVX2.
-    unsafe { decode_span_avx2(input, stops, out) }
+    unsafe { run(input, stops, out) }
 }
 
-/// The 32 bytes of `input` from `at`; `at + 32 <= input.len()` is checked.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn load32_at(input: &[u8], at: usize) -> __m256i {
-    let bytes: &[u8; 32] = input[at..at + 32].try_into().unwrap_or(&[0; 32]);
-    // SAFETY: reads exactly the 32 bytes of `bytes`; no alignment is required.
-    unsafe { _mm256_loadu_si256(bytes.as_ptr().cast()) }
+/// 32 bytes. Private to this module, which makes one only in the functions above,
+/// compiled with AVX2 and called only when the processor has it: the ground on which the
+/// methods below use AVX2 (see [`Vector`]). AVX2 implies SSSE3.
+#[derive(Clone, Copy)]
+struct Avx2(__m256i);
+
+/// Sixteen bytes as a vector.
+#[inline(always)]
+fn load16(bytes: &[u8; 16]) -> __m128i {
+    // SAFETY: reads exactly the 16 bytes of `bytes`; no alignment is required.
+    unsafe { _mm_loadu_si128(bytes.as_ptr().cast()) }
 }
 
-/// Writes `v` at `out`'s end plus `offset`, without changing its length.
-///
-/// # Safety
-/// `out.len() + offset + 32 <= out.capacity()`.
-#[inline]
-#[target_feature(enable = "avx2")]
-unsafe fn store32(out: &mut Vec<u8>, offset: usize, v: __m256i) {
-    // SAFETY: the caller guarantees the 32 bytes lie inside the allocation.
-    unsafe { _mm256_storeu_si256(out.as_mut_ptr().add(out.len() + offset).cast(), v) }
+/// The sixteen bytes of `input` from `at`; `at + 16 <= input.len()` is checked.
+#[inline(always)]
+fn load16_at(input: &[u8], at: usize) -> __m128i {
+    let bytes: &[u8; 16] = input[at..at + 16].try_into().unwrap_or(&[0; 16]);
+    load16(bytes)
 }
 
-/// The class's two lookup tables, in both lanes.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn tables32(class: &ByteClass) -> (__m256i, __m256i) {
-    (
-        _mm256_broadcastsi128_si256(load(&class.low)),
-        _mm256_broadcastsi128_si256(load(&HIGH_NIBBLE_BITS)),
-    )
-}
+// SAFETY: `Avx2` is private to this module and made only where the processor has AVX2
+// (see the type).
+unsafe impl Vector for Avx2 {
+    const LANES: usize = 32;
+    const ESCAPES: usize = 10;
+    /// Two 16-byte windows of five escapes, at the start and 15 bytes on.
+    const ESCAPE_WINDOW: usize = 31;
+    type Mask = Lanes<32, 1>;
 
-/// A bit per lane of `v` set when the byte is in the class.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn members32(v: __m256i, low: __m256i, high: __m256i) -> u32 {
-    let nibble = _mm256_set1_epi8(0x0F);
-    let by_low = _mm256_shuffle_epi8(low, _mm256_and_si256(v, nibble));
-    let by_high = _mm256_shuffle_epi8(high, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble));
-    let outside = _mm256_cmpeq_epi8(_mm256_and_si256(by_low, by_high), _mm256_setzero_si256());
-    !(_mm256_movemask_epi8(outside) as u32)
-}
-
-#[target_feature(enable = "avx2")]
-fn find(input: &[u8], class: &ByteClass) -> usize {
-    let (low, high) = tables32(class);
-    let mut i = 0;
-    while i + 32 <= input.len() {
-        let found = members32(load32_at(input, i), low, high);
-        if found != 0 {
-            return i + found.trailing_zeros() as usize;
-        }
-        i += 32;
+    #[inline(always)]
+    fn splat(byte: u8) -> Self {
+        // SAFETY: the processor has AVX2 (see the type).
+        Avx2(unsafe { _mm256_set1_epi8(byte as i8) })
     }
-    i + portable::first_member(&input[i..], class)
-}
 
-#[target_feature(enable = "avx2")]
-fn escape_avx2(input: &[u8], table: &EscapeTable, out: &mut Vec<u8>) {
-    out.reserve(input.len() * 3 + 1);
-    let (keep_low, keep_high) = tables32(table.keep_class());
-    let (plain_low, plain_high) = tables32(table.unescaped_class());
-    let hex = load(table.hex());
-    let expansion = table.expansion();
-    let mut written = 0;
-    let mut i = 0;
-    while i + 32 <= input.len() {
-        let v = load32_at(input, i);
-        // Room for each branch: `written <= 3 * i`, and 3 * input.len() + 1 bytes were
-        // reserved, so the 96 bytes a block can take fit.
-        if members32(v, keep_low, keep_high) == u32::MAX {
-            // SAFETY: the block's output fits in the reserve (see above).
-            unsafe { store32(out, written, v) };
-            written += 32;
-        } else if members32(v, plain_low, plain_high) == 0 {
-            // SAFETY: the block's output fits in the reserve (see above).
-            unsafe {
-                store_escaped(out, written, _mm256_castsi256_si128(v), hex);
-                store_escaped(out, written + 48, _mm256_extracti128_si256(v, 1), hex);
+    #[inline(always)]
+    fn table(entries: &[u8; 16]) -> Self {
+        // SAFETY: the processor has AVX2 (see the type).
+        Avx2(unsafe { _mm256_broadcastsi128_si256(load16(entries)) })
+    }
+
+    #[inline(always)]
+    fn load_at(input: &[u8], at: usize) -> Self {
+        let bytes: &[u8; 32] = input[at..at + 32].try_into().unwrap_or(&[0; 32]);
+        // SAFETY: the processor has AVX2 (see the type); reads exactly the 32 bytes of
+        // `bytes`, with no alignment required.
+        Avx2(unsafe { _mm256_loadu_si256(bytes.as_ptr().cast()) })
+    }
+
+    #[inline(always)]
+    unsafe fn store(self, out: &mut Vec<u8>, offset: usize) {
+        // SAFETY: the processor has AVX2 (see the type); the caller guarantees the 32
+        // bytes lie inside the allocation.
+        unsafe { _mm256_storeu_si256(out.as_mut_ptr().add(out.len() + offset).cast(), self.0) }
+    }
+
+    #[inline(always)]
+    fn and(self, other: Self) -> Self {
+        // SAFETY: the processor has AVX2 (see the type).
+        Avx2(unsafe { _mm256_and_si256(self.0, other.0) })
+    }
+
+    #[inline(always)]
+    fn or(self, other: Self) -> Self {
+        // SAFETY: the processor has AVX2 (see the type).
+        Avx2(unsafe { _mm256_or_si256(self.0, other.0) })
+    }
+
+    #[inline(always)]
+    fn add(self, other: Self) -> Self {
+        // SAFETY: the processor has AVX2 (see the type).
+        Avx2(unsafe { _mm256_add_epi8(self.0, other.0) })
+    }
+
+    #[inline(always)]
+    fn sub(self, other: Self) -> Self {
+        // SAFETY: the processor has AVX2 (see the type).
+        Avx2(unsafe { _mm256_sub_epi8(self.0, other.0) })
+    }
+
+    #[inline(always)]
+    fn eq(self, other: Self) -> Self {
+        // SAFETY: the processor has AVX2 (see the type).
+        Avx2(unsafe { _mm256_cmpeq_epi8(self.0, other.0) })
+    }
+
+    #[inline(always)]
+    fn le(self, other: Self) -> Self {
+        // SAFETY: the processor has AVX2 (see the type).
+        Avx2(unsafe { _mm256_cmpeq_epi8(_mm256_min_epu8(self.0, other.0), self.0) })
+    }
+
+    #[inline(always)]
+    fn select(self, if_set: Self, otherwise: Self) -> Self {
+        // SAFETY: the processor has AVX2 (see the type).
+        Avx2(unsafe { _mm256_blendv_epi8(otherwise.0, if_set.0, self.0) })
+    }
+
+    #[inline(always)]
+    fn low_nibbles(self) -> Self {
+        self.and(Self::splat(0x0F))
+    }
+
+    #[inline(always)]
+    fn high_nibbles(self) -> Self {
+        // SAFETY: the processor has AVX2 (see the type).
+        Avx2(unsafe { _mm256_srli_epi16(self.0, 4) }).and(Self::splat(0x0F))
+    }
+
+    #[inline(always)]
+    fn shift_left_4(self) -> Self {
+        // SAFETY: the processor has AVX2 (see the type).
+        Avx2(unsafe { _mm256_slli_epi16(self.0, 4) }).and(Self::splat(0xF0))
+    }
+
+    #[inline(always)]
+    fn lookup(self, indices: Self) -> Self {
+        // SAFETY: the processor has AVX2 (see the type).
+        Avx2(unsafe { _mm256_shuffle_epi8(self.0, indices.0) })
+    }
+
+    #[inline(always)]
+    fn mask(self) -> Self::Mask {
+        // SAFETY: the processor has AVX2 (see the type).
+        Lanes(unsafe { _mm256_movemask_epi8(self.0) } as u32 as u64)
+    }
+
+    #[inline(always)]
+    fn common(self, other: Self) -> Self::Mask {
+        Lanes(!self.and(other).eq(Self::splat(0)).mask().0 & 0xFFFF_FFFF)
+    }
+
+    #[inline(always)]
+    unsafe fn store_escaped(out: &mut Vec<u8>, offset: usize, high: Self, low: Self) {
+        // SAFETY: the processor has AVX2, hence SSSE3 (see the type); the caller guarantees
+        // room for the 96 bytes, 48 from each half.
+        unsafe {
+            let (high_first, low_first) = (
+                _mm256_castsi256_si128(high.0),
+                _mm256_castsi256_si128(low.0),
+            );
+            ssse3::store_escaped(out, offset, high_first, low_first);
+            let (high_second, low_second) = (
+                _mm256_extracti128_si256(high.0, 1),
+                _mm256_extracti128_si256(low.0, 1),
+            );
+            ssse3::store_escaped(out, offset + 48, high_second, low_second);
+        }
+    }
+
+    #[inline(always)]
+    fn escape_parts(input: &[u8], at: usize) -> [Self; 3] {
+        let first = load16_at(input, at);
+        let second = load16_at(input, at + 15);
+        // SAFETY: the processor has AVX2, hence SSSE3 (see the type).
+        unsafe {
+            let window = _mm256_inserti128_si256(_mm256_castsi128_si256(first), second, 1);
+            let gather = |part: usize| {
+                let indices = _mm256_broadcastsi128_si256(load16(&ssse3::ESCAPE_PARTS[part]));
+                Avx2(_mm256_shuffle_epi8(window, indices))
+            };
+            [gather(0), gather(1), gather(2)]
+        }
+    }
+
+    #[inline(always)]
+    fn escape_order(mask: Self::Mask) -> Self::Mask {
+        // Escapes 0–4 in lanes 0–4, escapes 5–9 in lanes 16–20; the lanes between are
+        // zero, never a valid escape.
+        Lanes(mask.0 & 0x1F | (mask.0 >> 16 & 0x1F) << 5)
+    }
+
+    #[inline(always)]
+    unsafe fn store_escapes(values: Self, count: usize, out: &mut Vec<u8>, offset: usize) {
+        // SAFETY: the processor has AVX2 (see the type); the caller guarantees room for
+        // 32 bytes, and these are 16 at `offset` and 16 at `offset + 5`.
+        unsafe {
+            let dst = out.as_mut_ptr().add(out.len() + offset);
+            _mm_storeu_si128(dst.cast(), _mm256_castsi256_si128(values.0));
+            if count > 5 {
+                _mm_storeu_si128(dst.add(5).cast(), _mm256_extracti128_si256(values.0, 1));
             }
-            written += 96;
-        } else {
-            // SAFETY: the block's output fits in the reserve (see above).
-            written = unsafe { store_expanded(out, written, &input[i..i + 32], expansion) };
-        }
-        i += 32;
-    }
-    // SAFETY: as above for the last bytes; then every byte up to `written` was written.
-    unsafe {
-        written = store_expanded(out, written, &input[i..], expansion);
-        commit(out, written);
-    }
-}
-
-/// Up to ten escapes from the 31 bytes at `at`: two 16-byte windows, at `at` and `at + 15`,
-/// one per 128-bit lane. Returns how many are valid in a row and their values (lanes 0–4
-/// of each half).
-#[inline]
-#[target_feature(enable = "avx2")]
-fn escapes_pair(input: &[u8], at: usize) -> (usize, __m128i, __m128i) {
-    let (first_count, first) = escapes(load_at(input, at));
-    if first_count < 5 {
-        return (first_count, first, first);
-    }
-    let (second_count, second) = escapes(load_at(input, at + 15));
-    (5 + second_count, first, second)
-}
-
-#[target_feature(enable = "avx2")]
-fn decode_span_avx2(input: &[u8], stops: &ByteClass, out: &mut Vec<u8>) -> usize {
-    out.reserve(input.len() + 32);
-    let (low, high) = tables32(stops);
-    // Output bytes written past `out.len()`; never more than `i`.
-    let mut written = 0;
-    let mut i = 0;
-    while i + 32 <= input.len() {
-        let v = load32_at(input, i);
-        let stop = members32(v, low, high);
-        // SAFETY: `written + 32 <= i + 32 <= input.len()`, within the reserve.
-        unsafe { store32(out, written, v) };
-        if stop == 0 {
-            written += 32;
-            i += 32;
-            continue;
-        }
-        let run = stop.trailing_zeros() as usize;
-        written += run;
-        i += run;
-        match input[i] {
-            b'%' => loop {
-                // A full batch of escapes may be followed by anything.
-                if i + 31 > input.len() || input[i] != b'%' {
-                    break;
-                }
-                let (found, first, second) = escapes_pair(input, i);
-                let flagged = (attention(first) & 0x1F | (attention(second) & 0x1F) << 5)
-                    & ((1u32 << found) - 1);
-                let taken = if flagged != 0 {
-                    flagged.trailing_zeros() as usize
-                } else {
-                    found
-                };
-                if taken == 0 {
-                    // SAFETY: every byte up to `written` was stored above.
-                    unsafe { commit(out, written) };
-                    return i;
-                }
-                // SAFETY: `written + 21 <= i + 21 <= input.len()`, within the reserve.
-                unsafe {
-                    store(out, written, first);
-                    if taken > 5 {
-                        store(out, written + 5, second);
-                    }
-                }
-                written += taken;
-                i += 3 * taken;
-                if taken < 10 {
-                    break;
-                }
-            },
-            b'+' => {
-                // SAFETY: `written < i + 32`, within the reserve.
-                unsafe { store(out, written, _mm_set1_epi8(b' ' as i8)) };
-                written += 1;
-                i += 1;
-            }
-            _ => i += 1,
         }
     }
-    // SAFETY: every byte up to `written` was stored above.
-    unsafe { commit(out, written) };
-    i + portable::decode_span(&input[i..], stops, out)
 }

@@ -1,0 +1,204 @@
+//! The vector kernels, written once over [`Vector`]: finding the first byte of a class,
+//! escaping, and decoding a span of literals and escapes.
+//!
+//! Each function is `#[inline(always)]` and does nothing on its own: an instruction-set
+//! module instantiates it with its vector type inside a `#[target_feature]` function, and
+//! the whole body is compiled there, for that instruction set.
+
+use super::raw::{commit, store_expanded};
+use super::vector::{Mask, Vector};
+use super::{needs_attention, portable, ByteClass, EscapeTable, HIGH_NIBBLE_BITS};
+
+/// A [`ByteClass`] as two vector tables.
+#[derive(Clone, Copy)]
+struct Lookup<V> {
+    low: V,
+    high: V,
+}
+
+impl<V: Vector> Lookup<V> {
+    #[inline(always)]
+    fn new(class: &ByteClass) -> Self {
+        Lookup {
+            low: V::table(&class.low),
+            high: V::table(&HIGH_NIBBLE_BITS),
+        }
+    }
+
+    /// The lanes of `v` whose byte is in the class.
+    #[inline(always)]
+    fn members(self, v: V) -> V::Mask {
+        let by_low = self.low.lookup(v.low_nibbles());
+        let by_high = self.high.lookup(v.high_nibbles());
+        by_low.common(by_high)
+    }
+}
+
+/// The index of the first byte of `input` in `class`, or the input's length.
+#[inline(always)]
+pub(super) fn first_member<V: Vector>(input: &[u8], class: &ByteClass) -> usize {
+    let lookup = Lookup::<V>::new(class);
+    let mut i = 0;
+    while i + V::LANES <= input.len() {
+        let found = lookup.members(V::load_at(input, i));
+        if found.any() {
+            return i + found.first();
+        }
+        i += V::LANES;
+    }
+    i + portable::first_member(&input[i..], class)
+}
+
+/// Appends `input` to `out` escaped by `table`, a vector at a time: copied when every
+/// byte is kept, written as `%HL` from the hex table when none is, else byte by byte from
+/// the table's expansion.
+#[inline(always)]
+pub(super) fn escape<V: Vector>(input: &[u8], table: &EscapeTable, out: &mut Vec<u8>) {
+    out.reserve(input.len() * 3 + 1);
+    let keep = Lookup::<V>::new(table.keep_class());
+    let plain = Lookup::<V>::new(table.unescaped_class());
+    let hex = V::table(table.hex());
+    let expansion = table.expansion();
+    let mut written = 0;
+    let mut i = 0;
+    while i + V::LANES <= input.len() {
+        let v = V::load_at(input, i);
+        // Room for each branch: `written <= 3 * i`, and 3 * input.len() + 1 bytes were
+        // reserved, so the `3 * LANES` bytes a block can take fit.
+        if keep.members(v).all() {
+            // SAFETY: the block's output fits in the reserve (see above).
+            unsafe { v.store(out, written) };
+            written += V::LANES;
+        } else if !plain.members(v).any() {
+            let high = hex.lookup(v.high_nibbles());
+            let low = hex.lookup(v.low_nibbles());
+            // SAFETY: the block's output fits in the reserve (see above).
+            unsafe { V::store_escaped(out, written, high, low) };
+            written += 3 * V::LANES;
+        } else {
+            let block = &input[i..i + V::LANES];
+            // SAFETY: the block's output fits in the reserve (see above).
+            written = unsafe { store_expanded(out, written, block, expansion) };
+        }
+        i += V::LANES;
+    }
+    // SAFETY: as above for the last bytes; then every byte up to `written` was written.
+    unsafe {
+        written = store_expanded(out, written, &input[i..], expansion);
+        commit(out, written);
+    }
+}
+
+/// The values of the hex digits in `v`, and all ones in the lanes that hold one (the
+/// value in the other lanes is meaningless).
+#[inline(always)]
+fn hex_values<V: Vector>(v: V) -> (V, V) {
+    let digit = v.sub(V::splat(b'0'));
+    let is_digit = digit.le(V::splat(9));
+    let letter = v.or(V::splat(0x20)).sub(V::splat(b'a'));
+    let is_letter = letter.le(V::splat(5));
+    let value = is_digit.select(digit, letter.add(V::splat(10)));
+    (value, is_digit.or(is_letter))
+}
+
+/// All ones in the lanes whose decoded byte [needs attention](needs_attention).
+#[inline(always)]
+fn attention<V: Vector>(values: V) -> V {
+    debug_assert!(needs_attention(0xE2) && needs_attention(0x7F) && needs_attention(0x1F));
+    let control = values.le(V::splat(0x1F));
+    let delete = values.eq(V::splat(0x7F));
+    let percent = values.eq(V::splat(b'%'));
+    let bidi_lead = values.eq(V::splat(0xE2));
+    control.or(delete).or(percent.or(bidi_lead))
+}
+
+/// Decodes the escapes that start at `at`, one after the other, up to
+/// [`Vector::ESCAPES`]: how many are valid and need no attention, in a row, and their
+/// values (for [`Vector::store_escapes`]).
+#[inline(always)]
+fn escapes<V: Vector>(input: &[u8], at: usize) -> (usize, V) {
+    let [percent, high, low] = V::escape_parts(input, at);
+    let (high, high_ok) = hex_values(high);
+    let (low, low_ok) = hex_values(low);
+    let valid = percent.eq(V::splat(b'%')).and(high_ok).and(low_ok);
+    let values = high.shift_left_4().or(low);
+    let found = V::escape_order(valid.mask()).leading();
+    let flagged = V::escape_order(attention(values).mask()).first();
+    (found.min(flagged), values)
+}
+
+/// [`Kernels::decode_span`](super::Kernels::decode_span): copies the literals a vector at
+/// a time, decodes escapes [`Vector::ESCAPES`] at a time (one at a time near the end of
+/// the input), and stops where the reference stops.
+#[inline(always)]
+pub(super) fn decode_span<V: Vector>(input: &[u8], stops: &ByteClass, out: &mut Vec<u8>) -> usize {
+    out.reserve(input.len() + V::LANES);
+    let lookup = Lookup::<V>::new(stops);
+    // Output bytes written past `out.len()`; never more than `i`.
+    let mut written = 0;
+    let mut i = 0;
+    while i + V::LANES <= input.len() {
+        let v = V::load_at(input, i);
+        let stop = lookup.members(v);
+        // SAFETY: `written + LANES <= i + LANES <= input.len()`, within the reserve.
+        unsafe { v.store(out, written) };
+        if !stop.any() {
+            written += V::LANES;
+            i += V::LANES;
+            continue;
+        }
+        let run = stop.first();
+        written += run;
+        i += run;
+        match input[i] {
+            b'%' => loop {
+                if input.get(i) != Some(&b'%') {
+                    break;
+                }
+                if i + V::ESCAPE_WINDOW > input.len() {
+                    // Too near the end for a batch of escapes: one at a time, as the
+                    // reference does, so every turn of the outer loop moves on.
+                    match portable::escape_at(&input[i..]) {
+                        Some(value) if !needs_attention(value) => {
+                            // SAFETY: `written + LANES <= i + LANES < input.len() + LANES`,
+                            // within the reserve.
+                            unsafe { V::splat(value).store(out, written) };
+                            written += 1;
+                            i += 3;
+                            continue;
+                        }
+                        _ => {
+                            // SAFETY: every byte up to `written` was stored above.
+                            unsafe { commit(out, written) };
+                            return i;
+                        }
+                    }
+                }
+                let (taken, values) = escapes::<V>(input, i);
+                if taken == 0 {
+                    // SAFETY: every byte up to `written` was stored above.
+                    unsafe { commit(out, written) };
+                    return i;
+                }
+                // SAFETY: `written + LANES <= i + LANES <= input.len() + LANES`, within the
+                // reserve.
+                unsafe { V::store_escapes(values, taken, out, written) };
+                written += taken;
+                i += 3 * taken;
+                if taken < V::ESCAPES {
+                    break;
+                }
+            },
+            b'+' => {
+                // SAFETY: `written + LANES <= i + LANES`, within the reserve.
+                unsafe { V::splat(b' ').store(out, written) };
+                written += 1;
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    // SAFETY: every byte up to `written` was stored above.
+    unsafe { commit(out, written) };
+    i + portable::decode_span(&input[i..], stops, out)
+}

@@ -1,0 +1,144 @@
+//! The operations the vector kernels are written in: a [`Vector`] of bytes and a [`Mask`]
+//! of its lanes, implemented once per instruction set (`x86_64::ssse3`, `x86_64::avx2`,
+//! `aarch64::neon`). The algorithms themselves are in `generic`, written once over this
+//! trait.
+
+/// One vector of bytes (lanes) of an instruction set, with what the kernels do to it.
+///
+/// Everything is `#[inline(always)]`, so the generic bodies and these methods all fold
+/// into the `#[target_feature]` function of the instruction-set module that instantiates
+/// them, which is what lets the intrinsics inline.
+///
+/// # Safety
+///
+/// The methods are safe to call, but use instructions the processor may lack. An
+/// implementation keeps that sound by being private to its instruction-set module, which
+/// uses it only inside functions compiled for that instruction set and reached only after
+/// the processor was found to support it (the module's `KERNELS`, handed out by
+/// `available`). No other code can name the type, so no other code can make a value of it
+/// or call its methods.
+pub(super) unsafe trait Vector: Copy {
+    /// Bytes in a vector.
+    const LANES: usize;
+    /// Escapes [`escape_parts`](Vector::escape_parts) takes apart at once.
+    const ESCAPES: usize;
+    /// Input bytes [`escape_parts`](Vector::escape_parts) reads.
+    const ESCAPE_WINDOW: usize;
+    /// A bit set per lane, as comparisons give it.
+    type Mask: Mask;
+
+    /// `byte` in every lane.
+    fn splat(byte: u8) -> Self;
+    /// A 16-entry table for [`lookup`](Vector::lookup), in every 128-bit part of a wider
+    /// vector.
+    fn table(entries: &[u8; 16]) -> Self;
+    /// The [`LANES`](Vector::LANES) bytes of `input` from `at`; `at + LANES <=
+    /// input.len()` is checked.
+    fn load_at(input: &[u8], at: usize) -> Self;
+    /// Writes the vector at `out`'s spare capacity plus `offset`, without changing its
+    /// length.
+    ///
+    /// # Safety
+    /// `out.len() + offset + LANES <= out.capacity()`.
+    unsafe fn store(self, out: &mut Vec<u8>, offset: usize);
+
+    /// Bitwise and.
+    fn and(self, other: Self) -> Self;
+    /// Bitwise or.
+    fn or(self, other: Self) -> Self;
+    /// Lane-wise wrapping addition.
+    fn add(self, other: Self) -> Self;
+    /// Lane-wise wrapping subtraction.
+    fn sub(self, other: Self) -> Self;
+    /// All ones in the lanes where the two are equal, zero elsewhere.
+    fn eq(self, other: Self) -> Self;
+    /// All ones in the lanes where `self <= other` (unsigned), zero elsewhere.
+    fn le(self, other: Self) -> Self;
+    /// `if_set` in the lanes where `self` is all ones, `otherwise` where it is zero.
+    fn select(self, if_set: Self, otherwise: Self) -> Self;
+    /// Each byte's low four bits.
+    fn low_nibbles(self) -> Self;
+    /// Each byte shifted right by four.
+    fn high_nibbles(self) -> Self;
+    /// Each byte shifted left by four.
+    fn shift_left_4(self) -> Self;
+    /// Lane `i` of `self` (a [`table`](Vector::table)) at the index in lane `i` of
+    /// `indices`, which must be below 16.
+    fn lookup(self, indices: Self) -> Self;
+
+    /// The lanes that are all ones (the others must be zero).
+    fn mask(self) -> Self::Mask;
+    /// The lanes where `self` and `other` have a bit set in common.
+    fn common(self, other: Self) -> Self::Mask;
+
+    /// Writes `%`, lane `i` of `high` and lane `i` of `low` for every lane `i`
+    /// (`3 * LANES` bytes) at `out`'s spare capacity plus `offset`.
+    ///
+    /// # Safety
+    /// `out.len() + offset + 3 * LANES <= out.capacity()`.
+    unsafe fn store_escaped(out: &mut Vec<u8>, offset: usize, high: Self, low: Self);
+
+    /// The [`ESCAPES`](Vector::ESCAPES) escapes that may start at `at`, one after the
+    /// other, taken apart: their first bytes, their second and their third, each in a
+    /// vector (in the lanes that [`escape_order`](Vector::escape_order) reads; the other
+    /// lanes are zero). `at + ESCAPE_WINDOW <= input.len()` is checked.
+    fn escape_parts(input: &[u8], at: usize) -> [Self; 3];
+    /// A mask over the lanes of [`escape_parts`](Vector::escape_parts), rearranged so that
+    /// lane `k` stands for escape `k`, with no lanes set past the last escape.
+    fn escape_order(mask: Self::Mask) -> Self::Mask;
+    /// Writes the first `count` decoded escapes (the lanes of `values` that
+    /// [`escape_order`](Vector::escape_order) reads) at `out`'s spare capacity plus
+    /// `offset`, possibly with bytes after them.
+    ///
+    /// # Safety
+    /// `out.len() + offset + LANES <= out.capacity()`.
+    unsafe fn store_escapes(values: Self, count: usize, out: &mut Vec<u8>, offset: usize);
+}
+
+/// The lanes of a vector picked out by a comparison.
+pub(super) trait Mask: Copy {
+    /// Whether any lane is set.
+    fn any(self) -> bool;
+    /// Whether every lane is set.
+    fn all(self) -> bool;
+    /// The first lane set; at least the number of lanes when none is.
+    fn first(self) -> usize;
+    /// How many lanes are set before the first that is not.
+    fn leading(self) -> usize;
+}
+
+/// A mask as the bits of an integer, `STRIDE` bits a lane (all set or all clear), lane 0
+/// lowest, for a vector of `LANES` lanes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Lanes<const LANES: u32, const STRIDE: u32>(pub(super) u64);
+
+impl<const LANES: u32, const STRIDE: u32> Lanes<LANES, STRIDE> {
+    /// Every lane set.
+    const FULL: u64 = if LANES * STRIDE >= 64 {
+        u64::MAX
+    } else {
+        (1 << (LANES * STRIDE)) - 1
+    };
+}
+
+impl<const LANES: u32, const STRIDE: u32> Mask for Lanes<LANES, STRIDE> {
+    #[inline(always)]
+    fn any(self) -> bool {
+        self.0 != 0
+    }
+
+    #[inline(always)]
+    fn all(self) -> bool {
+        self.0 == Self::FULL
+    }
+
+    #[inline(always)]
+    fn first(self) -> usize {
+        (self.0.trailing_zeros() / STRIDE) as usize
+    }
+
+    #[inline(always)]
+    fn leading(self) -> usize {
+        ((!self.0).trailing_zeros() / STRIDE) as usize
+    }
+}
