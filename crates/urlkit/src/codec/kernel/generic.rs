@@ -2,8 +2,8 @@
 //! escaping, and decoding a span of literals and escapes.
 //!
 //! Each function is `#[inline(always)]` and does nothing on its own: an instruction-set
-//! module instantiates it with its vector type inside a `#[target_feature]` function, and
-//! the whole body is compiled there, for that instruction set.
+//! module instantiates it with its vector type inside a `#[target_feature]` function (with
+//! [`vector_kernels!`]), and the whole body is compiled there, for that instruction set.
 
 use super::raw::{commit, store_expanded};
 use super::vector::{Mask, Vector};
@@ -202,3 +202,64 @@ pub(super) fn decode_span<V: Vector>(input: &[u8], stops: &ByteClass, out: &mut 
     unsafe { commit(out, written) };
     i + portable::decode_span(&input[i..], stops, out)
 }
+
+/// Defines an instruction-set module's `KERNELS` and their entry points, `first_member`,
+/// `escape` and `decode_span`: each instantiates the generic body of that name with the
+/// module's vector type inside a function compiled with
+/// `#[target_feature(enable = $feature)]`, and calls it. The call is sound because
+/// `available` hands out the module's `KERNELS` only when the processor has the feature.
+macro_rules! vector_kernels {
+    (name: $name:literal, vector: $vector:ty, feature: $feature:literal) => {
+        pub(super) static KERNELS: $crate::codec::kernel::Kernels =
+            $crate::codec::kernel::Kernels {
+                name: $name,
+                first_member,
+                escape,
+                decode_span,
+                decode_span_flagging: None,
+            };
+
+        pub(super) fn first_member(
+            input: &[u8],
+            class: &$crate::codec::kernel::ByteClass,
+        ) -> usize {
+            #[target_feature(enable = $feature)]
+            fn run(input: &[u8], class: &$crate::codec::kernel::ByteClass) -> usize {
+                $crate::codec::kernel::generic::first_member::<$vector>(input, class)
+            }
+            // SAFETY: `KERNELS` is handed out only when the processor has the feature.
+            unsafe { run(input, class) }
+        }
+
+        pub(super) fn escape(
+            input: &[u8],
+            table: &$crate::codec::kernel::EscapeTable,
+            out: &mut Vec<u8>,
+        ) {
+            #[target_feature(enable = $feature)]
+            fn run(input: &[u8], table: &$crate::codec::kernel::EscapeTable, out: &mut Vec<u8>) {
+                $crate::codec::kernel::generic::escape::<$vector>(input, table, out)
+            }
+            // SAFETY: `KERNELS` is handed out only when the processor has the feature.
+            unsafe { run(input, table, out) }
+        }
+
+        pub(super) fn decode_span(
+            input: &[u8],
+            stops: &$crate::codec::kernel::ByteClass,
+            out: &mut Vec<u8>,
+        ) -> usize {
+            #[target_feature(enable = $feature)]
+            fn run(
+                input: &[u8],
+                stops: &$crate::codec::kernel::ByteClass,
+                out: &mut Vec<u8>,
+            ) -> usize {
+                $crate::codec::kernel::generic::decode_span::<$vector>(input, stops, out)
+            }
+            // SAFETY: `KERNELS` is handed out only when the processor has the feature.
+            unsafe { run(input, stops, out) }
+        }
+    };
+}
+pub(super) use vector_kernels;

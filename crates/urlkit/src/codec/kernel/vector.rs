@@ -84,16 +84,43 @@ pub(super) unsafe trait Vector: Copy {
     /// lanes are zero). `at + ESCAPE_WINDOW <= input.len()` is checked.
     fn escape_parts(input: &[u8], at: usize) -> [Self; 3];
     /// A mask over the lanes of [`escape_parts`](Vector::escape_parts), rearranged so that
-    /// lane `k` stands for escape `k`, with no lanes set past the last escape.
-    fn escape_order(mask: Self::Mask) -> Self::Mask;
+    /// lane `k` stands for escape `k`, with no lanes set past the last escape. As it is
+    /// when escape `k` is in lane `k`, unless implemented.
+    #[inline(always)]
+    fn escape_order(mask: Self::Mask) -> Self::Mask {
+        mask
+    }
     /// Writes the first `count` decoded escapes (the lanes of `values` that
     /// [`escape_order`](Vector::escape_order) reads) at `out`'s spare capacity plus
     /// `offset`, possibly with bytes after them.
     ///
+    /// A plain [`store`](Vector::store), unless implemented.
+    ///
     /// # Safety
     /// `out.len() + offset + LANES <= out.capacity()`.
-    unsafe fn store_escapes(values: Self, count: usize, out: &mut Vec<u8>, offset: usize);
+    #[inline(always)]
+    unsafe fn store_escapes(values: Self, count: usize, out: &mut Vec<u8>, offset: usize) {
+        let _ = count;
+        // SAFETY: the caller guarantees room for `LANES` bytes.
+        unsafe { values.store(out, offset) }
+    }
 }
+
+/// Implements [`Vector`] methods that are one intrinsic on two vectors (`and => vandq_u8`),
+/// for a vector type wrapping its instruction set's vector as field `.0`.
+macro_rules! lane_wise {
+    ($($method:ident => $intrinsic:ident),* $(,)?) => {
+        $(
+            #[inline(always)]
+            fn $method(self, other: Self) -> Self {
+                // SAFETY: a value of the implementing type exists only where the processor
+                // has its instruction set (see `Vector`).
+                Self(unsafe { $intrinsic(self.0, other.0) })
+            }
+        )*
+    };
+}
+pub(super) use lane_wise;
 
 /// The lanes of a vector picked out by a comparison.
 pub(super) trait Mask: Copy {

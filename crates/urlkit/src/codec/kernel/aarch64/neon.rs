@@ -5,47 +5,13 @@
 //! Everything here is reached only through [`KERNELS`], which `available` hands out after
 //! checking that the processor has NEON.
 
-use super::super::generic;
-use super::super::vector::{Lanes, Vector};
-use super::super::{ByteClass, EscapeTable, Kernels};
+use super::super::generic::vector_kernels;
+use super::super::vector::{lane_wise, Lanes, Vector};
 use core::arch::aarch64::*;
 
-pub(super) static KERNELS: Kernels = Kernels {
-    name: "neon",
-    first_member,
-    escape,
-    decode_span,
-    decode_span_flagging: None,
-};
+vector_kernels!(name: "neon", vector: Neon, feature: "neon");
 
-fn first_member(input: &[u8], class: &ByteClass) -> usize {
-    #[target_feature(enable = "neon")]
-    fn run(input: &[u8], class: &ByteClass) -> usize {
-        generic::first_member::<Neon>(input, class)
-    }
-    // SAFETY: `KERNELS` is handed out only when the processor has NEON.
-    unsafe { run(input, class) }
-}
-
-fn escape(input: &[u8], table: &EscapeTable, out: &mut Vec<u8>) {
-    #[target_feature(enable = "neon")]
-    fn run(input: &[u8], table: &EscapeTable, out: &mut Vec<u8>) {
-        generic::escape::<Neon>(input, table, out)
-    }
-    // SAFETY: `KERNELS` is handed out only when the processor has NEON.
-    unsafe { run(input, table, out) }
-}
-
-fn decode_span(input: &[u8], stops: &ByteClass, out: &mut Vec<u8>) -> usize {
-    #[target_feature(enable = "neon")]
-    fn run(input: &[u8], stops: &ByteClass, out: &mut Vec<u8>) -> usize {
-        generic::decode_span::<Neon>(input, stops, out)
-    }
-    // SAFETY: `KERNELS` is handed out only when the processor has NEON.
-    unsafe { run(input, stops, out) }
-}
-
-/// Sixteen bytes. Private to this module, which makes one only in the functions above,
+/// Sixteen bytes. Private to this module, which makes one only in the functions of `KERNELS`,
 /// compiled with NEON and called only when the processor has it: the ground on which the
 /// methods below use NEON (see [`Vector`]).
 #[derive(Clone, Copy)]
@@ -93,40 +59,14 @@ unsafe impl Vector for Neon {
         unsafe { vst1q_u8(out.as_mut_ptr().add(out.len() + offset), self.0) }
     }
 
-    #[inline(always)]
-    fn and(self, other: Self) -> Self {
-        // SAFETY: the processor has NEON (see the type).
-        Neon(unsafe { vandq_u8(self.0, other.0) })
-    }
-
-    #[inline(always)]
-    fn or(self, other: Self) -> Self {
-        // SAFETY: the processor has NEON (see the type).
-        Neon(unsafe { vorrq_u8(self.0, other.0) })
-    }
-
-    #[inline(always)]
-    fn add(self, other: Self) -> Self {
-        // SAFETY: the processor has NEON (see the type).
-        Neon(unsafe { vaddq_u8(self.0, other.0) })
-    }
-
-    #[inline(always)]
-    fn sub(self, other: Self) -> Self {
-        // SAFETY: the processor has NEON (see the type).
-        Neon(unsafe { vsubq_u8(self.0, other.0) })
-    }
-
-    #[inline(always)]
-    fn eq(self, other: Self) -> Self {
-        // SAFETY: the processor has NEON (see the type).
-        Neon(unsafe { vceqq_u8(self.0, other.0) })
-    }
-
-    #[inline(always)]
-    fn le(self, other: Self) -> Self {
-        // SAFETY: the processor has NEON (see the type).
-        Neon(unsafe { vcleq_u8(self.0, other.0) })
+    lane_wise! {
+        and => vandq_u8,
+        or => vorrq_u8,
+        add => vaddq_u8,
+        sub => vsubq_u8,
+        eq => vceqq_u8,
+        le => vcleq_u8,
+        lookup => vqtbl1q_u8,
     }
 
     #[inline(always)]
@@ -150,12 +90,6 @@ unsafe impl Vector for Neon {
     fn shift_left_4(self) -> Self {
         // SAFETY: the processor has NEON (see the type).
         Neon(unsafe { vshlq_n_u8(self.0, 4) })
-    }
-
-    #[inline(always)]
-    fn lookup(self, indices: Self) -> Self {
-        // SAFETY: the processor has NEON (see the type).
-        Neon(unsafe { vqtbl1q_u8(self.0, indices.0) })
     }
 
     #[inline(always)]
@@ -190,17 +124,5 @@ unsafe impl Vector for Neon {
         // `bytes`.
         let parts = unsafe { vld3q_u8(bytes.as_ptr()) };
         [Neon(parts.0), Neon(parts.1), Neon(parts.2)]
-    }
-
-    #[inline(always)]
-    fn escape_order(mask: Self::Mask) -> Self::Mask {
-        // Escape `k` is in lane `k`.
-        mask
-    }
-
-    #[inline(always)]
-    unsafe fn store_escapes(values: Self, _count: usize, out: &mut Vec<u8>, offset: usize) {
-        // SAFETY: the caller guarantees room for 16 bytes.
-        unsafe { values.store(out, offset) }
     }
 }

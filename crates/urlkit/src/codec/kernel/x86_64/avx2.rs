@@ -5,48 +5,14 @@
 //! Everything here is reached only through [`KERNELS`], which `available` hands out after
 //! checking that the processor has AVX2.
 
-use super::super::generic;
-use super::super::vector::{Lanes, Vector};
-use super::super::{ByteClass, EscapeTable, Kernels};
+use super::super::generic::vector_kernels;
+use super::super::vector::{lane_wise, Lanes, Vector};
 use super::ssse3;
 use core::arch::x86_64::*;
 
-pub(super) static KERNELS: Kernels = Kernels {
-    name: "avx2",
-    first_member,
-    escape,
-    decode_span,
-    decode_span_flagging: None,
-};
+vector_kernels!(name: "avx2", vector: Avx2, feature: "avx2");
 
-pub(super) fn first_member(input: &[u8], class: &ByteClass) -> usize {
-    #[target_feature(enable = "avx2")]
-    fn run(input: &[u8], class: &ByteClass) -> usize {
-        generic::first_member::<Avx2>(input, class)
-    }
-    // SAFETY: `KERNELS` is handed out only when the processor has AVX2.
-    unsafe { run(input, class) }
-}
-
-pub(super) fn escape(input: &[u8], table: &EscapeTable, out: &mut Vec<u8>) {
-    #[target_feature(enable = "avx2")]
-    fn run(input: &[u8], table: &EscapeTable, out: &mut Vec<u8>) {
-        generic::escape::<Avx2>(input, table, out)
-    }
-    // SAFETY: `KERNELS` is handed out only when the processor has AVX2.
-    unsafe { run(input, table, out) }
-}
-
-pub(super) fn decode_span(input: &[u8], stops: &ByteClass, out: &mut Vec<u8>) -> usize {
-    #[target_feature(enable = "avx2")]
-    fn run(input: &[u8], stops: &ByteClass, out: &mut Vec<u8>) -> usize {
-        generic::decode_span::<Avx2>(input, stops, out)
-    }
-    // SAFETY: `KERNELS` is handed out only when the processor has AVX2.
-    unsafe { run(input, stops, out) }
-}
-
-/// 32 bytes. Private to this module, which makes one only in the functions above,
+/// 32 bytes. Private to this module, which makes one only in the functions of `KERNELS`,
 /// compiled with AVX2 and called only when the processor has it: the ground on which the
 /// methods below use AVX2 (see [`Vector`]). AVX2 implies SSSE3.
 #[derive(Clone, Copy)]
@@ -102,34 +68,13 @@ unsafe impl Vector for Avx2 {
         unsafe { _mm256_storeu_si256(out.as_mut_ptr().add(out.len() + offset).cast(), self.0) }
     }
 
-    #[inline(always)]
-    fn and(self, other: Self) -> Self {
-        // SAFETY: the processor has AVX2 (see the type).
-        Avx2(unsafe { _mm256_and_si256(self.0, other.0) })
-    }
-
-    #[inline(always)]
-    fn or(self, other: Self) -> Self {
-        // SAFETY: the processor has AVX2 (see the type).
-        Avx2(unsafe { _mm256_or_si256(self.0, other.0) })
-    }
-
-    #[inline(always)]
-    fn add(self, other: Self) -> Self {
-        // SAFETY: the processor has AVX2 (see the type).
-        Avx2(unsafe { _mm256_add_epi8(self.0, other.0) })
-    }
-
-    #[inline(always)]
-    fn sub(self, other: Self) -> Self {
-        // SAFETY: the processor has AVX2 (see the type).
-        Avx2(unsafe { _mm256_sub_epi8(self.0, other.0) })
-    }
-
-    #[inline(always)]
-    fn eq(self, other: Self) -> Self {
-        // SAFETY: the processor has AVX2 (see the type).
-        Avx2(unsafe { _mm256_cmpeq_epi8(self.0, other.0) })
+    lane_wise! {
+        and => _mm256_and_si256,
+        or => _mm256_or_si256,
+        add => _mm256_add_epi8,
+        sub => _mm256_sub_epi8,
+        eq => _mm256_cmpeq_epi8,
+        lookup => _mm256_shuffle_epi8,
     }
 
     #[inline(always)]
@@ -159,12 +104,6 @@ unsafe impl Vector for Avx2 {
     fn shift_left_4(self) -> Self {
         // SAFETY: the processor has AVX2 (see the type).
         Avx2(unsafe { _mm256_slli_epi16(self.0, 4) }).and(Self::splat(0xF0))
-    }
-
-    #[inline(always)]
-    fn lookup(self, indices: Self) -> Self {
-        // SAFETY: the processor has AVX2 (see the type).
-        Avx2(unsafe { _mm256_shuffle_epi8(self.0, indices.0) })
     }
 
     #[inline(always)]

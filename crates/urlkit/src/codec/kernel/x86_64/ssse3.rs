@@ -4,47 +4,13 @@
 //! Everything here is reached only through [`KERNELS`], which `available` hands out after
 //! checking that the processor has SSSE3.
 
-use super::super::generic;
-use super::super::vector::{Lanes, Vector};
-use super::super::{ByteClass, EscapeTable, Kernels};
+use super::super::generic::vector_kernels;
+use super::super::vector::{lane_wise, Lanes, Vector};
 use core::arch::x86_64::*;
 
-pub(super) static KERNELS: Kernels = Kernels {
-    name: "ssse3",
-    first_member,
-    escape,
-    decode_span,
-    decode_span_flagging: None,
-};
+vector_kernels!(name: "ssse3", vector: Ssse3, feature: "ssse3");
 
-fn first_member(input: &[u8], class: &ByteClass) -> usize {
-    #[target_feature(enable = "ssse3")]
-    fn run(input: &[u8], class: &ByteClass) -> usize {
-        generic::first_member::<Ssse3>(input, class)
-    }
-    // SAFETY: `KERNELS` is handed out only when the processor has SSSE3.
-    unsafe { run(input, class) }
-}
-
-fn escape(input: &[u8], table: &EscapeTable, out: &mut Vec<u8>) {
-    #[target_feature(enable = "ssse3")]
-    fn run(input: &[u8], table: &EscapeTable, out: &mut Vec<u8>) {
-        generic::escape::<Ssse3>(input, table, out)
-    }
-    // SAFETY: `KERNELS` is handed out only when the processor has SSSE3.
-    unsafe { run(input, table, out) }
-}
-
-fn decode_span(input: &[u8], stops: &ByteClass, out: &mut Vec<u8>) -> usize {
-    #[target_feature(enable = "ssse3")]
-    fn run(input: &[u8], stops: &ByteClass, out: &mut Vec<u8>) -> usize {
-        generic::decode_span::<Ssse3>(input, stops, out)
-    }
-    // SAFETY: `KERNELS` is handed out only when the processor has SSSE3.
-    unsafe { run(input, stops, out) }
-}
-
-/// Sixteen bytes. Private to this module, which makes one only in the functions above,
+/// Sixteen bytes. Private to this module, which makes one only in the functions of `KERNELS`,
 /// compiled with SSSE3 and called only when the processor has it: the ground on which the
 /// methods below use SSSE3 (see [`Vector`]).
 #[derive(Clone, Copy)]
@@ -191,34 +157,13 @@ unsafe impl Vector for Ssse3 {
         unsafe { _mm_storeu_si128(out.as_mut_ptr().add(out.len() + offset).cast(), self.0) }
     }
 
-    #[inline(always)]
-    fn and(self, other: Self) -> Self {
-        // SAFETY: SSE2 is part of x86-64.
-        Ssse3(unsafe { _mm_and_si128(self.0, other.0) })
-    }
-
-    #[inline(always)]
-    fn or(self, other: Self) -> Self {
-        // SAFETY: SSE2 is part of x86-64.
-        Ssse3(unsafe { _mm_or_si128(self.0, other.0) })
-    }
-
-    #[inline(always)]
-    fn add(self, other: Self) -> Self {
-        // SAFETY: SSE2 is part of x86-64.
-        Ssse3(unsafe { _mm_add_epi8(self.0, other.0) })
-    }
-
-    #[inline(always)]
-    fn sub(self, other: Self) -> Self {
-        // SAFETY: SSE2 is part of x86-64.
-        Ssse3(unsafe { _mm_sub_epi8(self.0, other.0) })
-    }
-
-    #[inline(always)]
-    fn eq(self, other: Self) -> Self {
-        // SAFETY: SSE2 is part of x86-64.
-        Ssse3(unsafe { _mm_cmpeq_epi8(self.0, other.0) })
+    lane_wise! {
+        and => _mm_and_si128,
+        or => _mm_or_si128,
+        add => _mm_add_epi8,
+        sub => _mm_sub_epi8,
+        eq => _mm_cmpeq_epi8,
+        lookup => _mm_shuffle_epi8,
     }
 
     #[inline(always)]
@@ -256,12 +201,6 @@ unsafe impl Vector for Ssse3 {
     }
 
     #[inline(always)]
-    fn lookup(self, indices: Self) -> Self {
-        // SAFETY: the processor has SSSE3 (see the type).
-        Ssse3(unsafe { _mm_shuffle_epi8(self.0, indices.0) })
-    }
-
-    #[inline(always)]
     fn mask(self) -> Self::Mask {
         // SAFETY: SSE2 is part of x86-64.
         Lanes(unsafe { _mm_movemask_epi8(self.0) } as u32 as u64)
@@ -290,11 +229,5 @@ unsafe impl Vector for Ssse3 {
     fn escape_order(mask: Self::Mask) -> Self::Mask {
         // The five escapes are in lanes 0–4; the other lanes are zero, never a valid one.
         Lanes(mask.0 & 0x1F)
-    }
-
-    #[inline(always)]
-    unsafe fn store_escapes(values: Self, _count: usize, out: &mut Vec<u8>, offset: usize) {
-        // SAFETY: the caller guarantees room for 16 bytes.
-        unsafe { values.store(out, offset) }
     }
 }
