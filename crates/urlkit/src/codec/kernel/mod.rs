@@ -2,15 +2,52 @@
 //! must look at.
 //!
 //! Each function takes a slice in and appends to the caller's buffer, so no call allocates
-//! per byte. The plain loops in this module are the reference; the per-architecture modules
-//! (`x86_64::ssse3`, `x86_64::avx2`, `x86_64::avx512`, `aarch64::neon`) do the same work with vector
-//! instructions and are chosen once, at run time, by what the processor supports. Tests
-//! compare every available fast path with the reference.
+//! per byte. The plain loops in [`portable`] (this file) are the reference; the vector
+//! kernels do the same work many bytes at a time. Tests (`tests.rs`) compare every kernel
+//! the processor runs with the reference, on every length 0–300 at every alignment and
+//! with an escape at every position; `measure.rs` prints each kernel's throughput.
 //!
 //! Byte classes are ASCII-only sets looked up with two 16-entry tables (one indexed by the
-//! low nibble, one by the high nibble), which is what a byte shuffle instruction can do
-//! sixteen or thirty-two bytes at a time, so any encode set, custom ones included, takes
-//! the fast path.
+//! low nibble, one by the high nibble), which is what a byte shuffle instruction does a
+//! vector at a time, so any encode set, custom ones included, takes the fast path.
+//!
+//! # Where things are
+//!
+//! * `generic.rs`: the vector kernels, written once: `first_member` (the first byte of a
+//!   class), `escape` and `decode_span` (literals copied a vector at a time, escapes decoded
+//!   a batch at a time). A change to what a kernel does is made here, for every instruction
+//!   set at once.
+//! * `vector.rs`: the [`Vector`](vector::Vector) trait those kernels are written in (load,
+//!   store, splat, and/or, add/sub, compare, select, nibble shifts, table lookup, masks of
+//!   lanes as integers), and the few steps that depend on the register's shape:
+//!   writing `%HL` for every lane, taking a batch of escapes apart into their `%`, high and
+//!   low bytes, and putting their decoded values in order.
+//! * `x86_64/ssse3.rs` (128-bit), `x86_64/avx2.rs` (256-bit) and `aarch64/neon.rs`
+//!   (128-bit): one vector type each, a thin implementation of the trait in the
+//!   instruction set's intrinsics, and a `vector_kernels!` line that instantiates the
+//!   generic kernels with it. A new instruction set is a new such file.
+//! * `x86_64/avx512.rs`: 512-bit decoding with AVX-512's byte compress, a different
+//!   algorithm (a whole block without a branch per escape), written on its own; it scans
+//!   and escapes with the AVX2 kernels.
+//! * `raw.rs`: writing into a vector's spare capacity, shared by the kernels.
+//!
+//! # How a kernel is chosen
+//!
+//! A [`Kernels`] is one set of function pointers per instruction-set level. `available`
+//! lists those the processor runs, slowest (the reference) first, after checking its
+//! features at run time (`x86_64::available`, `aarch64::available`); [`kernels`] takes the
+//! last, once, and the public functions here call through it.
+//!
+//! # Why the unsafe code is sound
+//!
+//! The generic bodies are `#[inline(always)]`, and `vector_kernels!` instantiates each
+//! inside a function compiled with `#[target_feature(enable = "...")]`, so the whole loop
+//! is compiled for that instruction set and its intrinsics inline. Calling that function is
+//! sound because the module's `KERNELS` is handed out only after the feature was detected.
+//! A vector type is private to its module and made only inside those functions, which is
+//! why its safe trait methods may use the instruction set. Writes past a vector's length
+//! (`store`, `store_escaped`, `raw`) are `unsafe fn`s whose callers show, in a `SAFETY`
+//! comment, that the room was reserved.
 
 use crate::sets::EncodeSet;
 use std::sync::OnceLock;
@@ -26,6 +63,8 @@ mod vector;
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
 
+#[cfg(test)]
+mod measure;
 #[cfg(test)]
 mod tests;
 
