@@ -11,9 +11,9 @@ use core::arch::aarch64::*;
 
 vector_kernels!(name: "neon", vector: Neon, feature: "neon");
 
-/// Sixteen bytes. Private to this module, which makes one only in the functions of `KERNELS`,
-/// compiled with NEON and called only when the processor has it: the ground on which the
-/// methods below use NEON (see [`Vector`]).
+/// Sixteen bytes. Private to this module, which makes one only inside the functions of
+/// `KERNELS`, compiled with NEON and called only when the processor has it: the ground on
+/// which the methods below use NEON (see [`Vector`]).
 #[derive(Clone, Copy)]
 struct Neon(uint8x16_t);
 

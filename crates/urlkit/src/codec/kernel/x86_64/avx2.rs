@@ -12,9 +12,9 @@ use core::arch::x86_64::*;
 
 vector_kernels!(name: "avx2", vector: Avx2, feature: "avx2");
 
-/// 32 bytes. Private to this module, which makes one only in the functions of `KERNELS`,
-/// compiled with AVX2 and called only when the processor has it: the ground on which the
-/// methods below use AVX2 (see [`Vector`]). AVX2 implies SSSE3.
+/// 32 bytes. Private to this module, which makes one only inside the functions of
+/// `KERNELS`, compiled with AVX2 and called only when the processor has it: the ground on
+/// which the methods below use AVX2 (see [`Vector`]). AVX2 implies SSSE3.
 #[derive(Clone, Copy)]
 struct Avx2(__m256i);
 

@@ -10,9 +10,9 @@ use core::arch::x86_64::*;
 
 vector_kernels!(name: "ssse3", vector: Ssse3, feature: "ssse3");
 
-/// Sixteen bytes. Private to this module, which makes one only in the functions of `KERNELS`,
-/// compiled with SSSE3 and called only when the processor has it: the ground on which the
-/// methods below use SSSE3 (see [`Vector`]).
+/// Sixteen bytes. Private to this module, which makes one only inside the functions of
+/// `KERNELS`, compiled with SSSE3 and called only when the processor has it: the ground on
+/// which the methods below use SSSE3 (see [`Vector`]).
 #[derive(Clone, Copy)]
 struct Ssse3(__m128i);
 
