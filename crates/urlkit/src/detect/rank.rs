@@ -9,7 +9,9 @@ use super::hint::native_to_tld;
 use super::model::{
     ascii_pairs, is_punctuation, model, prepare, steps, AsciiPairs, Language, Model, Step,
 };
-use super::score::{is_latin, is_letter, latin_words_in_other_script, layout_score, oddities};
+use super::score::{
+    ascii_words, is_latin, is_letter, latin_words_in_other_script, layout_score, oddities,
+};
 use super::{Candidate, SAMPLE_LIMIT};
 use crate::charset::Charset;
 
@@ -129,11 +131,22 @@ struct Scored {
 /// character cut at the end is no evidence against a charset. Empty input ranks every
 /// candidate alike.
 pub(super) fn rank_legacy(bytes: &[u8], tld: Option<&str>, complete: bool) -> Vec<Candidate> {
+    rank_legacy_in(bytes, tld, complete, false)
+}
+
+/// [`rank_legacy`] with the candidates decoding the stretch of the sample [`Span::of`]
+/// gives, or with `whole` (in tests, which prove them equal) the whole sample.
+fn rank_legacy_in(bytes: &[u8], tld: Option<&str>, complete: bool, whole: bool) -> Vec<Candidate> {
     let end = sample_end(bytes);
     let complete = complete && end == bytes.len();
     let bytes = &bytes[..end];
     let non_ascii = bytes.iter().filter(|&&b| b >= 0x80).count();
-    let mut scored = score_all(bytes, tld, complete, non_ascii);
+    let span = if whole {
+        Span::whole(bytes, complete)
+    } else {
+        Span::of(bytes, complete)
+    };
+    let mut scored = score_all(bytes, span, tld, complete, non_ascii);
     let letters = non_ascii + bytes.iter().filter(|b| b.is_ascii_alphabetic()).count();
     let too_short = letters < MIN_LETTERS;
     if too_short {
@@ -219,23 +232,86 @@ fn log_add(a: f64, b: f64) -> f64 {
     }
 }
 
-/// Every candidate's decoding of `bytes` and its score (a log-probability up to a
-/// constant shared by all).
-fn score_all(bytes: &[u8], tld: Option<&str>, complete: bool, non_ascii: usize) -> Vec<Scored> {
+/// The stretch of a sample that every candidate decodes and the model scores: the
+/// sample, or for a short one without ISO-2022-JP's shift bytes only its non-ASCII part
+/// with the ASCII word on either side. Every candidate reads the ASCII before the first
+/// non-ASCII byte, and after the byte that follows the last one (a trail byte), as
+/// ASCII alike; the model scores ASCII only next to non-ASCII, and the oddities and
+/// punctuation rules look one character aside, so the scores are those of the whole
+/// sample (the ASCII words left out are counted in `ascii_words`). Long samples are
+/// decoded whole, as the language trial reads their first characters.
+struct Span<'a> {
+    bytes: &'a [u8],
+    /// Whether `bytes` end where the input does (see [`rank_legacy`]).
+    complete: bool,
+    /// Words of ASCII letters in the sample outside `bytes` ([`ascii_words`]).
+    ascii_words: usize,
+}
+
+impl<'a> Span<'a> {
+    /// The whole sample.
+    fn whole(bytes: &'a [u8], complete: bool) -> Self {
+        Span {
+            bytes,
+            complete,
+            ascii_words: 0,
+        }
+    }
+
+    /// The shortest stretch of `bytes` that scores as the whole sample does.
+    fn of(bytes: &'a [u8], complete: bool) -> Self {
+        let whole = Span::whole(bytes, complete);
+        if bytes.len() > 2 * LANGUAGE_TRIAL || bytes.iter().any(|b| matches!(b, 0x0E | 0x0F | 0x1B))
+        {
+            return whole;
+        }
+        let Some(first) = bytes.iter().position(|&b| b >= 0x80) else {
+            return whole;
+        };
+        let last = bytes.iter().rposition(|&b| b >= 0x80).unwrap_or(first);
+        let after = (last + 2).min(bytes.len());
+        // The ASCII word next to the non-ASCII part, from the byte before it that is not
+        // a letter on.
+        let start = bytes[..first]
+            .iter()
+            .rposition(|b| !b.is_ascii_alphabetic())
+            .unwrap_or(0);
+        let end = bytes[after..]
+            .iter()
+            .position(|b| !b.is_ascii_alphabetic())
+            .map_or(bytes.len(), |i| after + i + 1);
+        Span {
+            bytes: &bytes[start..end],
+            complete: complete || end < bytes.len(),
+            ascii_words: ascii_words(&bytes[..start]) + ascii_words(&bytes[end..]),
+        }
+    }
+}
+
+/// Every candidate's decoding of `span` and its score (a log-probability up to a
+/// constant shared by all); chardetng, the layout of double-byte characters and the
+/// ASCII words read the whole sample, `bytes`.
+fn score_all(
+    bytes: &[u8],
+    span: Span<'_>,
+    tld: Option<&str>,
+    complete: bool,
+    non_ascii: usize,
+) -> Vec<Scored> {
     let mut detector = EncodingDetector::new(Iso2022JpDetection::Allow);
     detector.feed(bytes, complete);
     let chardetng_guess = detector.guess(tld.map(str::as_bytes), Utf8Detection::Deny);
     // chardetng chooses a reading of the bytes more than a charset: every candidate that
     // reads them as its choice does (windows-1252 and windows-1254 alike for `Balinês`)
     // gets its bonus.
-    let chardetng_reading = decode_prefix(chardetng_guess, bytes, complete);
+    let chardetng_reading = decode_prefix(chardetng_guess, span.bytes, span.complete);
     let model = model();
     let ascii = ascii_evidence(model, bytes);
     let mut scored = Vec::with_capacity(LEGACY.len());
     // Charsets that decode the bytes alike give one text, scored once per language.
     let mut readings: Vec<Reading> = Vec::new();
     for &(encoding, prior) in &LEGACY {
-        let text = decode_prefix(encoding, bytes, complete);
+        let text = decode_prefix(encoding, span.bytes, span.complete);
         let malformed = text.chars().filter(|&c| c == '\u{FFFD}').count();
         let (chars, counts) = if encoding == encoding_rs::WINDOWS_1258 {
             prepare(compose_tone_marks(&text))
@@ -265,7 +341,7 @@ fn score_all(bytes: &[u8], tld: Option<&str>, complete: bool, non_ascii: usize) 
         let odd = oddities(&text);
         score -= odd;
         if !is_latin(encoding) {
-            score -= latin_words_in_other_script(&text);
+            score -= latin_words_in_other_script(&text, span.ascii_words);
         }
         if tld.is_some_and(|t| native_to_tld(t, encoding)) {
             score += TLD_BONUS;
@@ -403,4 +479,83 @@ fn decode_prefix(encoding: &'static Encoding, bytes: &[u8], complete: bool) -> S
     let mut text = String::with_capacity(capacity);
     let _ = decoder.decode_to_string(bytes, &mut text, complete);
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Bytes as URLs carry them: ASCII words and separators around runs of any non-ASCII
+    /// byte, now and then an ASCII byte a double-byte charset takes as a trail byte.
+    fn url_like() -> impl Strategy<Value = Vec<u8>> {
+        let piece = prop_oneof![
+            "[a-zA-Z]{1,8}".prop_map(String::into_bytes),
+            "[ &=/?.:0-9_%+-]{1,3}".prop_map(String::into_bytes),
+            proptest::collection::vec(0x80u8..=0xFF, 1..8),
+            proptest::collection::vec(prop_oneof![0x80u8..=0xFF, 0x30u8..=0x7E], 1..8),
+        ];
+        proptest::collection::vec(piece, 0..12).prop_map(|p| p.concat())
+    }
+
+    /// Real words in the charsets the model ranks, between ASCII words.
+    fn legacy_text() -> impl Strategy<Value = Vec<u8>> {
+        let words = [
+            "東京",
+            "ラーメン",
+            "北京",
+            "搜索",
+            "臺北",
+            "서울",
+            "똠방",
+            "Москва",
+            "Größe",
+            "été",
+            "źródło",
+            "Αθήνα",
+            "ירושלים",
+            "القاهرة",
+            "กรุงเทพ",
+            "İstanbul",
+            "Việt",
+        ];
+        let charsets: Vec<&'static Encoding> = LEGACY.iter().map(|&(e, _)| e).collect();
+        (
+            "[a-z]{0,8}[ =&/]?",
+            proptest::collection::vec(proptest::sample::select(words.to_vec()), 1..4),
+            "[ =&/]?[a-z]{0,8}([=&][a-z]{1,6}){0,4}",
+            proptest::sample::select(charsets),
+        )
+            .prop_map(|(before, words, after, encoding)| {
+                let text = words.join(" ");
+                let (bytes, _, _) = encoding.encode(&text);
+                [before.as_bytes(), &bytes, after.as_bytes()].concat()
+            })
+    }
+
+    proptest! {
+        #[test]
+        fn the_span_scores_as_the_whole_sample(
+            bytes in prop_oneof![url_like(), legacy_text()],
+            complete: bool,
+            tld in proptest::option::of("jp|ru|cn|kr|tw|pl|com"),
+        ) {
+            let fast = rank_legacy_in(&bytes, tld.as_deref(), complete, false);
+            let full = rank_legacy_in(&bytes, tld.as_deref(), complete, true);
+            prop_assert_eq!(fast, full);
+        }
+    }
+
+    #[test]
+    fn the_span_is_the_non_ascii_part_and_the_words_beside_it() {
+        let span = Span::of(b"https://a.example/x?q=ab\xE9cd ef&k=news&t=list", true);
+        assert_eq!(span.bytes, b"=ab\xE9cd ");
+        // `https`, `example`, `ef`, `news`, `list`; `a`, `x`, `q`, `k` and `t` are one letter.
+        assert_eq!(span.ascii_words, 5);
+        assert_eq!(Span::of(b"\xE9", false).bytes, b"\xE9");
+        // A trail byte after the last non-ASCII byte stays in.
+        assert_eq!(Span::of(b"x\x82Ab", true).bytes, b"x\x82Ab");
+        let escapes = b"\x1B$B\xE9";
+        assert_eq!(Span::of(escapes, true).bytes, escapes);
+    }
 }

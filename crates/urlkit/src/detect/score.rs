@@ -167,11 +167,26 @@ pub(super) fn is_latin(encoding: &'static Encoding) -> bool {
 /// letters: such text is far likelier a Latin-script language with a few accented
 /// letters (Italian `è` read as Cyrillic `и`). Counts words of two or more ASCII
 /// letters, at most two for every word with non-ASCII letters, so that the ASCII
-/// names around a query value in a URL weigh little. 0 for text without ASCII words.
-pub(super) fn latin_words_in_other_script(text: &str) -> f64 {
+/// names around a query value in a URL weigh little. `ascii_words_beside` more such
+/// words stand in text left out of `text` (see [`ascii_words`]). 0 for text without
+/// ASCII words.
+pub(super) fn latin_words_in_other_script(text: &str, ascii_words_beside: usize) -> f64 {
+    let (ascii_words, other_words) = words(text.chars());
+    LATIN_WORD_PENALTY * (ascii_words + ascii_words_beside).min(2 * other_words) as f64
+}
+
+/// The words of two or more ASCII letters in ASCII `bytes` (a word at either end
+/// counts whole): what [`latin_words_in_other_script`] counts of them.
+pub(super) fn ascii_words(bytes: &[u8]) -> usize {
+    words(bytes.iter().map(|&b| char::from(b))).0
+}
+
+/// The words of two or more ASCII letters and the words with a non-ASCII letter in
+/// `chars`.
+fn words(chars: impl Iterator<Item = char>) -> (usize, usize) {
     let (mut ascii_words, mut other_words) = (0usize, 0usize);
     let (mut letters, mut non_ascii) = (0usize, false);
-    for c in text.chars().chain([' ']) {
+    for c in chars.chain([' ']) {
         if is_letter(c) {
             letters += 1;
             non_ascii |= !c.is_ascii();
@@ -184,7 +199,7 @@ pub(super) fn latin_words_in_other_script(text: &str) -> f64 {
             (letters, non_ascii) = (0, false);
         }
     }
-    LATIN_WORD_PENALTY * ascii_words.min(2 * other_words) as f64
+    (ascii_words, other_words)
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
