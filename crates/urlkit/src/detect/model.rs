@@ -33,6 +33,8 @@ const PAIRS_CUT: usize = 3000;
 /// All trained languages, in the order of `model.txt`.
 pub(super) struct Model {
     languages: Vec<Language>,
+    /// For each charset some language is written in, the positions of those languages.
+    by_charset: Vec<(&'static Encoding, Vec<usize>)>,
 }
 
 /// The model, unpacked on first use.
@@ -54,10 +56,12 @@ impl Model {
         &self,
         encoding: &'static Encoding,
     ) -> impl Iterator<Item = (usize, &Language)> {
-        self.languages
+        self.by_charset
             .iter()
-            .enumerate()
-            .filter(move |(_, l)| l.charsets.contains(&encoding))
+            .find(|(e, _)| *e == encoding)
+            .map_or(&[][..], |(_, positions)| &positions[..])
+            .iter()
+            .map(|&i| (i, &self.languages[i]))
     }
 }
 
@@ -161,9 +165,15 @@ impl Language {
     /// `floor`: every step adds a log-probability, at most 0, so the sum only falls.
     pub(super) fn steps_log_likelihood_above(&self, steps: &[Step], floor: f64) -> Option<f64> {
         let mut sum = 0.0;
+        // Steps mostly follow on, each one's character the next one's context.
+        let mut last: Option<(char, CharStats)> = None;
         for &(prev, c) in steps {
-            let before = self.stats(prev);
+            let before = match last {
+                Some((l, stats)) if l == prev => stats,
+                _ => self.stats(prev),
+            };
             let stats = self.stats(c);
+            last = Some((c, stats));
             let p = self.conditional_after(prev, &before, c, &stats);
             if !c.is_ascii() {
                 sum += p.ln();
@@ -304,7 +314,7 @@ pub(super) type Step = (char, char);
 /// text is read once, and each language scores only these. A run of spaces counts as
 /// one, and the text ends with a space.
 pub(super) fn steps(text: &[char]) -> Vec<Step> {
-    let mut steps = Vec::new();
+    let mut steps = Vec::with_capacity(text.len() + 1);
     let mut prev = ' ';
     for &c in text.iter().chain([&' ']) {
         if c == ' ' && prev == ' ' {
@@ -418,8 +428,9 @@ const APOSTROPHE: char = '\u{2019}';
 /// they stand. Returns the characters and the counts that every language
 /// scores alike: punctuation marks that became boundaries, and upper-case non-ASCII
 /// letters (lower-cased for the model, but rarer than lower case in any text).
-pub(super) fn prepare(text: impl Iterator<Item = char>) -> (Vec<char>, Counts) {
-    let raw: Vec<char> = text.collect();
+pub(super) fn prepare(text: impl Iterator<Item = char>, capacity: usize) -> (Vec<char>, Counts) {
+    let mut raw: Vec<char> = Vec::with_capacity(capacity);
+    raw.extend(text);
     let mut chars = Vec::with_capacity(raw.len());
     let mut counts = Counts::default();
     if raw.iter().all(char::is_ascii) {
@@ -441,16 +452,22 @@ pub(super) fn prepare(text: impl Iterator<Item = char>) -> (Vec<char>, Counts) {
             // Neither punctuation nor a letter with case that counts.
             return normalise_char(c);
         }
+        if is_caseless_letter(c) {
+            // Neither punctuation nor upper case: itself.
+            return c;
+        }
         let (before, after) = (i.checked_sub(1), Some(i + 1));
-        let after_letter = before
-            .and_then(|i| raw.get(i))
-            .is_some_and(|c| c.is_alphabetic());
+        let after_letter = || {
+            before
+                .and_then(|i| raw.get(i))
+                .is_some_and(|c| c.is_alphabetic())
+        };
         let between_words = PUNCTUATION.contains(&c)
             && (edge(before) || edge(after))
             && !non_ascii_letter(before)
             && !non_ascii_letter(after)
-            && !(after_letter && OPENING.contains(&c));
-        if between_words || is_cjk_punctuation(c) || (c == APOSTROPHE && after_letter) {
+            && !(OPENING.contains(&c) && after_letter());
+        if between_words || is_cjk_punctuation(c) || (c == APOSTROPHE && after_letter()) {
             counts.punctuation += 1;
             ' '
         } else {
@@ -459,6 +476,13 @@ pub(super) fn prepare(text: impl Iterator<Item = char>) -> (Vec<char>, Counts) {
         }
     }));
     (chars, counts)
+}
+
+/// Whether `c` is a kana, a CJK ideograph or a Hangul syllable: letters without case,
+/// none of them punctuation, which [`prepare`] passes through as they are (the bulk of
+/// East Asian text, spared the Unicode tables).
+fn is_caseless_letter(c: char) -> bool {
+    matches!(c as u32, 0x3041..=0x3096 | 0x30A1..=0x30FA | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7A3)
 }
 
 /// What [`prepare`] counted beside the characters.
@@ -584,7 +608,19 @@ fn unpack(packed: &'static [u8]) -> Model {
         }
         lang.precompute();
     }
-    Model { languages }
+    let mut by_charset: Vec<(&'static Encoding, Vec<usize>)> = Vec::new();
+    for (i, lang) in languages.iter().enumerate() {
+        for &encoding in &lang.charsets {
+            match by_charset.iter_mut().find(|(e, _)| *e == encoding) {
+                Some((_, positions)) => positions.push(i),
+                None => by_charset.push((encoding, vec![i])),
+            }
+        }
+    }
+    Model {
+        languages,
+        by_charset,
+    }
 }
 
 /// A cursor over the packed model, which the build wrote: reading past its end is a build
@@ -685,22 +721,39 @@ mod tests {
         let (de, ru) = (find("de"), find("ru"));
         let german = "Größe der Straße";
         let russian = "Привет мир";
-        let (german, _) = prepare(german.chars());
-        let (russian, _) = prepare(russian.chars());
+        let (german, _) = prepare(german.chars(), 0);
+        let (russian, _) = prepare(russian.chars(), 0);
         assert!(de.log_likelihood(&german) > ru.log_likelihood(&german));
         assert!(ru.log_likelihood(&russian) > de.log_likelihood(&russian));
         assert_eq!(de.log_likelihood(&[]), 0.0);
     }
 
     #[test]
+    fn caseless_letters_are_their_own_normal_form() {
+        for range in [
+            0x3041..=0x3096,
+            0x30A1..=0x30FA,
+            0x3400..=0x4DBF,
+            0x4E00..=0x9FFF,
+            0xAC00..=0xD7A3,
+        ] {
+            for c in range.filter_map(char::from_u32) {
+                assert!(is_caseless_letter(c), "{c}");
+                assert_eq!(normalise_char(c), c, "{c}");
+                assert!(!c.is_uppercase() && !is_punctuation(c), "{c}");
+            }
+        }
+    }
+
+    #[test]
     fn opening_marks_after_a_letter_are_letters_and_apostrophes_and_cjk_marks_boundaries() {
-        let (chars, n) = prepare("pokaz¿ ¿qué".chars());
+        let (chars, n) = prepare("pokaz¿ ¿qué".chars(), 0);
         assert_eq!(chars.iter().collect::<String>(), "pokaz¿  qué");
         assert_eq!(n.punctuation, 1);
-        let (chars, n) = prepare("d’ús ’λλο".chars());
+        let (chars, n) = prepare("d’ús ’λλο".chars(), 0);
         assert_eq!(chars.iter().collect::<String>(), "d ús ’λλο");
         assert_eq!(n.punctuation, 1);
-        let (chars, n) = prepare("作者、翻訳。".chars());
+        let (chars, n) = prepare("作者、翻訳。".chars(), 0);
         assert_eq!(chars.iter().collect::<String>(), "作者 翻訳 ");
         assert_eq!(n.punctuation, 2);
         assert!(is_punctuation('、') && is_punctuation('„') && !is_punctuation('ż'));
@@ -724,13 +777,13 @@ mod tests {
 
     #[test]
     fn punctuation_between_words_is_a_boundary_and_inside_a_word_a_letter() {
-        let (chars, n) = prepare("« GRÖẞE »".chars());
+        let (chars, n) = prepare("« GRÖẞE »".chars(), 0);
         assert_eq!(chars.iter().collect::<String>(), "  größe  ");
         assert_eq!((n.punctuation, n.upper_case), (2, 2));
-        let (chars, n) = prepare("ě» a«b".chars());
+        let (chars, n) = prepare("ě» a«b".chars(), 0);
         assert_eq!(chars.iter().collect::<String>(), "ě» a«b");
         assert_eq!(n, Counts::default());
-        let (chars, n) = prepare("a«b".chars());
+        let (chars, n) = prepare("a«b".chars(), 0);
         assert_eq!(chars.iter().collect::<String>(), "a«b");
         assert_eq!(n, Counts::default());
     }

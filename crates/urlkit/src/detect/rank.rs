@@ -314,11 +314,11 @@ fn score_all(
         let text = decode_prefix(encoding, span.bytes, span.complete);
         let malformed = text.chars().filter(|&c| c == '\u{FFFD}').count();
         let (chars, counts) = if encoding == encoding_rs::WINDOWS_1258 {
-            prepare(compose_tone_marks(&text))
+            prepare(compose_tone_marks(&text), text.len())
         } else if encoding == encoding_rs::EUC_KR {
-            prepare(compose_jamo(&text))
+            prepare(compose_jamo(&text), text.len())
         } else {
-            prepare(text.chars())
+            prepare(text.chars(), text.len())
         };
         let reading = match readings.iter().position(|r| r.chars == chars) {
             Some(known) => &mut readings[known],
