@@ -462,7 +462,9 @@ pub(super) fn prepare(text: impl Iterator<Item = char>, capacity: usize) -> (Vec
                 .and_then(|i| raw.get(i))
                 .is_some_and(|c| c.is_alphabetic())
         };
-        let between_words = PUNCTUATION.contains(&c)
+        let letter = letter_case(c);
+        let punctuation = letter.punctuation;
+        let between_words = punctuation
             && (edge(before) || edge(after))
             && !non_ascii_letter(before)
             && !non_ascii_letter(after)
@@ -471,8 +473,8 @@ pub(super) fn prepare(text: impl Iterator<Item = char>, capacity: usize) -> (Vec
             counts.punctuation += 1;
             ' '
         } else {
-            counts.upper_case += usize::from(c.is_uppercase());
-            normalise_char(c)
+            counts.upper_case += usize::from(letter.upper);
+            letter.lower
         }
     }));
     (chars, counts)
@@ -483,6 +485,50 @@ pub(super) fn prepare(text: impl Iterator<Item = char>, capacity: usize) -> (Vec
 /// East Asian text, spared the Unicode tables).
 fn is_caseless_letter(c: char) -> bool {
     matches!(c as u32, 0x3041..=0x3096 | 0x30A1..=0x30FA | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7A3)
+}
+
+/// What the model asks of a character's case, worked out once for the alphabets of
+/// legacy single-byte charsets (up to U+0FFF) and by the Unicode tables beyond.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct LetterCase {
+    /// Its lower case (the first character of it), as [`normalise_char`] gives it for
+    /// non-ASCII.
+    pub(super) lower: char,
+    /// `char::is_uppercase`.
+    pub(super) upper: bool,
+    /// `char::is_lowercase`.
+    pub(super) lowercase: bool,
+    /// One of [`PUNCTUATION`].
+    pub(super) punctuation: bool,
+}
+
+/// Characters below this have their [`LetterCase`] in a table.
+const CASE_TABLE: u32 = 0x1000;
+
+impl LetterCase {
+    fn of(c: char) -> Self {
+        LetterCase {
+            lower: c.to_lowercase().next().unwrap_or(c),
+            upper: c.is_uppercase(),
+            lowercase: c.is_lowercase(),
+            punctuation: PUNCTUATION.contains(&c),
+        }
+    }
+}
+
+/// The [`LetterCase`] of `c`.
+pub(super) fn letter_case(c: char) -> LetterCase {
+    static TABLE: OnceLock<Vec<LetterCase>> = OnceLock::new();
+    if u32::from(c) < CASE_TABLE {
+        let table = TABLE.get_or_init(|| {
+            (0..CASE_TABLE)
+                .map(|n| LetterCase::of(char::from_u32(n).unwrap_or('\0')))
+                .collect()
+        });
+        table[c as usize]
+    } else {
+        LetterCase::of(c)
+    }
 }
 
 /// What [`prepare`] counted beside the characters.
@@ -726,6 +772,16 @@ mod tests {
         assert!(de.log_likelihood(&german) > ru.log_likelihood(&german));
         assert!(ru.log_likelihood(&russian) > de.log_likelihood(&russian));
         assert_eq!(de.log_likelihood(&[]), 0.0);
+    }
+
+    #[test]
+    fn the_case_table_is_the_unicode_tables() {
+        for c in (0..CASE_TABLE + 16).filter_map(char::from_u32) {
+            assert_eq!(letter_case(c), LetterCase::of(c), "{c:?}");
+        }
+        assert!(letter_case('Ж').upper && letter_case('ж').lowercase);
+        assert_eq!(letter_case('Ж').lower, 'ж');
+        assert!(letter_case('«').punctuation && !letter_case('ż').punctuation);
     }
 
     #[test]

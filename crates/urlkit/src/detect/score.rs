@@ -4,6 +4,8 @@
 
 use encoding_rs::Encoding;
 
+use super::model::letter_case;
+
 /// Penalty for a lower-case letter followed by an upper-case one next to non-ASCII.
 const CASE_PENALTY: f64 = 5.0;
 /// Penalty for a change of script inside a word.
@@ -123,7 +125,7 @@ pub(super) fn oddities(text: &str) -> f64 {
             thai_run = 0;
         }
         if !(prev.is_ascii() && c.is_ascii()) {
-            if prev.is_lowercase() && c.is_uppercase() {
+            if letter_case(prev).lowercase && letter_case(c).upper {
                 penalty += CASE_PENALTY;
             }
             match (script(prev), script(c)) {
