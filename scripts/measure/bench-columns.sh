@@ -3,7 +3,8 @@
 # DuckDB url_decode, ClickHouse decodeURLComponent (chdb), urllib.parse.unquote, Polars
 # map_elements(unquote) and polars-tldextract's fqdn, on generated URLs. Prints one table.
 #
-#   scripts/measure/bench-columns.sh [ROWS] [--runs N]      default 1,000,000 rows, 3 runs
+#   scripts/measure/bench-columns.sh [ROWS] [--runs N] [--inputs clean,dirty,percent]
+#                                    default 1,000,000 rows, 3 runs, all three inputs
 #
 # Installs what it needs into target/py-venv (the venv of `scripts/test.sh python`) and
 # builds the package in release into it.
