@@ -35,6 +35,9 @@ pub(super) struct Model {
     languages: Vec<Language>,
     /// For each charset some language is written in, the positions of those languages.
     by_charset: Vec<(&'static Encoding, Vec<usize>)>,
+    /// Every language's [`Language::ascii_pairs`] by pair: the pair's log-probability in
+    /// each language (by position), pair after pair.
+    ascii_by_pair: Vec<f64>,
 }
 
 /// The model, unpacked on first use.
@@ -44,6 +47,23 @@ pub(super) fn model() -> &'static Model {
 }
 
 impl Model {
+    /// Every language's [`Language::ascii_log_likelihood`] of `pairs`, by position: the
+    /// same sums, added up pair after pair for all languages at once.
+    pub(super) fn ascii_log_likelihoods(&self, pairs: &AsciiPairs) -> Vec<f64> {
+        let n = self.languages.len();
+        let mut sums = vec![-0.0f64; n];
+        for &(k, count) in &pairs.counts {
+            let row = &self.ascii_by_pair[usize::from(k) * n..][..n];
+            for (sum, &log_p) in sums.iter_mut().zip(row) {
+                *sum += f64::from(count) * log_p;
+            }
+        }
+        for (sum, language) in sums.iter_mut().zip(&self.languages) {
+            *sum += language.ascii_others_log_likelihood(pairs);
+        }
+        sums
+    }
+
     /// Every language, in the order of `model.txt` (the order of [`Model::languages_for`]'s
     /// positions).
     pub(super) fn languages(&self) -> &[Language] {
@@ -271,16 +291,22 @@ impl Language {
     /// [`ascii_pairs`] gives: which language the words around the non-ASCII letters are
     /// in. The same in every candidate charset, so evidence for a language and through it
     /// for the charsets it is written in. No pairs score 0.
+    #[cfg(test)]
     pub(super) fn ascii_log_likelihood(&self, pairs: &AsciiPairs) -> f64 {
         pairs
             .counts
             .iter()
             .map(|&(k, n)| f64::from(n) * self.ascii_pairs[usize::from(k)])
             .sum::<f64>()
-            + pairs
-                .other
-                .iter()
-                .fold(0.0, |sum, &(a, b)| sum + self.conditional(a, b).ln())
+            + self.ascii_others_log_likelihood(pairs)
+    }
+
+    /// The part of [`Language::ascii_log_likelihood`] from the pairs outside the table.
+    fn ascii_others_log_likelihood(&self, pairs: &AsciiPairs) -> f64 {
+        pairs
+            .other
+            .iter()
+            .fold(0.0, |sum, &(a, b)| sum + self.conditional(a, b).ln())
     }
 
     /// Probability of `c` after `prev`: pair counts interpolated with the unigram.
@@ -352,18 +378,24 @@ impl AsciiPairs {
             ' ' => Some(26),
             _ => None,
         };
-        let mut counts = [0u32; ASCII_SYMBOLS * ASCII_SYMBOLS];
+        let mut keys: Vec<u16> = Vec::with_capacity(pairs.len());
         let mut other = Vec::new();
         for &(a, b) in pairs {
             match (slot(a), slot(b)) {
-                (Some(i), Some(j)) => counts[i * ASCII_SYMBOLS + j] += 1,
+                (Some(i), Some(j)) => keys.push((i * ASCII_SYMBOLS + j) as u16),
                 _ => other.push((a, b)),
             }
         }
-        AsciiPairs {
-            counts: (0u16..).zip(counts).filter(|&(_, n)| n > 0).collect(),
-            other,
+        // Sorted, each distinct pair with how often it comes: the table's order.
+        keys.sort_unstable();
+        let mut counts: Vec<(u16, u32)> = Vec::new();
+        for key in keys {
+            match counts.last_mut() {
+                Some((last, n)) if *last == key => *n += 1,
+                _ => counts.push((key, 1)),
+            }
         }
+        AsciiPairs { counts, other }
     }
 }
 
@@ -663,9 +695,13 @@ fn unpack(packed: &'static [u8]) -> Model {
             }
         }
     }
+    let ascii_by_pair = (0..ASCII_SYMBOLS * ASCII_SYMBOLS)
+        .flat_map(|k| languages.iter().map(move |l| l.ascii_pairs[k]))
+        .collect();
     Model {
         languages,
         by_charset,
+        ascii_by_pair,
     }
 }
 
@@ -772,6 +808,31 @@ mod tests {
         assert!(de.log_likelihood(&german) > ru.log_likelihood(&german));
         assert!(ru.log_likelihood(&russian) > de.log_likelihood(&russian));
         assert_eq!(de.log_likelihood(&[]), 0.0);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn ascii_pairs_are_counted_in_the_tables_order(text in "[a-z ,.0-9]{0,300}") {
+            let pairs = ascii_pairs(text.as_bytes());
+            // Every pair of the table counted in place, then the ones that came.
+            let slot = |c: char| if c == ' ' { 26 } else { usize::from(c as u8 - b'a') };
+            let mut table = [0u32; ASCII_SYMBOLS * ASCII_SYMBOLS];
+            for &(a, b) in &pairs {
+                table[slot(a) * ASCII_SYMBOLS + slot(b)] += 1;
+            }
+            let expected: Vec<(u16, u32)> = (0u16..).zip(table).filter(|&(_, n)| n > 0).collect();
+            let counted = AsciiPairs::of(&pairs);
+            proptest::prop_assert_eq!(&counted.counts, &expected);
+            proptest::prop_assert!(counted.other.is_empty());
+            let model = model();
+            let each: Vec<u64> = model
+                .languages
+                .iter()
+                .map(|l| l.ascii_log_likelihood(&counted).to_bits())
+                .collect();
+            let all: Vec<u64> = model.ascii_log_likelihoods(&counted).iter().map(|f| f.to_bits()).collect();
+            proptest::prop_assert_eq!(each, all);
+        }
     }
 
     #[test]

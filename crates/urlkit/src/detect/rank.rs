@@ -429,11 +429,7 @@ const LANGUAGE_TRIAL: usize = 256;
 /// windows-1257.
 fn ascii_evidence(model: &Model, bytes: &[u8]) -> Vec<f64> {
     let pairs = AsciiPairs::of(&ascii_pairs(bytes));
-    let fits: Vec<f64> = model
-        .languages()
-        .iter()
-        .map(|l| l.ascii_log_likelihood(&pairs))
-        .collect();
+    let fits = model.ascii_log_likelihoods(&pairs);
     let best = fits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     fits.iter()
         .map(|fit| ASCII_WEIGHT * (fit - best).max(-ASCII_GAP_CAP))
