@@ -17,13 +17,16 @@
 //!
 //! With the `openapi` feature every shape derives `utoipa::ToSchema`, so the server's
 //! OpenAPI document is generated from these types. The `inspect` feature adds the
-//! inspector's request and answer (`POST /api/inspect`).
+//! inspector's request and answer (`POST /api/inspect`). [`shown`] holds what the front
+//! ends show people (sizes, result names, the URL's component list), for the server and,
+//! through the WebAssembly module, the page's script.
 
 #![deny(missing_docs)]
 
 mod fields;
 #[cfg(feature = "inspect")]
 pub mod inspect;
+pub mod shown;
 
 use fields::Fields;
 pub use fields::{form_flag, RequestBody};
