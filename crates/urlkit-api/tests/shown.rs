@@ -40,7 +40,11 @@ fn sizes_are_the_vectors() {
     assert!(sizes.len() >= 10);
     for case in sizes {
         let bytes = case[0].as_u64().unwrap();
-        assert_eq!(human_size(bytes), case[1].as_str().unwrap(), "{bytes} bytes");
+        assert_eq!(
+            human_size(bytes),
+            case[1].as_str().unwrap(),
+            "{bytes} bytes"
+        );
     }
 }
 
@@ -55,7 +59,11 @@ fn result_names_are_the_vectors() {
             "decode" => Done::Decoded,
             other => panic!("op {other}"),
         };
-        assert_eq!(result_name(&upload, done), name(&case["name"]), "{upload:?}");
+        assert_eq!(
+            result_name(&upload, done),
+            name(&case["name"]),
+            "{upload:?}"
+        );
     }
 }
 

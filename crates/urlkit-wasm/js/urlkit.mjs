@@ -6,6 +6,8 @@
 //   urlkit.decode("%zz", { strict: true });             // {error: {code, message, offset}}
 //   const d = urlkit.createDecoder({ binary: true });   // files: bytes in, bytes out
 //   const part = d.push(chunk); const rest = d.finish();
+//   urlkit.humanSize(1610612736);                        // "1536 MiB", as the server says
+//   urlkit.resultName("report.csv", "decode");           // "report.decoded.csv"
 //
 // Options and results are the JSON of the HTTP API (POST /api/encode, /api/decode), so
 // the results here are byte-identical to the server's. Strings go in and come out as
@@ -58,7 +60,7 @@ export async function load(source) {
   }
   wasm = guarded(instance.exports);
   warmUp();
-  return { encode, decode, detect, createEncoder, createDecoder, encodeBytes, decodeBytes };
+  return { encode, decode, detect, createEncoder, createDecoder, encodeBytes, decodeBytes, humanSize, resultName };
 }
 
 // A trap (a bug: the codec aborts rather than unwind) leaves the instance unusable, so it
@@ -292,4 +294,40 @@ export function encodeBytes(input, options = {}) {
  * {@link encodeBytes}. */
 export function decodeBytes(input, options = {}) {
   return wholeBytes(createDecoder({ ...options, binary: true }), bytesOf(input));
+}
+
+/** The text of the result buffer after a call that leaves text there; a status other than
+ * OK throws the {@link UrlkitError} the module reported. */
+function resultText(status) {
+  if (status !== OK) throw new UrlkitError(resultJson());
+  const w = ready();
+  return text.decode(new Uint8Array(w.memory.buffer, w.urlkit_result_ptr(), w.urlkit_result_len()));
+}
+
+/**
+ * A size as the server shows it, from the server's own Rust (`1536 MiB`, `1.5 KiB`,
+ * `10 bytes`). `bytes` is a whole number from 0 to 2^53 (a bigint too); anything else
+ * throws a {@link UrlkitError} with `code` `invalid-argument` and `field` `bytes`.
+ */
+export function humanSize(bytes) {
+  const value = typeof bytes === "bigint" ? Number(bytes) : bytes;
+  if (typeof value !== "number") {
+    throw new UrlkitError({ error: { code: "invalid-argument", message: `argument \`bytes\`: not a number: ${String(bytes)}`, field: "bytes" } });
+  }
+  return resultText(ready().urlkit_human_size(value));
+}
+
+/**
+ * The name the server gives the result of uploading a file named `name` and `op`
+ * (`"encode"` or `"decode"`) it: `report.csv` → `report.decoded.csv`, without its path,
+ * controls, invisible characters or leading dots, at most 200 bytes before the mark. An
+ * `op` that is neither throws a {@link UrlkitError} with `field` `done`.
+ */
+export function resultName(name, op) {
+  const done = op === "encode" ? 0 : op === "decode" ? 1 : -1;
+  if (done < 0) {
+    throw new UrlkitError({ error: { code: "invalid-argument", message: `argument \`done\`: op must be "encode" or "decode", not ${JSON.stringify(op)}`, field: "done" } });
+  }
+  const w = ready();
+  return resultText(withText(String(name ?? ""), (ptr, len) => w.urlkit_result_name(ptr, len, done)));
 }

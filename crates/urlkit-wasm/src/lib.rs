@@ -449,6 +449,57 @@ pub extern "C" fn urlkit_stream_free(stream: Handle) -> u32 {
     }
 }
 
+/// The largest byte count JavaScript's numbers hold exactly (2^53).
+const MAX_EXACT_BYTES: f64 = 9_007_199_254_740_992.0;
+
+/// A size as the server shows it (`1536 MiB`, `1.5 KiB`, `10 bytes`;
+/// [`urlkit_api::shown::human_size`]), for the page's script. `bytes` is a JavaScript
+/// number: [`OK`] with the text in the result, or [`INVALID_ARGUMENT`] when it is not a
+/// whole number from 0 to 2^53 (negative, fractional, NaN, infinite or larger).
+#[no_mangle]
+pub extern "C" fn urlkit_human_size(bytes: f64) -> u32 {
+    if !(0.0..=MAX_EXACT_BYTES).contains(&bytes) || bytes.fract() != 0.0 {
+        return BadArgument::new(
+            "bytes",
+            format!("{bytes} is not a whole number of bytes from 0 to 2^53"),
+        )
+        .report();
+    }
+    let shown = urlkit_api::shown::human_size(bytes as u64);
+    set_result(|buffer| buffer.extend_from_slice(shown.as_bytes()));
+    OK
+}
+
+/// The name the server gives the result of an upload named `name` (UTF-8;
+/// [`urlkit_api::shown::result_name`]): `report.csv` → `report.decoded.csv`, made safe and
+/// at most 200 bytes before the mark. `done` is 0 for encoded, 1 for decoded. [`OK`] with
+/// the name in the result; [`INVALID_ARGUMENT`] when `name` is not a live buffer or not
+/// UTF-8, or `done` is neither 0 nor 1.
+#[no_mangle]
+pub extern "C" fn urlkit_result_name(name: *const u8, name_len: usize, done: u32) -> u32 {
+    let name = match argument("name", name, name_len) {
+        Ok(name) => name,
+        Err(bad) => return bad.report(),
+    };
+    let Ok(name) = std::str::from_utf8(&name) else {
+        return BadArgument::new("name", "the name is not UTF-8").report();
+    };
+    let done = match done {
+        0 => urlkit_api::shown::Done::Encoded,
+        1 => urlkit_api::shown::Done::Decoded,
+        other => {
+            return BadArgument::new(
+                "done",
+                format!("{other} is neither 0 (encoded) nor 1 (decoded)"),
+            )
+            .report()
+        }
+    };
+    let shown = urlkit_api::shown::result_name(name, done);
+    set_result(|buffer| buffer.extend_from_slice(shown.as_bytes()));
+    OK
+}
+
 #[cfg(test)]
 mod tests {
     //! Each export driven natively as the JavaScript glue drives it, and with the arguments
@@ -698,6 +749,49 @@ mod tests {
             "{}",
             result_text()
         );
+    }
+
+    #[test]
+    fn human_size_takes_whole_numbers_of_bytes() {
+        assert_eq!(urlkit_human_size(1_610_612_736.0), OK);
+        assert_eq!(result_text(), "1536 MiB");
+        assert_eq!(urlkit_human_size(0.0), OK);
+        assert_eq!(result_text(), "0 bytes");
+        for bad in [-1.0, 1.5, f64::NAN, f64::INFINITY, 2f64.powi(53) + 2.0] {
+            assert_eq!(urlkit_human_size(bad), INVALID_ARGUMENT, "{bad}");
+            assert!(
+                result_text().contains(r#""field":"bytes""#),
+                "{}",
+                result_text()
+            );
+        }
+    }
+
+    #[test]
+    fn result_name_checks_its_arguments() {
+        let name = Buffer::new("invoice\u{202E}fdp.exe".as_bytes());
+        assert_eq!(urlkit_result_name(name.ptr, name.len, 1), OK);
+        assert_eq!(result_text(), "invoicefdp.decoded.exe");
+        assert_eq!(urlkit_result_name(std::ptr::null(), 0, 0), OK);
+        assert_eq!(result_text(), "urlkit-result.encoded.txt");
+        assert_eq!(urlkit_result_name(name.ptr, name.len, 2), INVALID_ARGUMENT);
+        assert!(
+            result_text().contains(r#""field":"done""#),
+            "{}",
+            result_text()
+        );
+        let latin1 = Buffer::new(b"caf\xe9.txt");
+        assert_eq!(
+            urlkit_result_name(latin1.ptr, latin1.len, 0),
+            INVALID_ARGUMENT
+        );
+        assert!(result_text().contains("not UTF-8"), "{}", result_text());
+        assert_eq!(urlkit_result_name(std::ptr::null(), 3, 0), INVALID_ARGUMENT);
+        // The result buffer itself as the name: read before it is rewritten.
+        assert_eq!(urlkit_result_name(name.ptr, name.len, 0), OK);
+        let (ptr, len) = (urlkit_result_ptr(), urlkit_result_len());
+        assert_eq!(urlkit_result_name(ptr, len, 1), OK);
+        assert_eq!(result_text(), "invoicefdp.encoded.decoded.exe");
     }
 
     #[test]
