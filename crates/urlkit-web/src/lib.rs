@@ -436,8 +436,8 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
     let announcement = format!(
         "serving on {scheme}://{local}  (results in {store_name}, upload limit {}, store limit \
          {}, kept {}s, {} connections at most)",
-        human_size(config.max_upload),
-        human_size(config.max_store),
+        urlkit_api::shown::human_size(config.max_upload),
+        urlkit_api::shown::human_size(config.max_store),
         config.ttl.as_secs(),
         limits.max_connections,
     );
@@ -533,22 +533,6 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
     }
 }
 
-/// A size for people: `100 MiB`, `512 KiB`, `10 bytes`.
-pub fn human_size(bytes: u64) -> String {
-    const UNITS: [(&str, u64); 3] = [("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)];
-    for (unit, size) in UNITS {
-        if bytes >= size && bytes.is_multiple_of(size) {
-            return format!("{} {unit}", bytes / size);
-        }
-    }
-    for (unit, size) in UNITS {
-        if bytes >= size {
-            return format!("{:.1} {unit}", bytes as f64 / size as f64);
-        }
-    }
-    format!("{bytes} bytes")
-}
-
 /// A place among the uploads processed at once, given back when dropped.
 pub struct UploadSlot {
     _permit: tokio::sync::OwnedSemaphorePermit,
@@ -609,12 +593,5 @@ mod tests {
         let t = std::time::UNIX_EPOCH + Duration::from_secs(951_782_400 + 3661);
         assert_eq!(api::rfc3339(t), "2000-02-29T01:01:01Z");
         assert_eq!(api::rfc3339(std::time::UNIX_EPOCH), "1970-01-01T00:00:00Z");
-    }
-
-    #[test]
-    fn human_sizes() {
-        assert_eq!(human_size(100 << 20), "100 MiB");
-        assert_eq!(human_size(1500), "1.5 KiB");
-        assert_eq!(human_size(10), "10 bytes");
     }
 }

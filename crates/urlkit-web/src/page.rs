@@ -7,7 +7,7 @@ use crate::api::{inspect, process_upload, ApiJson, FileCreated, InspectRequest, 
 use crate::error::ApiError;
 use crate::i18n::{Catalog, Lang};
 use crate::ratelimit::Client;
-use crate::view::{self, escape, COMPONENTS};
+use crate::view::{self, escape};
 use crate::AppState;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -22,6 +22,7 @@ use std::sync::OnceLock;
 use urlkit::settings::{Setting, Source};
 use urlkit::{Charset, EncodeSet};
 use urlkit::{DecodeSettings, EncodeSettings};
+use urlkit_api::shown::{human_size, COMPONENTS};
 use urlkit_api::{form_flag, CodecResponse, DecodeRequest, EncodeRequest};
 
 const TEMPLATE: &str = include_str!("assets/index.html");
@@ -738,8 +739,12 @@ fn fill(state: &PageState, key: &str) -> String {
         "wasm" => asset_url("urlkit.wasm"),
         "worker" => asset_url("worker.js"),
         "messages" => t.for_script().to_string(),
-        "text_limit" => state.text_limit.to_string(),
-        "upload_limit" => state.upload_limit.to_string(),
+        // What the page's script shows without asking the WebAssembly module: the limits
+        // as the server names them, the URL's components, how many findings come first.
+        "text_limit_shown" => human_size(state.text_limit),
+        "upload_limit_shown" => human_size(state.upload_limit),
+        "components" => COMPONENTS.join(" "),
+        "first_findings" => view::FIRST_FINDINGS.to_string(),
         "language_links" => language_links(state.lang),
         "form_action" => format!("/{lang_query}"),
         "lang_query" => lang_query,

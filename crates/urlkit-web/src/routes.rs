@@ -133,7 +133,7 @@ async fn refuse_announced_oversize(
         Some(length) if length > limit => {
             let message = format!(
                 "the body announces {length} bytes; this route takes at most {limit} bytes ({})",
-                crate::human_size(limit)
+                urlkit_api::shown::human_size(limit)
             );
             let path = request.uri().path().to_owned();
             if request.method() == axum::http::Method::POST && (path == "/" || path == "/files") {
@@ -186,7 +186,7 @@ async fn bound_page_inspection(limit: usize, request: Request, next: Next) -> Re
     if inspecting {
         return ApiError::too_large(format!(
             "a URL to inspect takes at most {limit} bytes ({}) with its form",
-            crate::human_size(limit as u64)
+            urlkit_api::shown::human_size(limit as u64)
         ))
         .into_response();
     }

@@ -9,9 +9,11 @@ use crate::i18n::{Arg, Catalog};
 use serde_json::Value;
 use std::fmt::Write as _;
 use urlkit::{Code, Diagnostic};
+use urlkit_api::shown::COMPONENTS;
 use urlkit_api::{CodeCount, CodecResponse};
 
-/// How many findings are listed before "show all".
+/// How many findings are listed before "show all" (the page's script reads it from the
+/// page's `data-first-findings`).
 pub const FIRST_FINDINGS: usize = 50;
 
 /// How many findings the page without JavaScript lists under "show all"; the API lists
@@ -43,7 +45,7 @@ impl Limits {
             Limits::Text(bytes) => ("error-too-large-text", bytes),
             Limits::Upload(bytes) => ("error-too-large-file", bytes),
         };
-        let size = crate::human_size(bytes);
+        let size = urlkit_api::shown::human_size(bytes);
         t.format(id, &[("limit", Arg::Text(&size))])
     }
 }
@@ -641,11 +643,6 @@ pub fn inspected(
     out.push_str("</details>");
     out
 }
-
-/// The components the inspector edits, in the order a URL reads.
-pub const COMPONENTS: [&str; 8] = [
-    "scheme", "user", "password", "host", "port", "path", "query", "fragment",
-];
 
 /// Escapes text for HTML content and attribute values.
 pub fn escape(text: &str) -> String {

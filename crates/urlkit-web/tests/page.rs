@@ -7,8 +7,7 @@ use reqwest::multipart::{Form, Part};
 use reqwest::StatusCode;
 use std::sync::Arc;
 use std::time::Duration;
-use urlkit_web::api::Op;
-use urlkit_web::api::{content_disposition, result_name};
+use urlkit_web::api::content_disposition;
 use urlkit_web::store::{DirStore, ResultId};
 use urlkit_web::{app, AppState};
 
@@ -262,34 +261,6 @@ async fn a_file_is_decoded_in_a_charset_and_downloads_under_its_name() {
         "attachment; filename=\"report.decoded.csv\"; filename*=UTF-8''report.decoded.csv"
     );
     assert_eq!(download.text().await.unwrap(), "Авос\n");
-}
-
-#[test]
-fn result_names_keep_the_upload_name_safely() {
-    assert_eq!(result_name("report.csv", Op::Decode), "report.decoded.csv");
-    assert_eq!(result_name("notes", Op::Encode), "notes.encoded");
-    assert_eq!(
-        result_name("C:\\Users\\me\\a.b.txt", Op::Decode),
-        "a.b.decoded.txt"
-    );
-    assert_eq!(result_name("../../.env", Op::Decode), "env.decoded");
-    assert_eq!(result_name("\"x\"\n\r\t.txt", Op::Encode), "x.encoded.txt");
-    assert_eq!(result_name("", Op::Encode), "urlkit-result.encoded.txt");
-    // No hidden files, however the dots are spaced; nothing that hides or reorders text.
-    assert_eq!(result_name(". .bashrc", Op::Encode), "bashrc.encoded");
-    assert_eq!(result_name(" . . .profile ", Op::Decode), "profile.decoded");
-    assert_eq!(
-        result_name("invoice\u{202E}fdp.exe", Op::Decode),
-        "invoicefdp.decoded.exe"
-    );
-    assert_eq!(
-        result_name("a\u{200B}b\u{FEFF}\u{2066}.txt", Op::Encode),
-        "ab.encoded.txt"
-    );
-    let long = "é".repeat(300) + ".txt";
-    let name = result_name(&long, Op::Decode);
-    assert!(name.len() <= 200 + ".decoded".len(), "{}", name.len());
-    assert!(name.ends_with("é.decoded.txt"), "{name}");
 }
 
 #[test]

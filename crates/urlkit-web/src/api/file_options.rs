@@ -5,6 +5,7 @@ use crate::error::ApiError;
 use serde::{Deserialize, Serialize};
 use urlkit::settings::Setting;
 use urlkit::Codec;
+use urlkit_api::shown::Done;
 use urlkit_api::{DecodeRequest, EncodeRequest};
 use utoipa::ToSchema;
 
@@ -28,6 +29,14 @@ impl Op {
                 "bad-op",
                 format!("op must be `encode` or `decode`, not {other:?}"),
             )),
+        }
+    }
+
+    /// What a result's name says was done ([`result_name`](urlkit_api::shown::result_name)).
+    pub fn done(self) -> Done {
+        match self {
+            Op::Encode => Done::Encoded,
+            Op::Decode => Done::Decoded,
         }
     }
 

@@ -19,6 +19,7 @@ use std::net::IpAddr;
 use std::time::Duration;
 use tokio::io::AsyncWriteExt;
 use urlkit::Diagnostic;
+use urlkit_api::shown::{clean_name, result_name, NAMELESS};
 use utoipa::ToSchema;
 
 /// A stored result, downloadable once.
@@ -135,7 +136,7 @@ pub async fn process_upload(
                 "the `op` field (encode or decode) must come before `file`",
             )
         })?;
-        let name = result_name(&form_file_name(field.file_name().unwrap_or("")), op);
+        let name = result_name(&form_file_name(field.file_name().unwrap_or("")), op.done());
         let mut codec = options.codec(op)?;
         let id = ResultId::random().map_err(|e| ApiError::internal("cannot make an id", e))?;
         let store = state.store();
@@ -230,66 +231,12 @@ pub async fn process_upload(
     ))
 }
 
-/// The most bytes of a download's name that are kept (file systems take 255).
-const NAME_BYTES: usize = 200;
-
-/// A file name made safe to save and to send back: its last path part, without control
-/// characters, quotes or leading dots, at most [`NAME_BYTES`]; `None` when nothing is left.
-fn clean_name(name: &str) -> Option<String> {
-    let base = name.rsplit(['/', '\\']).next().unwrap_or("");
-    let clean: String = base
-        .chars()
-        .filter(|c| {
-            !c.is_control() && !matches!(c, '"' | '\u{2028}' | '\u{2029}') && !is_invisible(*c)
-        })
-        .collect();
-    // No hidden file, however many dots and spaces come first (`. .bashrc`).
-    let clean = clean
-        .trim_start_matches(|c: char| c == '.' || c.is_whitespace())
-        .trim_end();
-    // A name too long loses the end of its stem, not its extension.
-    let (stem, extension) = match clean.rfind('.') {
-        Some(dot) if dot > 0 && clean.len() - dot <= 16 => clean.split_at(dot),
-        _ => (clean, ""),
-    };
-    let mut end = stem.len().min(NAME_BYTES - extension.len());
-    while !stem.is_char_boundary(end) {
-        end -= 1;
-    }
-    Some(format!("{}{extension}", &stem[..end])).filter(|c| !c.is_empty())
-}
-
-/// Characters that change how a name looks without showing themselves: bidirectional
-/// controls (U+202E makes `txt.exe` read `exe.txt`), zero-width characters, the word
-/// joiner and invisible operators, the byte order mark, the soft hyphen.
-fn is_invisible(c: char) -> bool {
-    matches!(c,
-        '\u{00AD}' | '\u{061C}' | '\u{180E}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
-        | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}')
-}
-
 /// A file name as a browser sent it in a form: the HTML Standard's multipart encoding writes
 /// `"`, LF and CR as `%22`, `%0A` and `%0D` (and nothing else), which are read back here.
 fn form_file_name(sent: &str) -> String {
     sent.replace("%22", "\"")
         .replace("%0A", "\n")
         .replace("%0D", "\r")
-}
-
-/// The name a result is saved under: the upload's file name, made safe, with `.encoded` or
-/// `.decoded` before its extension (`report.csv` → `report.decoded.csv`, `notes` →
-/// `notes.decoded`); a nameless upload gives `urlkit-result.encoded.txt` or
-/// `urlkit-result.decoded.txt`.
-pub fn result_name(upload: &str, op: Op) -> String {
-    let mark = match op {
-        Op::Encode => "encoded",
-        Op::Decode => "decoded",
-    };
-    let clean = clean_name(upload).unwrap_or_else(|| "urlkit-result.txt".to_string());
-    match clean.rfind('.') {
-        Some(dot) if dot > 0 => format!("{}.{mark}{}", &clean[..dot], &clean[dot..]),
-        _ => format!("{clean}.{mark}"),
-    }
 }
 
 /// `Content-Disposition` for a download named `name` (RFC 6266): an ASCII `filename` with
@@ -324,14 +271,14 @@ fn download_name(query: Option<&str>) -> String {
     asked
         .as_deref()
         .and_then(clean_name)
-        .unwrap_or_else(|| "urlkit-result.txt".to_string())
+        .unwrap_or_else(|| NAMELESS.to_string())
 }
 
 fn too_large(limit: u64) -> ApiError {
     ApiError::too_large(format!(
         "the file is larger than the upload limit of {} bytes ({}); nothing was kept",
         limit,
-        crate::human_size(limit)
+        urlkit_api::shown::human_size(limit)
     ))
 }
 

@@ -38,13 +38,11 @@ function meaning(code) {
   return messages[`code-${code}`] ?? code;
 }
 
-/** A size in the units the server names its limits in. */
-function humanSize(bytes) {
-  for (const [unit, size] of [["GiB", 2 ** 30], ["MiB", 2 ** 20], ["KiB", 2 ** 10]]) {
-    if (bytes >= size) return bytes % size === 0 ? `${bytes / size} ${unit}` : `${(bytes / size).toFixed(1)} ${unit}`;
-  }
-  return `${bytes} bytes`;
-}
+// What the server defines once and the page shows the same way: the limits as it names
+// them, the URL's components and how many findings come first are attributes of the page
+// (rendered by the server); sizes and result names come from the WebAssembly module, which
+// runs the server's own Rust for them (`humanSize`, `resultName` of urlkit.mjs).
+const pageData = document.body.dataset;
 
 // ---------------------------------------------------------------------------------------
 // DOM helpers
@@ -111,6 +109,23 @@ export function loadLive() {
     });
   }
   return liveModule;
+}
+
+/**
+ * Calls `show` with `counts` (numbers of bytes) as the server writes sizes (`1536 MiB`), by
+ * the module: at once when it has loaded, else once it has (it is loaded for this, also
+ * with live mode off). When it cannot load, `show` gets plain byte counts (`1610612736
+ * bytes`, as the server writes a size under 1 KiB).
+ */
+function withSizes(counts, show) {
+  if (pageCodec) {
+    show(counts.map((n) => pageCodec.humanSize(n)));
+    return;
+  }
+  loadLive().then(
+    (module) => show(counts.map((n) => module.humanSize(n))),
+    () => show(counts.map((n) => `${n} bytes`)),
+  );
 }
 
 /**
@@ -352,8 +367,8 @@ function selectInInput(offset) {
   revealInInput(indexOfByte(inputText(), offset), 3);
 }
 
-/** How many findings are listed before "show all". */
-const FIRST_FINDINGS = 50;
+/** How many findings are listed before "show all" (the server's number, from the page). */
+const FIRST_FINDINGS = Number(pageData.firstFindings);
 /** Findings added to the list per frame after "show all". */
 const FINDINGS_BATCH = 1000;
 
@@ -426,8 +441,8 @@ function showError(container, error, input, limitKind) {
   const box = el("div", { class: "error", role: "alert" });
   const detail = el("p", { class: "detail", lang: "en", dir: "ltr" }, el("code", { class: "code" }, error.code || "error"), " ", error.message || "");
   if (error.code === "too-large") {
-    const limit = Number(document.body.dataset[limitKind === "file" ? "uploadLimit" : "textLimit"]);
-    box.append(el("p", null, t(limitKind === "file" ? "error-too-large-file" : "error-too-large-text", { limit: humanSize(limit) })), detail);
+    const limit = limitKind === "file" ? pageData.uploadLimitShown : pageData.textLimitShown;
+    box.append(el("p", null, t(limitKind === "file" ? "error-too-large-file" : "error-too-large-text", { limit })), detail);
   } else if (typeof error.offset === "number" && error.status !== 400) {
     const problem = `${meaning(error.code)} (${error.code})`;
     const multiline = typeof input === "string" && input.includes("\n");
@@ -513,14 +528,19 @@ function showOutput(output, { partial = false } = {}) {
   if (box.value !== shown) box.value = shown;
   if (partial) return;
   const note = $("output-note");
+  const drawn = ++outputNotes;
   if (end === output.length) {
     note.hidden = true;
     return;
   }
-  const size = (text) => humanSize(utf8Length(text));
-  note.textContent = t("output-shown", { shown: size(shown), total: size(output) });
-  note.hidden = false;
+  withSizes([utf8Length(shown), utf8Length(output)], ([part, total]) => {
+    if (drawn !== outputNotes) return;
+    note.textContent = t("output-shown", { shown: part, total });
+    note.hidden = false;
+  });
 }
+// Counts the notes asked for, so a size that comes late does not overwrite a newer note.
+let outputNotes = 0;
 // When the input that is being answered changed (for the latency a reader feels).
 let inputAt = 0;
 
@@ -716,16 +736,19 @@ function showInputPart() {
   const from = inputParts.before.length;
   const length = inputLength();
   const number = (n) => n.toLocaleString(lang);
-  $("input-part-text").textContent = t("input-part", {
-    size: humanSize(length),
-    from: number(from + 1),
-    to: number(from + $("input").value.length),
-    length: number(length),
+  const to = from + $("input").value.length;
+  const drawn = ++inputPartNotes;
+  withSizes([length], ([size]) => {
+    if (drawn !== inputPartNotes) return;
+    $("input-part-text").textContent = t("input-part", { size, from: number(from + 1), to: number(to), length: number(length) });
   });
   $("input-part-start").disabled = $("input-part-earlier").disabled = from === 0;
   $("input-part-later").disabled = $("input-part-end").disabled = inputParts.after === "";
   bar.hidden = false;
 }
+
+// Counts the bars drawn, so a size that comes late does not overwrite a newer bar.
+let inputPartNotes = 0;
 
 /** Moves the part the box holds to start near `start`, keeping the selection. */
 function moveInputPart(start) {
@@ -977,7 +1000,8 @@ function setupCodec() {
 // ---------------------------------------------------------------------------------------
 // The inspector
 
-const COMPONENTS = ["scheme", "user", "password", "host", "port", "path", "query", "fragment"];
+/** The URL's components in reading order, as the server lists them. */
+const COMPONENTS = (pageData.components || "").split(" ").filter(Boolean);
 
 /** The first of `keys` that `view` has, as text; null when none is there or it is null. */
 function textOf(view, ...keys) {
@@ -1195,15 +1219,6 @@ const FILE_CHUNK = 1024 * 1024;
 /** Output gathered in JavaScript before it is handed to a Blob (kept out of the JS heap). */
 const BLOB_BATCH = 16 * 1024 * 1024;
 
-/** The name a result is saved under, as the server names it: `report.csv` → `report.decoded.csv`. */
-export function resultName(upload, op) {
-  const mark = op === "encode" ? "encoded" : "decoded";
-  const base = (upload || "").split(/[/\\]/).pop().replace(/[\u0000-\u001f\u007f-\u009f"\u2028\u2029]/g, "").trim().replace(/^\.+/, "").trim();
-  const clean = base || "urlkit-result.txt";
-  const dot = clean.lastIndexOf(".");
-  return dot > 0 ? `${clean.slice(0, dot)}.${mark}${clean.slice(dot)}` : `${clean}.${mark}`;
-}
-
 /**
  * Encodes or decodes `file` in the browser with the streaming codec, a chunk at a time, so
  * a file of any size runs in bounded memory. Resolves to {blob, result}; a strict
@@ -1273,7 +1288,8 @@ async function processInBrowser(out) {
   if (fileUrl) URL.revokeObjectURL(fileUrl);
   fileUrl = URL.createObjectURL(blob);
   clear(out);
-  const name = resultName(file.name, op);
+  // The name the server would give it, by the server's own rule (in the module).
+  const name = (await loadLive()).resultName(file.name, op);
   const link = el("a", { class: "download", href: fileUrl, download: name }, t("file-download"), " ", el("span", { class: "name", dir: "ltr" }, `(${name})`));
   out.append(el("p", null, t("file-ready-local", { size: blob.size, seconds }), " ", link));
   const findings = el("div", { class: "findings-box" });
