@@ -9,11 +9,13 @@
 //!   [`urlkit_free`] (same length).
 //! * Every call that produces something leaves it in one result buffer, read with
 //!   [`urlkit_result_ptr`] and [`urlkit_result_len`] and valid until the next call.
-//! * Status codes: [`OK`] (result: response JSON, or output bytes for stream calls),
+//! * Status codes: [`OK`] (result: response JSON, output bytes for stream calls, or the
+//!   text of [`urlkit_human_size`] and [`urlkit_result_name`]),
 //!   [`REJECTED`] (strict mode rejected the input; result: `{"error": {code, message,
 //!   offset}}`), [`INVALID_REQUEST`] (options not understood; result: `{"error": {code,
 //!   message, field}}`), [`INVALID_ARGUMENT`] (a pointer, length or handle the module did
-//!   not hand out; result: `{"error": {"code": "invalid-argument", message, field}}`).
+//!   not hand out, or a size or flag out of its range; result: `{"error": {"code":
+//!   "invalid-argument", message, field}}`).
 //! * Text is UTF-8. A panic aborts (traps), which the caller sees as an exception.
 //!
 //! # Soundness
