@@ -33,7 +33,7 @@ pub use fields::{form_flag, RequestBody};
 use serde::Serialize;
 use serde_json::Value;
 use std::fmt;
-use urlkit::settings::{DecodeSettings, EncodeSettings, Entry, Setting, SettingError};
+use urlkit::settings::{DecodeSettings, EncodeSettings, Entry, Plan, Setting, SettingError};
 use urlkit::Outcome;
 use urlkit::{Detection, Diagnostic, Diagnostics, Rejection};
 
@@ -236,12 +236,7 @@ impl EncodeRequest {
     /// mode rejects: otherwise text that is not UTF-8, unencodable characters and the like
     /// are reported in the response's diagnostics.
     pub fn run_on(&self, input: &[u8]) -> Result<CodecResponse, Failure> {
-        let outcome = self
-            .settings
-            .check()?
-            .run(input)
-            .map_err(Failure::Rejected)?;
-        Ok(CodecResponse::from_outcome(&outcome))
+        respond(self.settings.check(), input)
     }
 }
 
@@ -283,13 +278,14 @@ impl DecodeRequest {
     /// mode rejects: otherwise malformed escapes are kept and invalid sequences become
     /// U+FFFD, each reported in the response's diagnostics.
     pub fn run_on(&self, input: &[u8]) -> Result<CodecResponse, Failure> {
-        let outcome = self
-            .settings
-            .check()?
-            .run(input)
-            .map_err(Failure::Rejected)?;
-        Ok(CodecResponse::from_outcome(&outcome))
+        respond(self.settings.check(), input)
     }
+}
+
+/// Runs `input` with checked settings into the answer every front end gives.
+fn respond(plan: Result<Plan, SettingError>, input: &[u8]) -> Result<CodecResponse, Failure> {
+    let outcome = plan?.run(input).map_err(Failure::Rejected)?;
+    Ok(CodecResponse::from_outcome(&outcome))
 }
 
 /// The answer to an encode or decode request.
