@@ -3,7 +3,7 @@
 //! type, with live mode's codec in a worker (`assets/worker.js`).
 
 use crate::api::answer;
-use crate::api::{inspect, process_upload, ApiJson, FileCreated, InspectRequest, InspectResponse};
+use crate::api::{inspect_url, process_upload, FileCreated, InspectRequest, InspectResponse};
 use crate::error::ApiError;
 use crate::i18n::{Catalog, Lang};
 use crate::ratelimit::Client;
@@ -14,7 +14,6 @@ use axum::extract::rejection::BytesRejection;
 use axum::extract::{Multipart, Path, RawQuery, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
-use axum::Json;
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::fmt::Write as _;
@@ -169,8 +168,6 @@ pub struct PageState {
     upload_limit: u64,
     codec: Option<Result<CodecResponse, ApiError>>,
     inspect: Option<Result<InspectResponse, ApiError>>,
-    /// Edits were asked for, but this server does not edit URLs.
-    edits_unavailable: bool,
     file: Option<Result<FileCreated, ApiError>>,
 }
 
@@ -184,7 +181,6 @@ impl PageState {
             upload_limit,
             codec: None,
             inspect: None,
-            edits_unavailable: false,
             file: None,
         }
     }
@@ -242,58 +238,32 @@ impl PageState {
         });
     }
 
-    /// The inspect form as an API request: the URL and base, and for `inspect-set`,
-    /// `inspect-clear` and `inspect-query` the edit asked for, in the JSON of
-    /// `POST /api/inspect`.
-    fn inspect_request(&self, op: &str) -> serde_json::Value {
-        let mut request = serde_json::json!({ "url": self.field("url") });
-        if let Some(base) = self.optional("base") {
-            request["base"] = base.into();
-        }
-        let component = self.field("edit_component");
+    /// The inspect form as a request: the URL and base, and for `inspect-set`,
+    /// `inspect-clear` and `inspect-query` the edit asked for.
+    fn inspect_request(&self, op: &str) -> InspectRequest {
+        let mut request = InspectRequest {
+            url: self.field("url").to_string(),
+            base: self.optional("base"),
+            ..InspectRequest::default()
+        };
+        let component = self.field("edit_component").to_string();
         match op {
-            "inspect-set" => {
-                request["set"] = serde_json::json!({ component: self.field("edit_value") })
-            }
-            "inspect-clear" => request["clear"] = serde_json::json!([component]),
+            "inspect-set" => request.set = vec![(component, self.field("edit_value").to_string())],
+            "inspect-clear" => request.clear = vec![component],
             "inspect-query" => {
-                if let Some(append) = self.optional("append_query") {
-                    request["append_query"] = serde_json::json!([append]);
-                }
-                if let Some(trim) = self.optional("trim_query") {
-                    request["trim_query"] = serde_json::json!([trim]);
-                }
-                if self.on("sort_query") {
-                    request["sort_query"] = true.into();
-                }
+                request.append_query = self.optional("append_query").into_iter().collect();
+                request.trim_query = self.optional("trim_query").into_iter().collect();
+                request.sort_query = self.on("sort_query");
             }
             _ => {}
         }
         request
     }
 
-    async fn run_inspect(&mut self, op: &str) {
-        let json = self.inspect_request(op);
-        let edited = json
-            .as_object()
-            .is_some_and(|o| o.keys().any(|k| k != "url" && k != "base"));
-        let request = match serde_json::from_value::<InspectRequest>(json) {
-            Ok(request) => request,
-            Err(_) => {
-                // A server whose inspector takes no edits: show the URL as it is.
-                self.edits_unavailable = edited;
-                let plain = self.inspect_request("inspect");
-                match serde_json::from_value::<InspectRequest>(plain) {
-                    Ok(request) => request,
-                    Err(e) => {
-                        self.inspect =
-                            Some(Err(ApiError::bad_request("invalid-request", e.to_string())));
-                        return;
-                    }
-                }
-            }
-        };
-        self.inspect = Some(inspect(ApiJson(request)).await.map(|Json(r)| r));
+    /// Runs the inspect form: the library through the API's checks, as `POST /api/inspect`
+    /// does, without a request of its own.
+    fn run_inspect(&mut self, op: &str) {
+        self.inspect = Some(inspect_url(&self.inspect_request(op)));
     }
 }
 
@@ -410,9 +380,7 @@ pub async fn submit(
             state.fields.insert("decode_per_line".into(), "on".into());
             state.run(Direction::Decode);
         }
-        "inspect" | "inspect-set" | "inspect-clear" | "inspect-query" => {
-            state.run_inspect(&op).await
-        }
+        "inspect" | "inspect-set" | "inspect-clear" | "inspect-query" => state.run_inspect(&op),
         _ => {
             state.codec = Some(Err(ApiError::bad_request(
                 "bad-op",
@@ -787,7 +755,7 @@ fn fill(state: &PageState, key: &str) -> String {
         "inspect_result" => state
             .inspect
             .as_ref()
-            .map(|r| view::inspected(r, state.edits_unavailable, t))
+            .map(|r| view::inspected(r, t))
             .unwrap_or_default(),
         "file_result" => state
             .file

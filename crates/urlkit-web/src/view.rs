@@ -3,11 +3,12 @@
 //! The page's script builds the same fragments from the API's JSON (`assets/app.js`), with
 //! the same classes and messages.
 
-use crate::api::{FileCreated, InspectResponse};
+use crate::api::{FileCreated, InspectResponse, ParseProblem};
 use crate::error::ApiError;
 use crate::i18n::{Arg, Catalog};
-use serde_json::Value;
 use std::fmt::Write as _;
+use urlkit::inspect::rfc3986::Components;
+use urlkit::inspect::whatwg::UrlReport;
 use urlkit::{Code, Diagnostic};
 use urlkit_api::shown::COMPONENTS;
 use urlkit_api::{CodeCount, CodecResponse};
@@ -274,19 +275,7 @@ pub fn file(result: &Result<FileCreated, ApiError>, t: &Catalog, limits: Limits)
     }
 }
 
-/// The text of the first of `keys` that `view` has (numbers written out); `None` when
-/// none is there or it is null.
-fn text_of(view: &Value, keys: &[&str]) -> Option<String> {
-    keys.iter().find_map(|k| match view.get(*k)? {
-        Value::String(s) => Some(s.clone()),
-        Value::Number(n) => Some(n.to_string()),
-        _ => None,
-    })
-}
-
-/// One view's components, in the order a URL reads. Reads both shapes of the WHATWG view
-/// the API has answered (`user`, `host`, `path`, `query`, raw `fragment`; or the URL API's
-/// `username`, `hostname`, `pathname`, `search`, `hash`).
+/// One view's components, in the order a URL reads, as the page shows them.
 pub struct Parts {
     href: Option<String>,
     scheme: Option<String>,
@@ -301,73 +290,66 @@ pub struct Parts {
     segments: Vec<String>,
     query: Option<String>,
     pairs: Vec<(String, String)>,
+    pairs_not_listed: usize,
     fragment: Option<String>,
     fragment_decoded: Option<String>,
     origin: Option<String>,
 }
 
+fn nonempty(text: &str) -> Option<String> {
+    Some(text.to_string()).filter(|t| !t.is_empty())
+}
+
 impl Parts {
-    fn of(view: &Value) -> Parts {
-        let nonempty = |s: Option<String>| s.filter(|s| !s.is_empty());
-        let (fragment, fragment_decoded) = if view.get("fragment_decoded").is_some() {
-            (
-                text_of(view, &["fragment"]),
-                text_of(view, &["fragment_decoded"]),
-            )
-        } else if view.get("hash").is_some() {
-            (
-                nonempty(text_of(view, &["hash"]).map(|h| h.trim_start_matches('#').to_string())),
-                text_of(view, &["fragment"]),
-            )
-        } else {
-            (text_of(view, &["fragment"]), None)
-        };
-        let query = if view.get("query").is_some() {
-            text_of(view, &["query"])
-        } else {
-            nonempty(text_of(view, &["search"]).map(|s| s.trim_start_matches('?').to_string()))
-        };
-        let strings = |key: &str| -> Vec<String> {
-            view.get(key)
-                .and_then(Value::as_array)
-                .map(|a| {
-                    a.iter()
-                        .filter_map(|s| s.as_str().map(str::to_string))
-                        .collect()
-                })
-                .unwrap_or_default()
-        };
-        let pairs = view
-            .get("query_pairs")
-            .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .filter_map(|p| {
-                        Some((
-                            p.get(0)?.as_str()?.to_string(),
-                            p.get(1)?.as_str()?.to_string(),
-                        ))
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
+    /// The URL Standard's view.
+    fn whatwg(r: &UrlReport) -> Parts {
         Parts {
-            href: text_of(view, &["href"]),
-            scheme: text_of(view, &["scheme"]),
-            user: nonempty(text_of(view, &["user", "username", "userinfo"])),
-            password: nonempty(text_of(view, &["password"])),
-            host: text_of(view, &["hostname", "host"]),
-            host_unicode: text_of(view, &["host_unicode"]),
-            host_type: text_of(view, &["host_type"]),
-            port: nonempty(text_of(view, &["port"])),
-            default_port: text_of(view, &["default_port"]),
-            path: text_of(view, &["path", "pathname"]),
-            segments: strings("path_segments"),
-            query,
-            pairs,
-            fragment,
-            fragment_decoded,
-            origin: text_of(view, &["origin"]).filter(|o| o != "null"),
+            href: Some(r.href.clone()),
+            scheme: Some(r.scheme.clone()),
+            user: nonempty(&r.user),
+            password: nonempty(&r.password),
+            host: r.host.clone(),
+            host_unicode: r.host_unicode.clone(),
+            host_type: Some(r.host_type.to_string()),
+            port: r.port.map(|p| p.to_string()),
+            default_port: r.default_port.map(|p| p.to_string()),
+            path: Some(r.path.clone()),
+            segments: r.path_segments.clone().unwrap_or_default(),
+            query: r.query.clone(),
+            pairs: r.query_pairs.clone(),
+            pairs_not_listed: r.query_pairs_not_listed,
+            fragment: r.fragment.clone(),
+            fragment_decoded: r.fragment_decoded.clone(),
+            origin: Some(r.origin.clone()).filter(|o| o != "null"),
+        }
+    }
+
+    /// RFC 3986's generic syntax.
+    fn rfc3986(c: &Components) -> Parts {
+        // The host's kind by the name the JSON API gives it (`reg-name`, `ipv6`, …).
+        let host_type = c.host_type.and_then(|kind| {
+            serde_json::to_value(kind)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+        });
+        Parts {
+            href: None,
+            scheme: c.scheme.clone(),
+            user: c.userinfo.as_deref().and_then(nonempty),
+            password: None,
+            host: c.host.clone(),
+            host_unicode: None,
+            host_type,
+            port: c.port.as_deref().and_then(nonempty),
+            default_port: None,
+            path: Some(c.path.clone()),
+            segments: c.path_segments.clone(),
+            query: c.query.clone(),
+            pairs: c.query_pairs.clone(),
+            pairs_not_listed: c.query_pairs_not_listed,
+            fragment: c.fragment.clone(),
+            fragment_decoded: None,
+            origin: None,
         }
     }
 }
@@ -385,8 +367,7 @@ fn code_text(text: &str) -> String {
 }
 
 /// The components as a table in reading order, the query as a table of its pairs.
-fn parts_table(out: &mut String, view: &Value, t: &Catalog) {
-    let p = Parts::of(view);
+fn parts_table(out: &mut String, p: &Parts, t: &Catalog) {
     out.push_str("<table class=\"parts\"><tbody>");
     if let Some(href) = &p.href {
         row(out, &t.text("field-href"), "href", &code_text(href));
@@ -441,7 +422,7 @@ fn parts_table(out: &mut String, view: &Value, t: &Catalog) {
                     }
                     cell.push_str("</tbody></table>");
                 }
-                let more = view.get("query_pairs_not_listed").and_then(Value::as_u64).unwrap_or(0);
+                let more = p.pairs_not_listed as u64;
                 if more > 0 {
                     let _ = write!(cell, "<p class=\"quiet\">{}</p>", escape(&t.format("query-not-listed", &[("count", Arg::Number(more))])));
                 }
@@ -467,22 +448,12 @@ fn parts_table(out: &mut String, view: &Value, t: &Catalog) {
 
 /// The URL drawn with its parts marked: each part's text over its name, the delimiters
 /// between them unmarked. Needs the view's `spans`; without them nothing is drawn.
-fn drawing(out: &mut String, view: &Value, t: &Catalog) {
-    let (Some(href), Some(spans)) = (
-        view.get("href").and_then(Value::as_str),
-        view.get("spans").and_then(Value::as_array),
-    ) else {
-        return;
-    };
-    let mut marks: Vec<(usize, usize, &str)> = spans
+fn drawing(out: &mut String, view: &UrlReport, t: &Catalog) {
+    let href = view.href.as_str();
+    let mut marks: Vec<(usize, usize, &str)> = view
+        .spans
         .iter()
-        .filter_map(|s| {
-            Some((
-                s.get("start")?.as_u64()? as usize,
-                s.get("end")?.as_u64()? as usize,
-                s.get("component")?.as_str()?,
-            ))
-        })
+        .map(|s| (s.start, s.end, s.component))
         .filter(|(start, end, _)| {
             start < end
                 && *end <= href.len()
@@ -526,14 +497,9 @@ fn drawing(out: &mut String, view: &Value, t: &Catalog) {
 }
 
 /// The warnings as a list that wraps on a phone: each code over its message.
-fn warnings(out: &mut String, view: &Value, t: &Catalog) {
-    let list = view
-        .get("warnings")
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
+fn warnings(out: &mut String, view: &UrlReport, t: &Catalog) {
     let _ = write!(out, "<h4>{}</h4>", escape(&t.text("warnings")));
-    if list.is_empty() {
+    if view.warnings.is_empty() {
         let _ = write!(
             out,
             "<p class=\"quiet\">{}</p>",
@@ -542,23 +508,18 @@ fn warnings(out: &mut String, view: &Value, t: &Catalog) {
         return;
     }
     out.push_str("<ul class=\"warnings\">");
-    for w in &list {
-        let code = w.get("code").and_then(Value::as_str).unwrap_or("");
-        let message = w.get("message").and_then(Value::as_str).unwrap_or("");
-        let offset = w.get("offset").and_then(Value::as_u64).unwrap_or(0);
+    for w in &view.warnings {
+        let code = w.code.as_str();
         let _ = write!(
             out,
             "<li><span class=\"pos\">{}</span> <code class=\"code\">{}</code> {}</li>",
-            escape(&t.format("at-byte", &[("offset", Arg::Number(offset))])),
+            escape(&t.format("at-byte", &[("offset", Arg::Number(w.offset))])),
             escape(code),
-            explained(code, message, t)
+            explained(code, &w.message, t)
         );
     }
     out.push_str("</ul>");
-    let more = view
-        .get("warnings_not_listed")
-        .and_then(Value::as_u64)
-        .unwrap_or(0);
+    let more = view.warnings_not_listed as u64;
     if more > 0 {
         let _ = write!(
             out,
@@ -569,17 +530,15 @@ fn warnings(out: &mut String, view: &Value, t: &Catalog) {
 }
 
 /// Why a view could not take the URL.
-fn problem(out: &mut String, problem: &Value, t: &Catalog) {
-    let position = problem.get("position").and_then(Value::as_u64).unwrap_or(0);
-    let message = problem.get("message").and_then(Value::as_str).unwrap_or("");
+fn problem(out: &mut String, problem: &ParseProblem, t: &Catalog) {
     let _ = write!(
         out,
         "<p class=\"error\">{}</p>",
         escape(&t.format(
             "parse-failed",
             &[
-                ("position", Arg::Number(position)),
-                ("message", Arg::Text(message))
+                ("position", Arg::Number(problem.position as u64)),
+                ("message", Arg::Text(&problem.message))
             ]
         ))
     );
@@ -587,26 +546,13 @@ fn problem(out: &mut String, problem: &Value, t: &Catalog) {
 
 /// Both views of an inspected URL: the browser's drawn, in reading order, with its query
 /// pairs and warnings; the generic syntax beneath, folded.
-pub fn inspected(
-    result: &Result<InspectResponse, ApiError>,
-    edits_unavailable: bool,
-    t: &Catalog,
-) -> String {
+pub fn inspected(result: &Result<InspectResponse, ApiError>, t: &Catalog) -> String {
     let r = match result {
         Ok(r) => r,
         Err(e) => return error(e, t, Limits::text(crate::limits::TEXT_LIMIT as u64)),
     };
     let mut out = String::new();
-    if edits_unavailable {
-        let _ = write!(
-            out,
-            "<p class=\"note\" role=\"status\">{}</p>",
-            escape(&t.text("edit-unavailable"))
-        );
-    }
-    // Read through JSON, so that this works with every shape of the views.
-    let json = serde_json::to_value(r).unwrap_or(Value::Null);
-    if let Some(resolved) = json.get("resolved").and_then(Value::as_str) {
+    if let Some(resolved) = &r.resolved {
         let _ = write!(
             out,
             "<p class=\"resolved\">{}: {}</p>",
@@ -615,13 +561,10 @@ pub fn inspected(
         );
     }
     let _ = write!(out, "<h3>{}</h3>", escape(&t.text("view-whatwg")));
-    match (
-        json.get("whatwg").filter(|v| !v.is_null()),
-        json.get("whatwg_error"),
-    ) {
+    match (&r.whatwg, &r.whatwg_error) {
         (Some(view), _) => {
             drawing(&mut out, view, t);
-            parts_table(&mut out, view, t);
+            parts_table(&mut out, &Parts::whatwg(view), t);
             warnings(&mut out, view, t);
         }
         (None, Some(p)) => problem(&mut out, p, t),
@@ -632,11 +575,8 @@ pub fn inspected(
         "<details class=\"generic\"><summary>{}</summary>",
         escape(&t.text("view-rfc3986"))
     );
-    match (
-        json.get("rfc3986").filter(|v| !v.is_null()),
-        json.get("rfc3986_error"),
-    ) {
-        (Some(view), _) => parts_table(&mut out, view, t),
+    match (&r.rfc3986, &r.rfc3986_error) {
+        (Some(view), _) => parts_table(&mut out, &Parts::rfc3986(view), t),
         (None, Some(p)) => problem(&mut out, p, t),
         _ => {}
     }
