@@ -153,7 +153,7 @@ impl Codec {
 
     /// [`entry`](Self::entry) without first trying the fast path for plain entries: the
     /// same output, findings and rejection, for an entry known to need repair or a report,
-    /// such as the one [`plain_entries`](Self::plain_entries) stopped before. Any entry is
+    /// such as the one [`Entries::plain_entries`](crate::settings::Entries::plain_entries) stopped before. Any entry is
     /// accepted; a plain one just takes the longer way.
     ///
     /// ```
