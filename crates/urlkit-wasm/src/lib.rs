@@ -759,7 +759,7 @@ mod tests {
         assert_eq!(result_text(), "1536 MiB");
         assert_eq!(urlkit_human_size(0.0), OK);
         assert_eq!(result_text(), "0 bytes");
-        for bad in [-1.0, 1.5, f64::NAN, f64::INFINITY, 2f64.powi(53) + 2.0] {
+        for bad in [-1.0, 1.5, f64::NAN, f64::INFINITY, MAX_EXACT_BYTES + 2.0] {
             assert_eq!(urlkit_human_size(bad), INVALID_ARGUMENT, "{bad}");
             assert!(
                 result_text().contains(r#""field":"bytes""#),
