@@ -266,14 +266,18 @@ struct Failed {
     component: &'static str,
     position: Option<usize>,
     message: String,
+    /// Whether the message needs the component before it to be read alone (the URL
+    /// Standard's failures name only what failed; JSON gives the component beside it).
+    name_component: bool,
 }
 
 impl From<whatwg::ParseFailure> for Failed {
     fn from(e: whatwg::ParseFailure) -> Self {
         Failed {
             component: e.component,
-            message: format!("{}: {}", e.component, e.message),
+            message: e.message,
             position: Some(e.position),
+            name_component: true,
         }
     }
 }
@@ -281,6 +285,7 @@ impl From<whatwg::ParseFailure> for Failed {
 impl From<EditError> for Failed {
     fn from(e: EditError) -> Self {
         Failed {
+            name_component: false,
             component: e.component,
             position: None,
             message: e.to_string(),
@@ -371,9 +376,14 @@ pub fn run(mut a: UrlArgs, edit: bool) -> io::Result<ExitCode> {
         let mut failed = |input: &str, f: Failed, out: &mut BufWriter<_>| -> io::Result<()> {
             ok = false;
             eprintln!(
-                "urlkit: {}: {}{}",
+                "urlkit: {}: {}{}{}",
                 excerpt(input),
                 at(f.position),
+                if f.name_component {
+                    format!("{}: ", f.component)
+                } else {
+                    String::new()
+                },
                 f.message
             );
             if a.verify {
@@ -401,6 +411,7 @@ pub fn run(mut a: UrlArgs, edit: bool) -> io::Result<ExitCode> {
                 Ok(alternatives) => Some(alternatives),
                 Err((position, message)) => {
                     let f = Failed {
+                        name_component: false,
                         component: "url",
                         position,
                         message,
@@ -810,6 +821,7 @@ fn built(edits: &Edits, rfc3986: bool, keep_port: bool, warn: bool) -> Result<Pa
         }
         _ => {
             return Err(Failed {
+                name_component: false,
                 component: "url",
                 position: None,
                 message: "url: not enough input for a URL: give one, or --set scheme=… and --set host=… (or --set url=…)".into(),
@@ -875,6 +887,7 @@ fn written_port(input: &str, edits: &Edits) -> Option<u16> {
 fn generic(input: &str, base: Option<&str>, edits: &Edits) -> Result<Parsed, Failed> {
     let resolved = match base {
         Some(b) => rfc3986::resolve(b, input).map_err(|e| Failed {
+            name_component: false,
             component: "url",
             position: None,
             message: format!("url: does not resolve against --base: {}", e.message),
@@ -883,6 +896,7 @@ fn generic(input: &str, base: Option<&str>, edits: &Edits) -> Result<Parsed, Fai
     };
     let uri = if edits.is_empty() {
         rfc3986::parse(&resolved).map_err(|e| Failed {
+            name_component: false,
             component: "url",
             position: Some(e.position),
             message: format!("url: {}", e.message),
@@ -919,6 +933,7 @@ fn show(
                 ..*style
             };
             url.render(template, &style, out).map_err(|e| Failed {
+                name_component: false,
                 component: e.component,
                 position: None,
                 message: format!("{}: --get {e}", e.component),
