@@ -179,24 +179,18 @@ pub fn language_quality(ranges: &[LanguageRange], tag: &str) -> Quality {
         long == short
             || (long.starts_with(short) && long.as_bytes().get(short.len()) == Some(&b'-'))
     };
-    let filtered = ranges
-        .iter()
-        .filter(|r| r.range == "*" || prefix_of(&tag, &r.range))
-        .max_by_key(|r| if r.range == "*" { 0 } else { r.range.len() })
+    let specific = ranges.iter().filter(|r| r.range != "*");
+    let matching = specific
+        .clone()
+        .filter(|r| prefix_of(&tag, &r.range))
+        .max_by_key(|r| r.range.len())
         .map(|r| r.quality);
-    if let Some(quality) = filtered.filter(|_| {
-        ranges
-            .iter()
-            .any(|r| r.range != "*" && prefix_of(&tag, &r.range))
-    }) {
-        return quality;
-    }
-    let dialect = ranges
-        .iter()
-        .filter(|r| r.range != "*" && prefix_of(&r.range, &tag))
+    let dialect = specific
+        .filter(|r| prefix_of(&r.range, &tag))
         .map(|r| r.quality.saturating_sub(1))
         .max();
-    dialect.or(filtered).unwrap_or(0)
+    let wildcard = ranges.iter().rfind(|r| r.range == "*").map(|r| r.quality);
+    matching.or(dialect).or(wildcard).unwrap_or(0)
 }
 
 /// Which offer a request prefers: the index into `offers` (each a media type and an

@@ -201,7 +201,6 @@ impl Table {
         let Some((mut record, rest)) = self.find(name.as_str()) else {
             return Answer::NoRecord;
         };
-        let rest = rest.to_string();
         let first = &record.name;
         let mut depth = 0;
         loop {
@@ -236,7 +235,7 @@ impl Table {
                     };
                 }
                 Action::Partial { status, target } => {
-                    let location = join(target, &rest, query);
+                    let location = join(target, rest, query);
                     if !rest.is_empty() && !same_site(target, &location) {
                         return Answer::LeavesTarget {
                             record: &record.name,
