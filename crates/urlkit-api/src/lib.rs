@@ -346,36 +346,43 @@ fn lossy(bytes: &[u8]) -> String {
 impl CodecResponse {
     /// The response for a whole-input run.
     pub fn from_outcome(outcome: &Outcome) -> Self {
-        CodecResponse {
-            output: lossy(&outcome.output),
-            charset: outcome.charset.map(|c| c.name().to_string()),
-            diagnostics: outcome.diagnostics.items().to_vec(),
-            diagnostics_not_listed: outcome.diagnostics.dropped(),
-            diagnostic_counts: code_counts(&outcome.diagnostics),
-            detected: outcome.detection.clone(),
-            depth: outcome.layers.as_ref().map(|l| l.depth),
-            layers: outcome
-                .layers
-                .as_ref()
-                .map(|l| l.layers.iter().map(|layer| lossy(layer)).collect()),
-        }
+        Self::of(
+            &outcome.output,
+            outcome.charset,
+            &outcome.diagnostics,
+            outcome.detection.as_ref(),
+            outcome.layers.as_ref(),
+        )
     }
 
     /// The response for one entry of a runner ([`urlkit::settings::Entries`]) or a stream
     /// so far ([`Entry::Streamed`]), with `output` as the output.
     pub fn from_entry(entry: &Entry<'_>, output: &[u8]) -> Self {
-        let diagnostics = entry.diagnostics();
+        Self::of(
+            output,
+            entry.charset(),
+            entry.diagnostics(),
+            entry.detection(),
+            entry.layers(),
+        )
+    }
+
+    fn of(
+        output: &[u8],
+        charset: Option<urlkit::Charset>,
+        diagnostics: &Diagnostics,
+        detected: Option<&Detection>,
+        layers: Option<&urlkit::codec::Layers>,
+    ) -> Self {
         CodecResponse {
             output: lossy(output),
-            charset: entry.charset().map(|c| c.name().to_string()),
+            charset: charset.map(|c| c.name().to_string()),
             diagnostics: diagnostics.items().to_vec(),
             diagnostics_not_listed: diagnostics.dropped(),
             diagnostic_counts: code_counts(diagnostics),
-            detected: entry.detection().cloned(),
-            depth: entry.layers().map(|l| l.depth),
-            layers: entry
-                .layers()
-                .map(|l| l.layers.iter().map(|layer| lossy(layer)).collect()),
+            detected: detected.cloned(),
+            depth: layers.map(|l| l.depth),
+            layers: layers.map(|l| l.layers.iter().map(|layer| lossy(layer)).collect()),
         }
     }
 }
