@@ -1,9 +1,10 @@
 //! The throughput of every kernel this processor runs, each called directly (the codec
 //! benchmark measures only the one chosen at run time). A measurement, not a test: it is
-//! ignored unless asked for, asserts nothing and prints GB/s per kernel and input.
+//! built only with the `measure-kernels` feature, asserts nothing and prints GB/s per
+//! kernel and input.
 //!
 //! ```text
-//! cargo test --release -p urlkit --lib codec::kernel::measure -- --ignored --nocapture
+//! cargo test --release -p urlkit --features measure-kernels --lib codec::kernel::measure -- --ignored --nocapture
 //! ```
 //!
 //! Inputs are those of `benches/codec.rs`, from `../shared/bench-data/`: the URL lists

@@ -5,7 +5,7 @@
 //! per byte. The plain loops in [`portable`] (this file) are the reference; the vector
 //! kernels do the same work many bytes at a time. Tests (`tests.rs`) compare every kernel
 //! the processor runs with the reference, on every length 0–300 at every alignment and
-//! with an escape at every position; `measure.rs` prints each kernel's throughput.
+//! with an escape at every position; `measure.rs` (feature `measure-kernels`) prints each kernel's throughput.
 //!
 //! Byte classes are ASCII-only sets looked up with two 16-entry tables (one indexed by the
 //! low nibble, one by the high nibble), which is what a byte shuffle instruction does a
@@ -63,7 +63,7 @@ mod vector;
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
 
-#[cfg(test)]
+#[cfg(all(test, feature = "measure-kernels"))]
 mod measure;
 #[cfg(test)]
 mod tests;
