@@ -162,6 +162,16 @@ impl serde::Serialize for Name {
     }
 }
 
+/// A name read from text goes through [`Name::parse`]: a text that is not a name is an
+/// error naming its byte.
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Name {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Name::parse(&text).map_err(serde::de::Error::custom)
+    }
+}
+
 impl fmt::Display for Name {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)

@@ -18,12 +18,16 @@ pub const MAX_CHAIN: usize = 8;
 
 /// What a record does with a request for its name.
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-#[cfg_attr(feature = "serde", serde(tag = "type", rename_all = "snake_case"))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)
+)]
 pub enum Action {
     /// Redirect to `target` with `status` (one of [`REDIRECT_STATUSES`]).
     Redirect {
         /// The status.
+        #[cfg_attr(feature = "serde", serde(default = "default_status"))]
         status: u16,
         /// The absolute URL redirected to.
         target: String,
@@ -32,6 +36,7 @@ pub enum Action {
     /// `target`.
     Partial {
         /// The status.
+        #[cfg_attr(feature = "serde", serde(default = "default_status"))]
         status: u16,
         /// The absolute URL the rest is appended to.
         target: String,
@@ -45,10 +50,12 @@ pub enum Action {
     /// Redirect to the target whose media type (and language) the request prefers.
     Negotiate {
         /// The status (`303` unless set).
+        #[cfg_attr(feature = "serde", serde(default = "default_negotiated_status"))]
         status: u16,
         /// The targets, in order of the record's preference among equals.
         offers: Vec<Offer>,
         /// Where to go when no offer is acceptable; without one the answer is `406`.
+        #[cfg_attr(feature = "serde", serde(default))]
         fallback: Option<String>,
     },
     /// Answer `404 Not Found` with a message.
@@ -63,13 +70,28 @@ pub enum Action {
     },
 }
 
+#[cfg(feature = "serde")]
+fn default_status() -> u16 {
+    DEFAULT_STATUS
+}
+
+#[cfg(feature = "serde")]
+fn default_negotiated_status() -> u16 {
+    DEFAULT_NEGOTIATED_STATUS
+}
+
 /// One target of a negotiated record.
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct Offer {
     /// Its media type (`text/html`, `text/turtle`, `application/ld+json;profile=…`).
     pub media_type: String,
     /// Its language tag, if it is in one language (`en`, `pt-BR`).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub language: Option<String>,
     /// The absolute URL.
     pub target: String,
