@@ -9,5 +9,6 @@
 //! | `server` | `urlkit purl serve`: resolution on every path but `/-/`, the JSON API, the page, health and metrics, on the web tool's connection layer |
 
 pub mod model;
+pub mod registry;
 pub mod server;
 pub mod store;

@@ -17,7 +17,7 @@ pub type Millis = i64;
 /// Bad input: an unknown `type` or field is a JSON error naming it; a body that reads
 /// well but cannot be kept (a relative target, a status that is not a redirect …) is
 /// refused by [`Body::into_record`] with the field at fault.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Body {
     /// What the record does.
     #[serde(flatten)]
@@ -26,6 +26,24 @@ pub struct Body {
     /// short default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_age: Option<u32>,
+}
+
+/// Read through a map, so that `max_age` is taken out before the action reads the rest
+/// and refuses any field it does not know.
+impl<'de> Deserialize<'de> for Body {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let mut map = serde_json::Map::<String, serde_json::Value>::deserialize(deserializer)?;
+        let max_age = match map.remove("max_age") {
+            None | Some(serde_json::Value::Null) => None,
+            Some(value) => Some(u32::deserialize(value).map_err(|e| {
+                D::Error::custom(format_args!("max_age: {e} (seconds, 0 to 4294967295)"))
+            })?),
+        };
+        let action =
+            Action::deserialize(serde_json::Value::Object(map)).map_err(D::Error::custom)?;
+        Ok(Body { action, max_age })
+    }
 }
 
 impl Body {
@@ -171,4 +189,83 @@ pub enum Expect {
     Absent,
     /// The record at this version (`If-Match: "7"`).
     Version(Version),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn body(json: &str) -> Result<Body, String> {
+        serde_json::from_str(json).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn bodies_take_default_statuses_and_refuse_unknown_fields() {
+        let redirect = body(r#"{"type":"redirect","target":"https://e.org/"}"#).unwrap();
+        assert_eq!(
+            redirect.action,
+            Action::Redirect {
+                status: 302,
+                target: "https://e.org/".into()
+            }
+        );
+        let negotiated = body(
+            r#"{"type":"negotiate","offers":[{"media_type":"text/html","target":"https://e.org/"}],"max_age":60}"#,
+        )
+        .unwrap();
+        assert!(matches!(
+            negotiated.action,
+            Action::Negotiate { status: 303, .. }
+        ));
+        assert_eq!(negotiated.max_age, Some(60));
+        let typo = body(r#"{"type":"redirect","target":"https://e.org/","stauts":301}"#);
+        assert!(typo.unwrap_err().contains("stauts"));
+        let kind = body(r#"{"type":"teleport","target":"https://e.org/"}"#);
+        assert!(kind.unwrap_err().contains("teleport"));
+        let age = body(r#"{"type":"gone","message":"x","max_age":-1}"#);
+        assert!(age.unwrap_err().contains("max_age"));
+        let chain = body(r#"{"type":"chain","to":"net/x"}"#);
+        assert!(chain.unwrap_err().contains("byte 0"));
+    }
+
+    #[test]
+    fn a_body_round_trips_and_is_checked_into_a_record() {
+        let text = r#"{"type":"partial","status":307,"target":"https://e.org/base/","max_age":10}"#;
+        let read = body(text).unwrap();
+        let written = serde_json::to_string(&read).unwrap();
+        assert_eq!(body(&written).unwrap(), read);
+        let name = Name::parse("/net/p/").unwrap();
+        assert!(read.clone().into_record(name.clone()).is_ok());
+        let relative = body(r#"{"type":"redirect","target":"x"}"#).unwrap();
+        assert_eq!(relative.into_record(name).unwrap_err().field, "target");
+    }
+
+    #[test]
+    fn writers_stay_in_their_domains() {
+        let net = Name::parse("/net/").unwrap();
+        let alice = Actor {
+            user: "alice".into(),
+            token: None,
+            admin: false,
+            grants: vec![Grant {
+                domain: net.clone(),
+                right: Right::Write,
+            }],
+        };
+        let reader = Actor {
+            grants: vec![Grant {
+                domain: net.clone(),
+                right: Right::Read,
+            }],
+            ..alice.clone()
+        };
+        let inside = Name::parse("/net/a").unwrap();
+        let escaped = Name::parse("/net/../org/a").unwrap();
+        let org = Name::parse("/org/").unwrap();
+        assert!(alice.may_write(&inside, Some(&net)));
+        assert!(!reader.may_write(&inside, Some(&net)));
+        assert!(!alice.may_write(&escaped, Some(&org)));
+        assert!(!alice.may_write(&escaped, Some(&net)));
+        assert!(!alice.may_write(&inside, None));
+    }
 }

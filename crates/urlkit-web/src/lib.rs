@@ -329,8 +329,9 @@ fn descriptor_limit() -> usize {
 }
 
 /// The connection cap: the one asked for (or [`MAX_CONNECTIONS`]), lowered so that
-/// connections never take the descriptors the rest of the server needs.
-fn connection_cap(asked: Option<usize>, max_uploads: usize) -> usize {
+/// connections never take the descriptors the rest of the server needs (`max_uploads`
+/// files open at once among them).
+pub fn connection_cap(asked: Option<usize>, max_uploads: usize) -> usize {
     let room = descriptor_limit()
         .saturating_sub(reserved_descriptors(max_uploads))
         .max(1);
@@ -467,7 +468,8 @@ fn announce(json: bool, line: &str) {
     }
 }
 
-async fn shutdown_signal() {
+/// Completes at the first Ctrl-C or SIGTERM.
+pub async fn shutdown_signal() {
     let ctrl_c = async {
         let _ = tokio::signal::ctrl_c().await;
     };

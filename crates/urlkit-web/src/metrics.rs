@@ -190,6 +190,12 @@ impl Metrics {
             .inc();
     }
 
+    /// Where another server built on the same connection layer registers metrics of its
+    /// own, rendered with these.
+    pub fn registry_mut(&mut self) -> &mut Registry {
+        &mut self.registry
+    }
+
     /// The metrics as OpenMetrics text.
     pub fn render(&self) -> String {
         let mut text = String::new();

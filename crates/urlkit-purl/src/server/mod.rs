@@ -1,10 +1,48 @@
 //! `urlkit purl serve`: every path of the host resolves through the records held in
-//! memory, but the reserved prefix `/-/`, which holds the page, the JSON API, health and
-//! metrics. Runs on the web tool's connection layer (timeouts, caps, TLS, rate limits).
+//! memory, but the reserved prefix `/-/`, which holds the JSON API, the info views, health
+//! and metrics. Runs on the web tool's connection layer (timeouts, caps, TLS, rate limits).
+//!
+//! | module | concept |
+//! |---|---|
+//! | `resolve` | the answer to a request for a PURL, from memory |
+//! | `info` | a record shown instead of followed (`?info`, `/-/info/…`) |
+//! | `api` | the JSON API: records, history, restore, search, domains, tokens |
+//! | `counts` | resolutions per record, written in batches |
+//! | `metrics` | the resolver's Prometheus metrics |
+//! | `openapi` | the API's description |
 
+pub mod api;
+mod counts;
+pub mod info;
+pub mod metrics;
+pub mod openapi;
+pub mod resolve;
+
+use crate::registry::Registry;
+use crate::store::Store;
+use anyhow::Context;
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::{header, HeaderValue, StatusCode, Uri};
+use axum::middleware;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use counts::Counts;
+use metrics::PurlMetrics;
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
-use urlkit_web::{RateLimit, TlsMode};
+use urlkit_web::error::ApiError;
+use urlkit_web::metrics::Metrics;
+use urlkit_web::{ConnectionLimits, RateLimit, TlsMode};
+
+/// The largest body the API takes (a record with many offers fits many times).
+pub const BODY_LIMIT: usize = 256 << 10;
+
+/// `Cache-Control: max-age` of redirects whose record sets none: short, so that an edit
+/// reaches clients soon.
+pub const DEFAULT_MAX_AGE: u32 = 300;
 
 /// Everything `urlkit purl serve` can be told.
 #[derive(Clone, Debug)]
@@ -33,8 +71,226 @@ pub struct PurlConfig {
     pub json_logs: bool,
 }
 
-/// Runs the resolver until Ctrl-C or SIGTERM.
+impl Default for PurlConfig {
+    fn default() -> Self {
+        PurlConfig {
+            addr: SocketAddr::from(([127, 0, 0, 1], 8081)),
+            db: "sqlite:urlkit-purl.db".into(),
+            tls: TlsMode::Off,
+            default_max_age: DEFAULT_MAX_AGE,
+            header_timeout: urlkit_web::HEADER_TIMEOUT,
+            idle_timeout: urlkit_web::IDLE_TIMEOUT,
+            max_connections: None,
+            rate_limit: None,
+            trusted_proxies: Vec::new(),
+            shutdown_grace: Duration::from_secs(10),
+            json_logs: false,
+        }
+    }
+}
+
+/// What every handler shares. Cheap to clone.
+#[derive(Clone)]
+pub struct PurlState {
+    registry: Registry,
+    metrics: Arc<PurlMetrics>,
+    connection_metrics: Arc<Metrics>,
+    counts: Arc<Counts>,
+    default_max_age: u32,
+    draining: Arc<AtomicBool>,
+}
+
+impl PurlState {
+    /// The state of a resolver over `registry`.
+    pub fn new(registry: Registry, default_max_age: u32) -> PurlState {
+        let purl = PurlMetrics::default();
+        let mut connection_metrics = Metrics::new();
+        purl.register(connection_metrics.registry_mut());
+        purl.records.set(registry.table().len() as i64);
+        PurlState {
+            registry,
+            metrics: Arc::new(purl),
+            connection_metrics: Arc::new(connection_metrics),
+            counts: Arc::new(Counts::default()),
+            default_max_age,
+            draining: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// The records and their store.
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    /// Writes the resolution counts gathered so far.
+    pub async fn flush_counts(&self) {
+        if self.counts.flush(self.registry.store()).await.is_err() {
+            self.metrics.count_flush_failures.inc();
+        }
+    }
+
+    /// Writes the resolution counts every [`counts::FLUSH_EVERY`], until aborted.
+    pub fn spawn_count_writer(&self) -> tokio::task::JoinHandle<()> {
+        let state = self.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(counts::FLUSH_EVERY);
+            loop {
+                tick.tick().await;
+                state.flush_counts().await;
+            }
+        })
+    }
+}
+
+/// The resolver's routes: `/-/…` and every other path as a PURL.
+pub fn app(state: PurlState, config: &PurlConfig) -> Router {
+    let api = Router::new()
+        .route("/-/api/purls", get(api::search))
+        .route(
+            "/-/api/purls/{*name}",
+            get(api::get_record)
+                .put(api::put_record)
+                .delete(api::delete_record),
+        )
+        .route("/-/api/history/{*name}", get(api::history))
+        .route("/-/api/restore/{*name}", post(api::restore_record))
+        .route("/-/api/domains", get(api::domains))
+        .route("/-/api/tokens", post(api::create_token))
+        .route("/-/api/openapi.json", get(openapi::document))
+        .route("/-/info/{*name}", get(info_route))
+        .route("/-/assets/{name}", get(urlkit_web::page::asset))
+        .route("/-/readyz", get(readyz))
+        .route("/-/metrics", get(metrics_route))
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .method_not_allowed_fallback(urlkit_web::api::method_not_allowed);
+    let mut limited = api.fallback(resolve::resolve);
+    if let Some(limit) = config.rate_limit {
+        limited = urlkit_web::ratelimit::limit(limited, limit, &config.trusted_proxies);
+    }
+    let health = Router::new().route("/-/healthz", get(urlkit_web::api::healthz));
+    limited
+        .merge(health)
+        .layer(middleware::map_response(security_headers))
+        .layer(middleware::from_fn_with_state(
+            state.connection_metrics.clone(),
+            urlkit_web::metrics::observe,
+        ))
+        .with_state(state)
+}
+
+async fn security_headers(mut response: Response) -> Response {
+    let h = response.headers_mut();
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(
+            "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; \
+             base-uri 'none'; frame-ancestors 'none'",
+        ),
+    );
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    response
+}
+
+async fn info_route(
+    State(state): State<PurlState>,
+    uri: Uri,
+    headers: axum::http::HeaderMap,
+) -> Response {
+    let rest = uri.path().strip_prefix("/-/info").unwrap_or("");
+    match urlkit::purl::Name::parse(rest) {
+        Ok(name) => info::show(&state, &name, &headers).await,
+        Err(e) => ApiError::bad_request("bad-name", format!("{rest:?} is not a name: {e}"))
+            .into_response(),
+    }
+}
+
+/// `GET /-/readyz`: `200` while the database answers and can be written and the server is
+/// not shutting down; `503` otherwise (resolution goes on either way).
+async fn readyz(State(state): State<PurlState>) -> Response {
+    if state.draining.load(Ordering::Relaxed) {
+        return ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "shutting-down",
+            "the resolver is shutting down",
+        )
+        .into_response();
+    }
+    match state.registry.store().check().await {
+        Ok(()) => axum::Json(serde_json::json!({"status": "ready"})).into_response(),
+        Err(e) => api::unavailable(&e),
+    }
+}
+
+async fn metrics_route(State(state): State<PurlState>) -> Response {
+    (
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/openmetrics-text; version=1.0.0; charset=utf-8"),
+        )],
+        state.connection_metrics.render(),
+    )
+        .into_response()
+}
+
+/// Runs the resolver until Ctrl-C or SIGTERM: opens (and migrates) the database, loads
+/// every record into memory, and serves. Fails when the database cannot be opened, the
+/// address cannot be bound, or the TLS files are unreadable.
 pub async fn serve(config: PurlConfig) -> anyhow::Result<()> {
-    let _ = config;
-    todo!()
+    let tls = urlkit_web::tls::config(&config.tls).await?;
+    let store = Store::open(&config.db)
+        .await
+        .with_context(|| format!("cannot open the database {}", config.db))?;
+    let registry = Registry::load(store)
+        .await
+        .context("cannot read the records")?;
+    let listener = std::net::TcpListener::bind(config.addr)
+        .with_context(|| format!("cannot listen on {}", config.addr))?;
+    listener.set_nonblocking(true)?;
+    let state = PurlState::new(registry, config.default_max_age);
+    let limits = ConnectionLimits {
+        header_timeout: config.header_timeout,
+        idle_timeout: config.idle_timeout,
+        // The resolver opens no files per request: only the database's few.
+        max_connections: urlkit_web::connection_cap(config.max_connections, 0),
+        shutdown_grace: config.shutdown_grace,
+    };
+    let router = app(state.clone(), &config);
+    let local = listener.local_addr()?;
+    let scheme = if tls.is_some() { "https" } else { "http" };
+    let records = state.registry.table().len();
+    let line = format!(
+        "resolving on {scheme}://{local}  ({records} records from {}; API at /-/api/, described at /-/api/openapi.json)",
+        config.db
+    );
+    if config.json_logs {
+        tracing::info!("{line}");
+    } else {
+        eprintln!("urlkit: {line}");
+    }
+    let writer = state.spawn_count_writer();
+    let listener = tokio::net::TcpListener::from_std(listener)?;
+    let draining = state.draining.clone();
+    let shutdown = async move {
+        urlkit_web::shutdown_signal().await;
+        draining.store(true, Ordering::Relaxed);
+    };
+    urlkit_web::serve_connections(
+        listener,
+        router,
+        tls,
+        limits,
+        state.connection_metrics.clone(),
+        shutdown,
+    )
+    .await;
+    writer.abort();
+    state.flush_counts().await;
+    Ok(())
 }

@@ -127,6 +127,17 @@ impl Table {
     /// Bad input: a record [`Record::check`] refuses, or a chain that would come back to
     /// itself, is an error and the table is unchanged.
     pub fn insert(&mut self, record: Record) -> Result<Option<Record>, RecordError> {
+        self.check(&record)?;
+        Ok(self
+            .records
+            .insert(record.name.as_str().to_string(), record))
+    }
+
+    /// Whether [`Table::insert`] would keep `record`, without keeping it.
+    ///
+    /// Bad input: a record [`Record::check`] refuses, or a chain that would come back to
+    /// itself, is an error.
+    pub fn check(&self, record: &Record) -> Result<(), RecordError> {
         record.check()?;
         if let Action::Chain { to } = &record.action {
             let mut at = to;
@@ -144,9 +155,7 @@ impl Table {
                 }
             }
         }
-        Ok(self
-            .records
-            .insert(record.name.as_str().to_string(), record))
+        Ok(())
     }
 
     /// Removes the record of `name`, returning it.

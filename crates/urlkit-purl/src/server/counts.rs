@@ -1,0 +1,58 @@
+//! Resolution counts per record, gathered in memory and written in batches, so that no
+//! redirect waits on the database. No client address is kept.
+
+use crate::store::Store;
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::Duration;
+use urlkit::purl::Name;
+
+/// How often gathered counts are written.
+pub const FLUSH_EVERY: Duration = Duration::from_secs(2);
+
+/// Counts not yet written.
+#[derive(Default)]
+pub struct Counts {
+    pending: Mutex<HashMap<Name, u64>>,
+}
+
+impl Counts {
+    /// Adds one resolution of `name`.
+    pub fn add(&self, name: &Name) {
+        let mut pending = self.pending.lock().unwrap_or_else(|p| p.into_inner());
+        match pending.get_mut(name) {
+            Some(n) => *n += 1,
+            None => {
+                pending.insert(name.clone(), 1);
+            }
+        }
+    }
+
+    /// Writes what was gathered. On failure the counts are kept for the next try and the
+    /// error returned.
+    pub async fn flush(&self, store: &Store) -> Result<(), crate::store::StoreError> {
+        let batch: Vec<(Name, u64)> = {
+            let mut pending = self.pending.lock().unwrap_or_else(|p| p.into_inner());
+            if pending.is_empty() {
+                return Ok(());
+            }
+            pending.drain().collect()
+        };
+        match store.add_counts(&batch).await {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                let mut pending = self.pending.lock().unwrap_or_else(|p| p.into_inner());
+                for (name, n) in batch {
+                    *pending.entry(name).or_insert(0) += n;
+                }
+                Err(e)
+            }
+        }
+    }
+
+    /// Counts gathered for `name` and not yet written.
+    pub fn pending(&self, name: &Name) -> u64 {
+        let pending = self.pending.lock().unwrap_or_else(|p| p.into_inner());
+        pending.get(name).copied().unwrap_or(0)
+    }
+}
