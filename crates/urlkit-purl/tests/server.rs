@@ -66,7 +66,7 @@ async fn start(test: &str) -> Resolver {
         .unwrap();
     let (_, admin_token) = store.create_token("root", &[], None).await.unwrap();
     let registry = Registry::load(store).await.unwrap();
-    let state = PurlState::new(registry, 300);
+    let state = PurlState::new(registry, 300, false);
     let router = app(state.clone(), &PurlConfig::default());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();

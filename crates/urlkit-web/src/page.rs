@@ -268,8 +268,8 @@ impl PageState {
 }
 
 /// The language of a request, and whether it was chosen with the switch (`?lang=`), which
-/// the answer then remembers in a cookie.
-fn language(query: Option<&str>, headers: &HeaderMap) -> (Lang, Option<Lang>) {
+/// the answer then remembers in a cookie ([`remember_language`]).
+pub fn language(query: Option<&str>, headers: &HeaderMap) -> (Lang, Option<Lang>) {
     let asked = query.and_then(|q| {
         urlkit::codec::parse_form(q.as_bytes())
             .into_iter()
@@ -309,6 +309,12 @@ fn page_response(
         header::VARY,
         HeaderValue::from_static("accept-language, cookie"),
     );
+    remember_language(headers, chosen, tls);
+    response
+}
+
+/// Remembers a language chosen with the switch for a year (nothing when none was chosen).
+pub fn remember_language(headers: &mut HeaderMap, chosen: Option<Lang>, tls: bool) {
     if let Some(lang) = chosen {
         let cookie = format!(
             "{}={}; Path=/; Max-Age=31536000; SameSite=Lax{}",
@@ -317,10 +323,9 @@ fn page_response(
             if tls { "; Secure" } else { "" }
         );
         if let Ok(value) = HeaderValue::from_str(&cookie) {
-            headers.insert(header::SET_COOKIE, value);
+            headers.append(header::SET_COOKIE, value);
         }
     }
-    response
 }
 
 /// `GET /`: the page with its defaults, in the language of `?lang=`, the remembered choice
@@ -570,11 +575,17 @@ fn component_options(selected: &str, t: &Catalog) -> String {
 
 /// The switch: each language named in itself, the current one marked.
 fn language_links(current: Lang) -> String {
+    language_links_to("/", current)
+}
+
+/// The switch on the page at `path`.
+pub fn language_links_to(path: &str, current: Lang) -> String {
+    let path = escape(path);
     let mut out = String::new();
     for lang in Lang::ALL {
         let _ = write!(
             out,
-            "<a href=\"/?lang={tag}\" hreflang=\"{tag}\" lang=\"{tag}\" dir=\"{dir}\"{current}>{name}</a>",
+            "<a href=\"{path}?lang={tag}\" hreflang=\"{tag}\" lang=\"{tag}\" dir=\"{dir}\"{current}>{name}</a>",
             tag = lang.tag(),
             dir = lang.dir(),
             current = if lang == current {

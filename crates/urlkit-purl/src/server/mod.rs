@@ -6,6 +6,8 @@
 //! |---|---|
 //! | `resolve` | the answer to a request for a PURL, from memory |
 //! | `info` | a record shown instead of followed (`?info`, `/-/info/…`) |
+//! | `page` | the page: browse, search, log in, create and edit with a preview, history, restore |
+//! | `session` | the page's logins and CSRF tokens |
 //! | `api` | the JSON API: records, history, restore, search, domains, tokens |
 //! | `counts` | resolutions per record, written in batches |
 //! | `metrics` | the resolver's Prometheus metrics |
@@ -16,7 +18,9 @@ mod counts;
 pub mod info;
 pub mod metrics;
 pub mod openapi;
+pub mod page;
 pub mod resolve;
+pub mod session;
 
 use crate::registry::Registry;
 use crate::store::Store;
@@ -96,13 +100,20 @@ pub struct PurlState {
     metrics: Arc<PurlMetrics>,
     connection_metrics: Arc<Metrics>,
     counts: Arc<Counts>,
+    sessions: Arc<session::Sessions>,
+    /// Logins checked at once (each costs an Argon2id hash).
+    logins: Arc<tokio::sync::Semaphore>,
     default_max_age: u32,
     draining: Arc<AtomicBool>,
+    tls: bool,
 }
+
+/// Logins whose password is checked at once; the others wait.
+pub const LOGINS_AT_ONCE: usize = 2;
 
 impl PurlState {
     /// The state of a resolver over `registry`.
-    pub fn new(registry: Registry, default_max_age: u32) -> PurlState {
+    pub fn new(registry: Registry, default_max_age: u32, tls: bool) -> PurlState {
         let purl = PurlMetrics::default();
         let mut connection_metrics = Metrics::new();
         purl.register(connection_metrics.registry_mut());
@@ -112,8 +123,11 @@ impl PurlState {
             metrics: Arc::new(purl),
             connection_metrics: Arc::new(connection_metrics),
             counts: Arc::new(Counts::default()),
+            sessions: Arc::new(session::Sessions::default()),
+            logins: Arc::new(tokio::sync::Semaphore::new(LOGINS_AT_ONCE)),
             default_max_age,
             draining: Arc::new(AtomicBool::new(false)),
+            tls,
         }
     }
 
@@ -158,6 +172,14 @@ pub fn app(state: PurlState, config: &PurlConfig) -> Router {
         .route("/-/api/tokens", post(api::create_token))
         .route("/-/api/openapi.json", get(openapi::document))
         .route("/-/info/{*name}", get(info_route))
+        .route("/-/", get(page::home))
+        .route("/-/login", get(page::login_page).post(page::login))
+        .route("/-/logout", post(page::logout))
+        .route("/-/new", get(page::new_page))
+        .route("/-/edit", post(page::edit))
+        .route("/-/edit/{*name}", get(page::edit_page))
+        .route("/-/restore", post(page::restore))
+        .route("/-/delete", post(page::delete))
         .route("/-/assets/{name}", get(urlkit_web::page::asset))
         .route("/-/readyz", get(readyz))
         .route("/-/metrics", get(metrics_route))
@@ -205,7 +227,7 @@ async fn info_route(
 ) -> Response {
     let rest = uri.path().strip_prefix("/-/info").unwrap_or("");
     match urlkit::purl::Name::parse(rest) {
-        Ok(name) => info::show(&state, &name, &headers).await,
+        Ok(name) => info::show(&state, &name, &uri, &headers).await,
         Err(e) => ApiError::bad_request("bad-name", format!("{rest:?} is not a name: {e}"))
             .into_response(),
     }
@@ -253,7 +275,7 @@ pub async fn serve(config: PurlConfig) -> anyhow::Result<()> {
     let listener = std::net::TcpListener::bind(config.addr)
         .with_context(|| format!("cannot listen on {}", config.addr))?;
     listener.set_nonblocking(true)?;
-    let state = PurlState::new(registry, config.default_max_age);
+    let state = PurlState::new(registry, config.default_max_age, tls.is_some());
     let limits = ConnectionLimits {
         header_timeout: config.header_timeout,
         idle_timeout: config.idle_timeout,

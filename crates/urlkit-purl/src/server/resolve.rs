@@ -68,7 +68,7 @@ pub async fn resolve(
     }
     if uri.query() == Some(INFO_QUERY) {
         return match Name::parse(path) {
-            Ok(name) => info::show(&state, &name, &headers).await,
+            Ok(name) => info::show(&state, &name, &uri, &headers).await,
             Err(e) => text(
                 StatusCode::BAD_REQUEST,
                 format!("not a persistent URL's name: {e}\n"),
