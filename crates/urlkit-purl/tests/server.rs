@@ -1,147 +1,19 @@
 //! The resolver over a real SQLite database file and real HTTP on loopback: resolution,
 //! the API's owners and versions, history and restore, the info view, metrics.
 
+mod common;
+
+use common::{name, start};
 use reqwest::header;
-use reqwest::redirect::Policy;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 use std::io::{Read, Write};
-use std::net::SocketAddr;
-use std::path::PathBuf;
-use urlkit::purl::Name;
-use urlkit_purl::model::{Grant, Right};
-use urlkit_purl::registry::Registry;
-use urlkit_purl::server::{app, PurlConfig, PurlState};
-use urlkit_purl::store::Store;
-
-struct Resolver {
-    addr: SocketAddr,
-    state: PurlState,
-    /// A token with write rights on `/net/`.
-    net_token: String,
-    /// An administrator's token.
-    admin_token: String,
-    client: reqwest::Client,
-    dir: PathBuf,
-}
-
-impl Drop for Resolver {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
-fn name(text: &str) -> Name {
-    Name::parse(text).unwrap()
-}
-
-async fn start(test: &str) -> Resolver {
-    let dir = std::env::temp_dir().join(format!("urlkit-purl-{test}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let store = Store::open(&format!("sqlite:{}", dir.join("purl.db").display()))
-        .await
-        .unwrap();
-    store.add_user("root", None, true).await.unwrap();
-    store.add_user("alice", None, false).await.unwrap();
-    let root = store.actor("root").await.unwrap().unwrap();
-    store
-        .add_domain(&root, &name("/net/"), &["alice".to_string()])
-        .await
-        .unwrap();
-    store
-        .add_domain(&root, &name("/org/"), &["root".to_string()])
-        .await
-        .unwrap();
-    let (_, net_token) = store
-        .create_token(
-            "alice",
-            &[Grant {
-                domain: name("/net/"),
-                right: Right::Write,
-            }],
-            Some("tests"),
-        )
-        .await
-        .unwrap();
-    let (_, admin_token) = store.create_token("root", &[], None).await.unwrap();
-    let registry = Registry::load(store).await.unwrap();
-    let state = PurlState::new(registry, 300, false);
-    let router = app(state.clone(), &PurlConfig::default());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        axum::serve(listener, router).await.unwrap();
-    });
-    let client = reqwest::Client::builder()
-        .redirect(Policy::none())
-        .timeout(std::time::Duration::from_secs(10))
-        .build()
-        .unwrap();
-    Resolver {
-        addr,
-        state,
-        net_token,
-        admin_token,
-        client,
-        dir,
-    }
-}
-
-impl Resolver {
-    fn url(&self, path: &str) -> String {
-        format!("http://{}{path}", self.addr)
-    }
-
-    async fn put(
-        &self,
-        token: &str,
-        path: &str,
-        body: Value,
-        precondition: (&str, &str),
-    ) -> reqwest::Response {
-        self.client
-            .put(self.url(&format!("/-/api/purls{path}")))
-            .bearer_auth(token)
-            .header(precondition.0, precondition.1)
-            .json(&body)
-            .send()
-            .await
-            .unwrap()
-    }
-
-    async fn create(&self, path: &str, body: Value) -> reqwest::Response {
-        self.put(&self.net_token, path, body, ("If-None-Match", "*"))
-            .await
-    }
-
-    async fn get(&self, path: &str) -> reqwest::Response {
-        self.client.get(self.url(path)).send().await.unwrap()
-    }
-
-    /// The status line and headers of a request sent byte for byte (a client library
-    /// would normalize the path first).
-    fn raw(&self, path: &str) -> String {
-        let mut stream = std::net::TcpStream::connect(self.addr).unwrap();
-        stream
-            .set_read_timeout(Some(std::time::Duration::from_secs(10)))
-            .unwrap();
-        write!(
-            stream,
-            "GET {path} HTTP/1.1\r\nHost: purl.test\r\nConnection: close\r\n\r\n"
-        )
-        .unwrap();
-        let mut answer = String::new();
-        let _ = stream.read_to_string(&mut answer);
-        answer
-    }
-}
 
 fn location(response: &reqwest::Response) -> &str {
     response.headers()[header::LOCATION].to_str().unwrap()
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_created_record_redirects_and_changes_need_the_current_version() {
     let r = start("versions").await;
     let created = r
@@ -193,7 +65,7 @@ async fn a_created_record_redirects_and_changes_need_the_current_version() {
     assert_eq!(location(&answer), "https://example.org/b");
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn partial_records_pass_the_rest_byte_for_byte_and_names_are_normalized() {
     let r = start("partial").await;
     let made = r
@@ -229,7 +101,7 @@ async fn partial_records_pass_the_rest_byte_for_byte_and_names_are_normalized() 
     assert!(r.raw("/net/%zz").starts_with("HTTP/1.1 400"));
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn nobody_writes_outside_their_domains_whatever_the_spelling() {
     let r = start("owners").await;
     let anonymous = r
@@ -296,7 +168,7 @@ async fn nobody_writes_outside_their_domains_whatever_the_spelling() {
     assert_eq!(admin.status(), StatusCode::CREATED);
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_records_are_refused_with_the_field_and_byte() {
     let r = start("refusals").await;
     let relative = r
@@ -349,7 +221,7 @@ async fn bad_records_are_refused_with_the_field_and_byte() {
     assert_eq!(huge.status(), StatusCode::PAYLOAD_TOO_LARGE);
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn negotiated_records_follow_accept_with_q_values() {
     let r = start("negotiate").await;
     let made = r
@@ -381,7 +253,7 @@ async fn negotiated_records_follow_accept_with_q_values() {
     assert_eq!(none.status(), StatusCode::NOT_ACCEPTABLE);
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn deletion_leaves_a_tombstone_with_its_history_and_restore_brings_a_version_back() {
     let r = start("history").await;
     r.create(
@@ -456,7 +328,7 @@ async fn deletion_leaves_a_tombstone_with_its_history_and_restore_brings_a_versi
     assert_eq!(info["history"].as_array().unwrap().len(), 4);
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn resolutions_are_counted_in_batches_and_metrics_name_them() {
     let r = start("counts").await;
     r.create(
