@@ -1,6 +1,6 @@
 // What the browser tests share: the server binary on a free port and Debian's Chromium.
 
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -116,5 +116,37 @@ export function countAnswers(page) {
     document.addEventListener("urlkit:answered", () => {
       window.__urlkitAnswers += 1;
     });
+  });
+}
+
+/**
+ * A persistent-URL resolver on a free port over a new database in `dir`, with the user
+ * alice (password "correct horse") maintaining /net/; resolves to {child, url}.
+ */
+export function startPurl(dir) {
+  const db = `sqlite:${join(dir, "purl.db")}`;
+  const run = (args, input) => {
+    const done = spawnSync(binary, ["purl", "--db", db, ...args], { input, encoding: "utf8" });
+    if (done.status !== 0) throw new Error(`urlkit purl ${args.join(" ")}: ${done.stderr}`);
+  };
+  run(["user", "add", "alice", "--password-stdin"], "correct horse\n");
+  run(["domain", "add", "/net/", "--maintainer", "alice"]);
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(binary, ["purl", "--db", db, "serve", "--addr", "127.0.0.1:0"], {
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let seen = "";
+    let started = false;
+    const timer = setTimeout(() => reject(new Error(`resolver did not start: ${seen}`)), 20000);
+    child.stderr.on("data", (chunk) => {
+      seen += chunk;
+      const match = /resolving on (http:\/\/127\.0\.0\.1:\d+)/.exec(seen);
+      if (match && !started) {
+        started = true;
+        clearTimeout(timer);
+        resolvePromise({ child, url: match[1] });
+      }
+    });
+    child.on("exit", (code) => reject(new Error(`resolver exited with ${code}: ${seen}`)));
   });
 }
