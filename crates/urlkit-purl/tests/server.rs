@@ -305,6 +305,26 @@ async fn deletion_leaves_a_tombstone_with_its_history_and_restore_brings_a_versi
     assert_eq!(restored.headers()[header::ETAG], "\"4\"");
     let back = r.get("/net/h").await;
     assert_eq!(location(&back), "https://e.org/1");
+    // A clone answers as its original does now, with a history of its own.
+    let clone = r
+        .client
+        .post(r.url("/-/api/clone/net/h2"))
+        .bearer_auth(&r.net_token)
+        .json(&json!({"from": "/net/h", "reason": "a second name"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(clone.status(), StatusCode::CREATED);
+    assert_eq!(location(&r.get("/net/h2").await), "https://e.org/1");
+    let again = r
+        .client
+        .post(r.url("/-/api/clone/net/h2"))
+        .bearer_auth(&r.net_token)
+        .json(&json!({"from": "/net/h"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status(), StatusCode::PRECONDITION_FAILED);
     // The info view, without an account, as HTML and as JSON.
     let page = r.get("/net/h?info").await;
     assert_eq!(page.status(), StatusCode::OK);

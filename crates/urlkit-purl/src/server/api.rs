@@ -22,6 +22,8 @@ pub const PURLS: &str = "/-/api/purls";
 pub const HISTORY: &str = "/-/api/history";
 /// Where restore routes start.
 pub const RESTORE: &str = "/-/api/restore";
+/// Where clone routes start.
+pub const CLONE: &str = "/-/api/clone";
 
 /// How long a client should wait after a `503` from a database that failed.
 const RETRY_AFTER_SECONDS: u32 = 5;
@@ -405,6 +407,56 @@ pub async fn restore_record(
             record_response(StatusCode::OK, &stored)
         }
         Err(e) => write_error(&state, "restore", e),
+    })
+}
+
+/// The body of `POST /-/api/clone/{name}`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CloneRequest {
+    /// The record copied.
+    pub from: Name,
+    /// Why.
+    pub reason: Option<String>,
+}
+
+/// `POST /-/api/clone/{name}`: a new record `name` answering as `from` does now (`201`);
+/// `412` when `name` has a record, `404` when `from` has none.
+pub async fn clone_record(
+    State(state): State<PurlState>,
+    uri: Uri,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> Answer {
+    let name = name_after(&uri, CLONE)?;
+    let actor = actor(&state, &headers).await?;
+    let request: CloneRequest = serde_json::from_slice(&bytes).map_err(|e| bad_json(&state, e))?;
+    let body = match state.registry.table().get(&request.from) {
+        Some(record) => Body::of(record),
+        None => {
+            return Err(ApiError::not_found(format!(
+                "no persistent URL named {} to copy",
+                request.from
+            ))
+            .into())
+        }
+    };
+    let written = state
+        .registry
+        .put(
+            &actor,
+            &name,
+            body,
+            Expect::Absent,
+            request.reason.as_deref(),
+        )
+        .await;
+    Ok(match written {
+        Ok(stored) => {
+            state.metrics.wrote("put", "ok");
+            record_response(StatusCode::CREATED, &stored)
+        }
+        Err(e) => write_error(&state, "put", e),
     })
 }
 

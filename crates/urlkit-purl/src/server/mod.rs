@@ -168,6 +168,7 @@ pub fn app(state: PurlState, config: &PurlConfig) -> Router {
         )
         .route("/-/api/history/{*name}", get(api::history))
         .route("/-/api/restore/{*name}", post(api::restore_record))
+        .route("/-/api/clone/{*name}", post(api::clone_record))
         .route("/-/api/domains", get(api::domains))
         .route("/-/api/tokens", post(api::create_token))
         .route("/-/api/openapi.json", get(openapi::document))

@@ -32,6 +32,11 @@ pub const ROUTES: &[(&str, &str, &str)] = &[
         "post",
         "Bring back a version of a record, as a new version",
     ),
+    (
+        "/-/api/clone/{name}",
+        "post",
+        "A new record answering as another does now ({\"from\": NAME})",
+    ),
     ("/-/api/domains", "get", "Domains and their maintainers"),
     (
         "/-/api/tokens",
