@@ -18,20 +18,33 @@ const fn decode_table() -> [u8; 128] {
 
 static DECODE: [u8; 128] = decode_table();
 
-/// A character outside the Bitcoin alphabet: which one and where.
+/// A character outside the Bitcoin alphabet: which kind, which one and where.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Base58Error {
+    /// What kind of character, for a caller that words it itself.
+    pub kind: Base58Problem,
     /// Byte offset of the character in the input.
     pub position: usize,
     /// The offending character.
     pub character: char,
 }
 
+/// The kinds of [`Base58Error`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Base58Problem {
+    /// `0`, `O`, `I` or `l`: the look-alikes Base58 leaves out.
+    LookAlike,
+    /// Any other character outside the alphabet (punctuation, whitespace, non-ASCII).
+    OutsideAlphabet,
+}
+
 impl fmt::Display for Base58Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let hint = match self.character {
-            '0' | 'O' | 'I' | 'l' => " (Base58 leaves out 0, O, I and l)",
-            _ => "",
+        let hint = match self.kind {
+            Base58Problem::LookAlike => " (Base58 leaves out 0, O, I and l)",
+            Base58Problem::OutsideAlphabet => "",
         };
         write!(
             f,
@@ -86,6 +99,10 @@ pub fn decode(input: &str) -> Result<Vec<u8>, Base58Error> {
             .copied()
             .filter(|&v| v != 0xFF)
             .ok_or(Base58Error {
+                kind: match character {
+                    '0' | 'O' | 'I' | 'l' => Base58Problem::LookAlike,
+                    _ => Base58Problem::OutsideAlphabet,
+                },
                 position,
                 character,
             })?;

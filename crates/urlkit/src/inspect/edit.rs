@@ -80,6 +80,7 @@ impl Component {
             .map(|&(_, c)| c)
             .ok_or_else(|| {
                 EditError::new(
+                    EditProblem::UnknownComponent,
                     "url",
                     None,
                     format!(
@@ -106,25 +107,67 @@ impl fmt::Display for Component {
     }
 }
 
-/// An edit the URL refused: which component, what is wrong, and where in the value given
-/// (when one byte is at fault).
+/// An edit the URL refused: what kind of refusal, which component, what is wrong, and
+/// where in the value given (when one byte is at fault).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct EditError {
+    /// What kind of refusal, for a caller that words it itself.
+    pub kind: EditProblem,
     /// The component's name (`port`, `host`, …), or `url` for the URL as a whole.
     pub component: &'static str,
     /// Byte offset in the value given, when one byte is at fault.
     pub position: Option<usize>,
-    /// What is wrong.
+    /// What is wrong, in words.
     pub message: String,
+}
+
+/// The kinds of [`EditError`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EditProblem {
+    /// A component name that is neither trurl's nor the URL API's.
+    UnknownComponent,
+    /// The URL given (or a whole URL set as `url`/`href`) is not a URL of its view.
+    InvalidUrl,
+    /// The redirect does not parse or resolve against the URL.
+    Redirect,
+    /// A scheme with a character a scheme cannot hold, or not starting with a letter.
+    InvalidScheme,
+    /// A scheme change the URL Standard refuses (special to non-special and back, to or
+    /// from `file:` with a user, password, port or empty host).
+    SchemeChange,
+    /// A host that is not a valid host of the URL (a bad IP literal, a forbidden code
+    /// point, a `:` in a host, …).
+    InvalidHost,
+    /// A port that is not a number from 0 to 65535.
+    InvalidPort,
+    /// A user, password or port for a URL that has no host to hold them (or is a
+    /// `file:` URL).
+    NoAuthority,
+    /// Emptying a host the URL must keep (a special URL's, or one holding a user,
+    /// password or port).
+    HostRequired,
+    /// A host or path set on (or segments appended to) a URL with an opaque path.
+    OpaquePath,
+    /// Clearing what a URL always has: its scheme, or the URL itself.
+    CannotClear,
+    /// The edited URL would not read back as the components set (a path starting with
+    /// `//` without an authority, a `:` in a scheme-less first segment).
+    Ambiguous,
+    /// The edited URL would be longer than 4 GiB.
+    TooLong,
 }
 
 impl EditError {
     pub(crate) fn new(
+        kind: EditProblem,
         component: &'static str,
         position: Option<usize>,
         message: impl Into<String>,
     ) -> Self {
         EditError {
+            kind,
             component,
             position,
             message: message.into(),
@@ -316,8 +359,14 @@ impl Edits {
         let resolved;
         let uri = match &self.redirect {
             Some(reference) => {
-                resolved = rfc3986::resolve(uri, reference)
-                    .map_err(|e| EditError::new("url", None, format!("redirect: {}", e.message)))?;
+                resolved = rfc3986::resolve(uri, reference).map_err(|e| {
+                    EditError::new(
+                        EditProblem::Redirect,
+                        "url",
+                        None,
+                        format!("redirect: {}", e.message),
+                    )
+                })?;
                 resolved.as_str()
             }
             None => uri,
@@ -534,13 +583,30 @@ impl NamePattern {
     }
 }
 
-/// Why alternatives could not be expanded: where and what.
+/// Why alternatives could not be expanded: what kind of fault, where and what.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ExpandError {
+    /// What kind of fault, for a caller that words it itself.
+    pub kind: ExpandProblem,
     /// Byte offset of the brace at fault.
     pub position: usize,
-    /// What is wrong.
+    /// What is wrong, in words.
     pub message: String,
+}
+
+/// The kinds of [`ExpandError`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ExpandProblem {
+    /// A `{` that is never closed.
+    Unclosed,
+    /// A `}` without its `{`.
+    Unopened,
+    /// A `{` inside a group.
+    Nested,
+    /// More combinations than [`MAX_EXPANSIONS`].
+    TooMany,
 }
 
 impl fmt::Display for ExpandError {
@@ -616,6 +682,7 @@ impl Alternatives {
                         match chars.next() {
                             None => {
                                 return Err(ExpandError {
+                                    kind: ExpandProblem::Unclosed,
                                     position: i,
                                     message:
                                         "\"{\" is never closed (write \\{ for a literal brace)"
@@ -629,6 +696,7 @@ impl Alternatives {
                             }
                             Some((j, '{')) => {
                                 return Err(ExpandError {
+                                    kind: ExpandProblem::Nested,
                                     position: j,
                                     message: "alternatives cannot nest".into(),
                                 })
@@ -644,6 +712,7 @@ impl Alternatives {
                 }
                 '}' => {
                     return Err(ExpandError {
+                        kind: ExpandProblem::Unopened,
                         position: i,
                         message: "\"}\" without \"{\" (write \\} for a literal brace)".into(),
                     })
@@ -773,6 +842,7 @@ pub fn expand_alternatives(text: &str) -> Result<Vec<String>, ExpandError> {
     let alternatives = Alternatives::parse(text)?;
     if let Some(position) = alternatives.position_past(MAX_EXPANSIONS) {
         return Err(ExpandError {
+            kind: ExpandProblem::TooMany,
             position,
             message: format!(
                 "{} combinations; at most {MAX_EXPANSIONS}",
@@ -805,6 +875,7 @@ impl GenericParts {
     fn of(uri: &str) -> Result<GenericParts, EditError> {
         let r = rfc3986::parse(uri).map_err(|e| {
             EditError::new(
+                EditProblem::InvalidUrl,
                 "url",
                 Some(e.position),
                 format!("not an RFC 3986 URI reference: {}", e.message),
@@ -841,6 +912,7 @@ impl GenericParts {
     ) -> Result<&mut (Option<String>, String, Option<String>), EditError> {
         self.authority.as_mut().ok_or_else(|| {
             EditError::new(
+                EditProblem::NoAuthority,
                 component.name(),
                 None,
                 "the URI has no authority (\"//host\"): set the host first",
@@ -890,7 +962,7 @@ impl GenericParts {
                     Some(0)
                 };
                 if let Some(i) = bad {
-                    return Err(EditError::new(
+                    return Err(EditError::new(EditProblem::InvalidScheme,
                         "scheme",
                         Some(i),
                         "a scheme is a letter, then letters, digits, \"+\", \"-\" or \".\" (RFC 3986 §3.1)",
@@ -914,7 +986,7 @@ impl GenericParts {
             Component::Host => {
                 let host = if value.starts_with('[') {
                     if host_kind(value) == HostKind::RegName {
-                        return Err(EditError::new(
+                        return Err(EditError::new(EditProblem::InvalidHost,
                             "host",
                             Some(0),
                             format!("{} is neither an IPv6 address nor an IPvFuture literal (RFC 3986 §3.2.2)", excerpt(value)),
@@ -939,6 +1011,7 @@ impl GenericParts {
             Component::Port => {
                 if let Some(i) = value.bytes().position(|c| !c.is_ascii_digit()) {
                     return Err(EditError::new(
+                        EditProblem::InvalidPort,
                         "port",
                         Some(i),
                         "a port is made of digits (RFC 3986 §3.2.3)",
@@ -971,6 +1044,7 @@ impl GenericParts {
         match component {
             Component::Href => {
                 return Err(EditError::new(
+                    EditProblem::CannotClear,
                     "url",
                     None,
                     "the URL itself cannot be cleared",
@@ -995,6 +1069,7 @@ impl GenericParts {
                 }
                 Some(_) => {
                     return Err(EditError::new(
+                        EditProblem::HostRequired,
                         "host",
                         None,
                         "the URI has a user, password or port: clear them before the host",
@@ -1039,6 +1114,7 @@ impl GenericParts {
         );
         let back = rfc3986::parse(&out).map_err(|e| {
             EditError::new(
+                EditProblem::Ambiguous,
                 "url",
                 None,
                 format!("the edited URI {} is not valid: {e}", excerpt(&out)),
@@ -1056,6 +1132,7 @@ impl GenericParts {
                 "its components would read differently"
             };
             return Err(EditError::new(
+                EditProblem::Ambiguous,
                 "path",
                 None,
                 format!("the edited URI {} is ambiguous: {why}", excerpt(&out)),

@@ -250,13 +250,31 @@ impl Field {
     }
 }
 
-/// A template that cannot be used: what is wrong and at which byte of the template.
+/// A template that cannot be used: what kind of fault, what is wrong and at which byte of
+/// the template.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct TemplateError {
+    /// What kind of fault, for a caller that words it itself.
+    pub kind: TemplateProblem,
     /// Byte offset in the template.
     pub position: usize,
-    /// What is wrong.
+    /// What is wrong, in words.
     pub message: String,
+}
+
+/// The kinds of [`TemplateError`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TemplateProblem {
+    /// A placeholder naming no component (`{hots}`).
+    UnknownPlaceholder,
+    /// A qualifier other than `default:`, `puny:`, `idn:`, `must:`, `strict:` and `url:`.
+    UnknownQualifier,
+    /// Qualifiers that exclude each other (`puny:` and `idn:`).
+    ConflictingQualifiers,
+    /// `{query-all}` without the parameter name it needs.
+    MissingKey,
 }
 
 impl fmt::Display for TemplateError {
@@ -268,15 +286,33 @@ impl fmt::Display for TemplateError {
 impl std::error::Error for TemplateError {}
 
 /// A URL a template cannot be filled in from: a `must:` component it lacks, or a `strict:`
-/// value that does not decode; which placeholder (its byte in the template) and why.
+/// value that does not decode; what kind, which placeholder (its byte in the template) and
+/// why.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct RenderError {
+    /// What kind of fault, for a caller that words it itself.
+    pub kind: RenderProblem,
     /// The component the placeholder reads (`query`, `port`, …).
     pub component: &'static str,
     /// Byte offset of the placeholder in the template.
     pub position: usize,
     /// What is wrong.
     pub message: String,
+}
+
+/// The kinds of [`RenderError`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RenderProblem {
+    /// A `must:` placeholder whose component the URL lacks (or has empty).
+    Missing,
+    /// A `must:query:KEY` (or `must:query-all:KEY`) placeholder whose parameter the URL's
+    /// query lacks.
+    MissingParameter,
+    /// A `strict:` placeholder whose value has an escape of a control character, which
+    /// is not shown decoded.
+    ControlCharacter,
 }
 
 impl fmt::Display for RenderError {
@@ -439,7 +475,8 @@ const QUALIFIERS: &[&str] = &["default", "puny", "idn", "must", "strict", "url"]
 const FIELDS: &str = "url, scheme, user, password, host, hostport, port, path, query, fragment, query:KEY, query-all:KEY";
 
 fn parse_placeholder(spec: &str, at: usize) -> Result<Placeholder, TemplateError> {
-    let bad = |message: String| TemplateError {
+    let bad = |kind: TemplateProblem, message: String| TemplateError {
+        kind,
         position: at,
         message,
     };
@@ -492,7 +529,9 @@ fn parse_placeholder(spec: &str, at: usize) -> Result<Placeholder, TemplateError
             "puny" | "idn" => {
                 let idn = word == "idn";
                 if p.idn == Some(!idn) {
-                    return Err(bad(format!(
+                    return Err(bad(
+                        TemplateProblem::ConflictingQualifiers,
+                        format!(
                         "{{{spec}}}: the puny: and idn: qualifiers exclude each other"
                     )));
                 }
@@ -502,7 +541,9 @@ fn parse_placeholder(spec: &str, at: usize) -> Result<Placeholder, TemplateError
             "strict" => p.strict = true,
             "url" => p.raw = true,
             other => {
-                return Err(bad(format!(
+                return Err(bad(
+                    TemplateProblem::UnknownQualifier,
+                    format!(
                     "{{{spec}}}: unknown qualifier {other:?}; the qualifiers are {}: before a component ({FIELDS})",
                     QUALIFIERS.join(":, ")
                 )))
@@ -511,17 +552,23 @@ fn parse_placeholder(spec: &str, at: usize) -> Result<Placeholder, TemplateError
         rest = after;
     }
     if rest == "query-all" {
-        return Err(bad("{query-all:KEY} needs a parameter name".into()));
+        return Err(bad(
+            TemplateProblem::MissingKey,
+            "{query-all:KEY} needs a parameter name".into(),
+        ));
     }
     match field_named(rest) {
         Some(field) => {
             p.field = field;
             Ok(p)
         }
-        None => Err(bad(format!(
-            "unknown placeholder {{{spec}}}; known: {FIELDS}, with the qualifiers {}:",
-            QUALIFIERS.join(":, ")
-        ))),
+        None => Err(bad(
+            TemplateProblem::UnknownPlaceholder,
+            format!(
+                "unknown placeholder {{{spec}}}; known: {FIELDS}, with the qualifiers {}:",
+                QUALIFIERS.join(":, ")
+            ),
+        )),
     }
 }
 
@@ -550,6 +597,7 @@ fn render_field(
     let raw = p.raw || style.encoded;
     let idn = p.idn.unwrap_or(style.idn);
     let missing = |what: &str| RenderError {
+        kind: RenderProblem::Missing,
         component: p.field.name(),
         position: p.position,
         message: format!("must:{}: the URL has no {what}", p.field.name()),
@@ -574,6 +622,7 @@ fn render_field(
         if p.strict {
             if let Some(i) = undecodable(s.as_bytes()) {
                 return Err(RenderError {
+                    kind: RenderProblem::ControlCharacter,
                     component: p.field.name(),
                     position: p.position,
                     message: format!(
@@ -658,6 +707,7 @@ fn render_field(
             }
             if first && p.must {
                 return Err(RenderError {
+                    kind: RenderProblem::MissingParameter,
                     component: "query",
                     position: p.position,
                     message: format!(

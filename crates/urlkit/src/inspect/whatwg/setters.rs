@@ -3,7 +3,7 @@
 
 use super::failure::{diagnose, host_failure};
 use super::{parse, Url};
-use crate::inspect::edit::{Component, EditError, Edits};
+use crate::inspect::edit::{Component, EditError, EditProblem, Edits};
 use crate::inspect::parts::{excerpt, is_special};
 
 impl Url {
@@ -53,6 +53,7 @@ impl Url {
     pub fn clear(&mut self, component: Component) -> Result<(), EditError> {
         match component {
             Component::Scheme | Component::Href => Err(EditError::new(
+                EditProblem::CannotClear,
                 component.name(),
                 None,
                 "a URL always has a scheme; set another one instead",
@@ -114,7 +115,7 @@ impl Url {
             .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
             .collect();
         let no_credentials = || {
-            EditError::new(
+            EditError::new(EditProblem::NoAuthority,
                 name,
                 None,
                 format!(
@@ -129,6 +130,7 @@ impl Url {
         };
         let opaque = |what: &str| {
             EditError::new(
+                EditProblem::OpaquePath,
                 name,
                 None,
                 format!(
@@ -145,7 +147,12 @@ impl Url {
                     return no_credentials();
                 }
                 self.port_refusal(&value).unwrap_or_else(|| {
-                    EditError::new(name, None, "the URL Standard refuses this port")
+                    EditError::new(
+                        EditProblem::InvalidPort,
+                        name,
+                        None,
+                        "the URL Standard refuses this port",
+                    )
                 })
             }
             Component::Path if self.has_opaque_path() => opaque("path"),
@@ -157,17 +164,23 @@ impl Url {
                 let host = &value[..host_end];
                 if host_end < value.len() && value.as_bytes()[host_end] == b':' {
                     if host.is_empty() {
-                        return EditError::new(name, Some(0), "the host before \":\" is empty");
+                        return EditError::new(
+                            EditProblem::InvalidHost,
+                            name,
+                            Some(0),
+                            "the host before \":\" is empty",
+                        );
                     }
                     if self.scheme() == "file" {
                         return EditError::new(
+                            EditProblem::InvalidHost,
                             name,
                             Some(host_end),
                             "a file: URL has no port, and \":\" cannot be part of its host",
                         );
                     }
                     if component == Component::Host {
-                        return EditError::new(
+                        return EditError::new(EditProblem::InvalidHost,
                             name,
                             Some(host_end),
                             "\":\" cannot be part of a host: set the port with port=…, or host and port with hostport=…",
@@ -181,31 +194,43 @@ impl Url {
                         "the host cannot be emptied while the URL has a user, password or port"
                             .to_owned()
                     };
-                    return EditError::new(name, None, why);
+                    return EditError::new(EditProblem::HostRequired, name, None, why);
                 }
                 let failure = host_failure(host, self.scheme(), 0, &|i| i);
                 match failure {
-                    Some(f) => EditError::new(name, Some(f.position), f.message),
-                    None => EditError::new(name, None, "the URL Standard refuses this host"),
+                    Some(f) => {
+                        EditError::new(EditProblem::InvalidHost, name, Some(f.position), f.message)
+                    }
+                    None => EditError::new(
+                        EditProblem::InvalidHost,
+                        name,
+                        None,
+                        "the URL Standard refuses this host",
+                    ),
                 }
             }
             Component::Href => {
                 let f = diagnose(&value, None);
-                EditError::new(name, Some(f.position), f.message)
+                EditError::new(EditProblem::InvalidUrl, name, Some(f.position), f.message)
             }
-            Component::Path | Component::Query | Component::Fragment => {
-                EditError::new(name, None, "the URL would be longer than 4 GiB")
-            }
+            Component::Path | Component::Query | Component::Fragment => EditError::new(
+                EditProblem::TooLong,
+                name,
+                None,
+                "the URL would be longer than 4 GiB",
+            ),
         }
     }
 
     /// Why the scheme setter refused `value`.
     fn scheme_refusal(&self, value: &str) -> EditError {
-        let refuse =
-            |position: Option<usize>, message: String| EditError::new("scheme", position, message);
+        let refuse = |kind: EditProblem, position: Option<usize>, message: String| {
+            EditError::new(kind, "scheme", position, message)
+        };
         let b = value.as_bytes();
         if !b.first().is_some_and(u8::is_ascii_alphabetic) {
             return refuse(
+                EditProblem::InvalidScheme,
                 Some(0),
                 "a scheme starts with a letter (URL Standard §4.4)".into(),
             );
@@ -216,6 +241,7 @@ impl Url {
             .unwrap_or(b.len());
         if end < b.len() && b[end] != b':' {
             return refuse(
+                EditProblem::InvalidScheme,
                 Some(end),
                 format!(
                     "{:?} cannot be part of a scheme: a letter, then letters, digits, \"+\", \"-\" or \".\"",
@@ -226,6 +252,7 @@ impl Url {
         let new = value[..end].to_ascii_lowercase();
         if is_special(&new) != self.is_special() {
             return refuse(
+                EditProblem::SchemeChange,
                 None,
                 format!(
                     "the URL Standard does not turn a {} URL ({}:) into a {} one ({new}:); special schemes are http, https, ws, wss, ftp and file",
@@ -237,17 +264,23 @@ impl Url {
         }
         if new == "file" {
             return refuse(
+                EditProblem::SchemeChange,
                 None,
                 "a URL with a user, password or port cannot become a file: URL".into(),
             );
         }
         if self.scheme() == "file" {
             return refuse(
+                EditProblem::SchemeChange,
                 None,
                 "a file: URL with an empty host cannot change its scheme".into(),
             );
         }
-        refuse(None, "the URL Standard refuses this scheme".into())
+        refuse(
+            EditProblem::SchemeChange,
+            None,
+            "the URL Standard refuses this scheme".into(),
+        )
     }
 
     /// Why the port setter would refuse `value`, if it would: it must start with a digit,
@@ -258,6 +291,7 @@ impl Url {
         }
         if !value.starts_with(|c: char| c.is_ascii_digit()) {
             return Some(EditError::new(
+                EditProblem::InvalidPort,
                 "port",
                 Some(0),
                 "a port is a number from 0 to 65535",
@@ -268,8 +302,14 @@ impl Url {
             .map_or(value, |end| &value[..end]);
         let in_range = digits.trim_start_matches('0').len() <= 5
             && digits.parse::<u32>().map_or(true, |n| n <= 65535);
-        (!in_range)
-            .then(|| EditError::new("port", Some(0), format!("port {digits} is above 65535")))
+        (!in_range).then(|| {
+            EditError::new(
+                EditProblem::InvalidPort,
+                "port",
+                Some(0),
+                format!("port {digits} is above 65535"),
+            )
+        })
     }
 }
 
@@ -300,6 +340,7 @@ impl Edits {
         let mut url = match &self.redirect {
             Some(reference) => parse(reference, Some(url)).map_err(|e| {
                 EditError::new(
+                    EditProblem::Redirect,
                     "url",
                     Some(e.position),
                     format!("redirect {}: {}", excerpt(reference), e.message),
@@ -321,6 +362,7 @@ impl Edits {
         if !self.append_path.is_empty() {
             if url.has_opaque_path() {
                 return Err(EditError::new(
+                    EditProblem::OpaquePath,
                     "path",
                     None,
                     "a URL with an opaque path has no segments to append to",
