@@ -118,6 +118,21 @@ fn setting_errors_name_their_setting_and_kind_in_the_library_s_own_words() {
     );
 }
 
+#[test]
+fn findings_name_no_option_of_a_front_end() {
+    let outcome = urlkit::decode(b"a%2541b", &urlkit::DecodeOptions::default());
+    let layers = outcome
+        .diagnostics
+        .iter()
+        .find(|d| d.code == urlkit::Code::MultipleLayers)
+        .expect("a finding of several layers");
+    assert!(
+        layers.message.contains("more than once") && !layers.message.contains("--"),
+        "{}",
+        layers.message
+    );
+}
+
 fn url(s: &str) -> whatwg::Url {
     whatwg::parse(s, None).unwrap_or_else(|e| panic!("{s}: {}", e.message))
 }

@@ -507,7 +507,7 @@ impl PercentDecoder {
                 return;
             }
             self.reported_layers = true;
-            "`%25` followed by hex digits: the text looks percent-encoded more than once (--until-stable peels every layer)"
+            "`%25` followed by hex digits: the text looks percent-encoded more than once (decoding until stable peels every layer)"
         } else {
             "escape decodes to a bidirectional formatting character (U+202A..U+202E or U+2066..U+2069), which can disguise text"
         };
