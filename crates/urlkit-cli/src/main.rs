@@ -3,13 +3,14 @@
 mod codec_cmd;
 mod inspect_cmd;
 mod io;
+mod release;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::process::ExitCode;
 
 /// Percent-encode and decode text in any charset, detect charsets, take URLs apart.
 #[derive(Parser, Debug)]
-#[command(name = "urlkit", version, about, after_help = EXAMPLES)]
+#[command(name = "urlkit", about, after_help = EXAMPLES)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -41,6 +42,10 @@ enum Command {
     Serve(ServeArgs),
     #[command(flatten)]
     Inspect(inspect_cmd::InspectCommand),
+    /// Print the completion script for a shell.
+    Completions(release::CompletionsArgs),
+    /// Write the man pages (urlkit.1 to standard output, or every page into a directory).
+    Man(release::ManArgs),
 }
 
 /// Options of `serve`.
@@ -234,8 +239,13 @@ fn serve_usage(message: &str) -> ExitCode {
     ExitCode::from(2)
 }
 
+/// The command line's definition, with the version line of this build.
+fn command() -> clap::Command {
+    Cli::command().version(release::VERSION.as_str())
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::from_arg_matches(&command().get_matches()).unwrap_or_else(|e| e.exit());
     match cli.command {
         Command::Encode(args) => codec_cmd::encode(args),
         Command::Decode(args) => codec_cmd::decode(args),
@@ -243,5 +253,7 @@ fn main() -> ExitCode {
         Command::Charsets => codec_cmd::charsets(),
         Command::Inspect(command) => inspect_cmd::run(command),
         Command::Serve(args) => serve(args),
+        Command::Completions(args) => release::completions(args, command()),
+        Command::Man(args) => release::man(args, command()),
     }
 }

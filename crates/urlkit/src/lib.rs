@@ -94,3 +94,17 @@ pub use detect::Detection;
 pub use diagnostics::{Code, Diagnostic, Diagnostics};
 pub use sets::EncodeSet;
 pub use settings::{DecodeSettings, EncodeSettings, Plan};
+
+/// The library's optional features this build was compiled with, in the order
+/// `Cargo.toml` lists them (`whatwg`, `serde`, `openapi`, `measure-kernels`), for a
+/// front end's version line.
+pub const FEATURES: &[&str] = &[
+    #[cfg(feature = "whatwg")]
+    "whatwg",
+    #[cfg(feature = "serde")]
+    "serde",
+    #[cfg(feature = "openapi")]
+    "openapi",
+    #[cfg(feature = "measure-kernels")]
+    "measure-kernels",
+];
