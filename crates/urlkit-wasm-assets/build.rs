@@ -43,6 +43,8 @@ fn main() {
         "Cargo.lock",
         "crates/urlkit/Cargo.toml",
         "crates/urlkit/src",
+        "crates/urlkit-api/Cargo.toml",
+        "crates/urlkit-api/src",
         "crates/urlkit-wasm/Cargo.toml",
         "crates/urlkit-wasm/src",
     ] {

@@ -1,10 +1,12 @@
 //! `shown` against the answers written out by hand in the vectors the WebAssembly module's
 //! tests share (`crates/urlkit-wasm/js/test/vectors.json`, `shown`): the module's
-//! `humanSize` and `resultName` are held to the same answers in Node and in Chromium, so
-//! the server and the page say the same.
+//! `humanSize`, `resultName` and `shownParts` are held to the same answers in Node and in
+//! Chromium, so the server and the page say the same.
 
 use serde_json::Value;
-use urlkit_api::shown::{clean_name, human_size, result_name, Done, COMPONENTS, NAME_BYTES};
+use urlkit_api::shown::{
+    clean_name, human_size, result_name, Done, ShownParts, COMPONENTS, NAME_BYTES,
+};
 
 fn vectors() -> Value {
     let path = concat!(
@@ -101,4 +103,81 @@ fn every_component_is_one_the_inspector_edits() {
             "{name} is not an editable component"
         );
     }
+}
+
+#[test]
+fn parts_are_the_vectors() {
+    let cases = vectors()["parts"].as_array().unwrap().clone();
+    assert!(cases.len() >= 3);
+    for case in cases {
+        let view = case["view"].to_string();
+        let parts = ShownParts::of_view(&view).unwrap_or_else(|e| panic!("{view}: {e}"));
+        assert_eq!(
+            serde_json::to_value(&parts).unwrap(),
+            case["parts"],
+            "{}",
+            case["about"]
+        );
+        // The same from the JSON value.
+        assert_eq!(ShownParts::of_value(case["view"].clone()).unwrap(), parts);
+    }
+}
+
+#[test]
+fn what_is_not_a_view_is_refused_with_where() {
+    for (bad, words) in [
+        ("[1, 2]", "a JSON object, not an array"),
+        ("null", "a JSON object, not null"),
+        ("{\"host\": 5}", "expected a string"),
+        ("{\"port\": -1}", "did not match"),
+        ("{\"scheme\": \"http\"", "EOF"),
+    ] {
+        let error = ShownParts::of_view(bad).unwrap_err().to_string();
+        assert!(error.contains(words), "{bad}: {error}");
+    }
+    // A view with no field at all shows nothing.
+    assert_eq!(ShownParts::of_view("{}").unwrap(), ShownParts::default());
+}
+
+/// The server's page reads its typed reports by the same rule as the vectors' JSON.
+#[cfg(feature = "inspect")]
+#[test]
+fn reports_the_server_holds_give_the_parts_written_out() {
+    use urlkit::inspect::rfc3986::Components;
+    use urlkit::inspect::whatwg;
+    let url = "http://ann:@[2001:db8::7]:80/a/b?q=1#f";
+    let report = whatwg::report(url, None).unwrap();
+    let parts = ShownParts::of_report(&report);
+    assert_eq!(
+        (
+            parts.href.as_deref(),
+            parts.user.as_deref(),
+            parts.password.as_deref(),
+            parts.host.as_deref(),
+            parts.port.as_deref(),
+            parts.default_port.as_deref(),
+            parts.segments.clone(),
+            parts.origin.as_deref()
+        ),
+        (
+            Some("http://ann@[2001:db8::7]/a/b?q=1#f"),
+            Some("ann"),
+            None,
+            Some("[2001:db8::7]"),
+            None,
+            Some("80"),
+            vec!["a".to_owned(), "b".to_owned()],
+            Some("http://[2001:db8::7]")
+        )
+    );
+    let generic = ShownParts::of_report(&Components::of(url).unwrap());
+    assert_eq!(
+        (
+            generic.user.as_deref(),
+            generic.port.as_deref(),
+            generic.host_type.as_deref(),
+            generic.href
+        ),
+        (Some("ann:"), Some("80"), Some("ipv6"), None)
+    );
 }

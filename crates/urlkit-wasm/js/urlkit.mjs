@@ -8,6 +8,7 @@
 //   const part = d.push(chunk); const rest = d.finish();
 //   urlkit.humanSize(1610612736);                        // "1536 MiB", as the server says
 //   urlkit.resultName("report.csv", "decode");           // "report.decoded.csv"
+//   urlkit.shownParts(inspected.whatwg);                 // the parts the server's page shows
 //
 // Options and results are the JSON of the HTTP API (POST /api/encode, /api/decode), so
 // the results here are byte-identical to the server's. Strings go in and come out as
@@ -60,7 +61,7 @@ export async function load(source) {
   }
   wasm = guarded(instance.exports);
   warmUp();
-  return { encode, decode, detect, createEncoder, createDecoder, encodeBytes, decodeBytes, humanSize, resultName };
+  return { encode, decode, detect, createEncoder, createDecoder, encodeBytes, decodeBytes, humanSize, resultName, shownParts };
 }
 
 // A trap (a bug: the codec aborts rather than unwind) leaves the instance unusable, so it
@@ -330,4 +331,19 @@ export function resultName(name, op) {
   }
   const w = ready();
   return resultText(withText(String(name ?? ""), (ptr, len) => w.urlkit_result_name(ptr, len, done)));
+}
+
+/**
+ * A URL's parts as the inspector shows them, by the server's own Rust (urlkit-api's
+ * `ShownParts`): `view` is one view of a `POST /api/inspect` answer (`whatwg` or
+ * `rfc3986`, as an object or its JSON). The answer has `href`, `scheme`, `user`,
+ * `password`, `host`, `host_unicode`, `host_type`, `port`, `default_port`, `path`,
+ * `segments`, `query`, `pairs`, `pairs_not_listed`, `fragment`, `fragment_decoded` and
+ * `origin`, each null where the view has none. Anything that is not a view's report
+ * throws a {@link UrlkitError} with `field` `view`.
+ */
+export function shownParts(view) {
+  const json = typeof view === "string" ? view : JSON.stringify(view ?? null);
+  const w = ready();
+  return JSON.parse(resultText(withText(json, (ptr, len) => w.urlkit_shown_parts(ptr, len))));
 }

@@ -10,7 +10,8 @@
 //! * Every call that produces something leaves it in one result buffer, read with
 //!   [`urlkit_result_ptr`] and [`urlkit_result_len`] and valid until the next call.
 //! * Status codes: [`OK`] (result: response JSON, output bytes for stream calls, or the
-//!   text of [`urlkit_human_size`] and [`urlkit_result_name`]),
+//!   text of [`urlkit_human_size`] and [`urlkit_result_name`], the parts' JSON of
+//!   [`urlkit_shown_parts`]),
 //!   [`REJECTED`] (strict mode rejected the input; result: `{"error": {code, message,
 //!   offset}}`), [`INVALID_REQUEST`] (options not understood; result: `{"error": {code,
 //!   message, field}}`), [`INVALID_ARGUMENT`] (a pointer, length or handle the module did
@@ -502,6 +503,29 @@ pub extern "C" fn urlkit_result_name(name: *const u8, name_len: usize, done: u32
     OK
 }
 
+/// A URL's parts as the inspector shows them ([`urlkit_api::shown::ShownParts`]), from the
+/// JSON of one view's report as `POST /api/inspect` answers it (`whatwg` or `rfc3986`),
+/// by the rule the server's page uses. [`OK`] with the parts' JSON in the result;
+/// [`INVALID_ARGUMENT`] when `view` is not a live buffer, not UTF-8, or not the JSON of a
+/// report (the message says what was expected).
+#[no_mangle]
+pub extern "C" fn urlkit_shown_parts(view: *const u8, view_len: usize) -> u32 {
+    let view = match argument("view", view, view_len) {
+        Ok(view) => view,
+        Err(bad) => return bad.report(),
+    };
+    let Ok(view) = std::str::from_utf8(&view) else {
+        return BadArgument::new("view", "the view is not UTF-8").report();
+    };
+    match urlkit_api::shown::ShownParts::of_view(view) {
+        Ok(parts) => {
+            set_json(&parts);
+            OK
+        }
+        Err(e) => BadArgument::new("view", format!("not a view's report: {e}")).report(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     //! Each export driven natively as the JavaScript glue drives it, and with the arguments
@@ -767,6 +791,48 @@ mod tests {
                 result_text()
             );
         }
+    }
+
+    #[test]
+    fn shown_parts_checks_its_arguments() {
+        let view =
+            Buffer::new(br#"{"scheme": "https", "user": "", "port": 8443, "origin": "null"}"#);
+        assert_eq!(urlkit_shown_parts(view.ptr, view.len), OK);
+        let parts: serde_json::Value = serde_json::from_slice(&result()).unwrap();
+        assert_eq!(
+            (
+                &parts["scheme"],
+                &parts["user"],
+                &parts["port"],
+                &parts["origin"]
+            ),
+            (
+                &serde_json::json!("https"),
+                &serde_json::Value::Null,
+                &serde_json::json!("8443"),
+                &serde_json::Value::Null
+            )
+        );
+        for bad in [&b"[1]"[..], b"{\"host\": 5}", b"", b"\xff"] {
+            let buffer = Buffer::new(bad);
+            assert_eq!(
+                urlkit_shown_parts(buffer.ptr, buffer.len),
+                INVALID_ARGUMENT,
+                "{bad:?}"
+            );
+            assert!(
+                result_text().contains(r#""field":"view""#),
+                "{}",
+                result_text()
+            );
+        }
+        assert_eq!(urlkit_shown_parts(std::ptr::null(), 3), INVALID_ARGUMENT);
+        // The result buffer itself as the view: read before it is rewritten.
+        assert_eq!(urlkit_shown_parts(view.ptr, view.len), OK);
+        let (ptr, len) = (urlkit_result_ptr(), urlkit_result_len());
+        assert_eq!(urlkit_shown_parts(ptr, len), OK);
+        let again: serde_json::Value = serde_json::from_slice(&result()).unwrap();
+        assert_eq!(again["port"], "8443");
     }
 
     #[test]

@@ -7,10 +7,9 @@ use crate::api::{FileCreated, InspectResponse, ParseProblem};
 use crate::error::ApiError;
 use crate::i18n::{Arg, Catalog};
 use std::fmt::Write as _;
-use urlkit::inspect::rfc3986::Components;
 use urlkit::inspect::whatwg::UrlReport;
 use urlkit::{Code, Diagnostic};
-use urlkit_api::shown::COMPONENTS;
+use urlkit_api::shown::{ShownParts, COMPONENTS};
 use urlkit_api::{CodeCount, CodecResponse};
 
 /// How many findings are listed before "show all" (the page's script reads it from the
@@ -275,85 +274,6 @@ pub fn file(result: &Result<FileCreated, ApiError>, t: &Catalog, limits: Limits)
     }
 }
 
-/// One view's components, in the order a URL reads, as the page shows them.
-pub struct Parts {
-    href: Option<String>,
-    scheme: Option<String>,
-    user: Option<String>,
-    password: Option<String>,
-    host: Option<String>,
-    host_unicode: Option<String>,
-    host_type: Option<String>,
-    port: Option<String>,
-    default_port: Option<String>,
-    path: Option<String>,
-    segments: Vec<String>,
-    query: Option<String>,
-    pairs: Vec<(String, String)>,
-    pairs_not_listed: usize,
-    fragment: Option<String>,
-    fragment_decoded: Option<String>,
-    origin: Option<String>,
-}
-
-fn nonempty(text: &str) -> Option<String> {
-    Some(text.to_string()).filter(|t| !t.is_empty())
-}
-
-impl Parts {
-    /// The URL Standard's view.
-    fn whatwg(r: &UrlReport) -> Parts {
-        Parts {
-            href: Some(r.href.clone()),
-            scheme: Some(r.scheme.clone()),
-            user: nonempty(&r.user),
-            password: nonempty(&r.password),
-            host: r.host.clone(),
-            host_unicode: r.host_unicode.clone(),
-            host_type: Some(r.host_type.to_string()),
-            port: r.port.map(|p| p.to_string()),
-            default_port: r.default_port.map(|p| p.to_string()),
-            path: Some(r.path.clone()),
-            segments: r.path_segments.clone().unwrap_or_default(),
-            query: r.query.clone(),
-            pairs: r.query_pairs.clone(),
-            pairs_not_listed: r.query_pairs_not_listed,
-            fragment: r.fragment.clone(),
-            fragment_decoded: r.fragment_decoded.clone(),
-            origin: Some(r.origin.clone()).filter(|o| o != "null"),
-        }
-    }
-
-    /// RFC 3986's generic syntax.
-    fn rfc3986(c: &Components) -> Parts {
-        // The host's kind by the name the JSON API gives it (`reg-name`, `ipv6`, …).
-        let host_type = c.host_type.and_then(|kind| {
-            serde_json::to_value(kind)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_string))
-        });
-        Parts {
-            href: None,
-            scheme: c.scheme.clone(),
-            user: c.userinfo.as_deref().and_then(nonempty),
-            password: None,
-            host: c.host.clone(),
-            host_unicode: None,
-            host_type,
-            port: c.port.as_deref().and_then(nonempty),
-            default_port: None,
-            path: Some(c.path.clone()),
-            segments: c.path_segments.clone(),
-            query: c.query.clone(),
-            pairs: c.query_pairs.clone(),
-            pairs_not_listed: c.query_pairs_not_listed,
-            fragment: c.fragment.clone(),
-            fragment_decoded: None,
-            origin: None,
-        }
-    }
-}
-
 fn row(out: &mut String, label: &str, class: &str, value: &str) {
     let _ = write!(
         out,
@@ -367,7 +287,7 @@ fn code_text(text: &str) -> String {
 }
 
 /// The components as a table in reading order, the query as a table of its pairs.
-fn parts_table(out: &mut String, p: &Parts, t: &Catalog) {
+fn parts_table(out: &mut String, p: &ShownParts, t: &Catalog) {
     out.push_str("<table class=\"parts\"><tbody>");
     if let Some(href) = &p.href {
         row(out, &t.text("field-href"), "href", &code_text(href));
@@ -422,7 +342,7 @@ fn parts_table(out: &mut String, p: &Parts, t: &Catalog) {
                     }
                     cell.push_str("</tbody></table>");
                 }
-                let more = p.pairs_not_listed as u64;
+                let more = p.pairs_not_listed;
                 if more > 0 {
                     let _ = write!(cell, "<p class=\"quiet\">{}</p>", escape(&t.format("query-not-listed", &[("count", Arg::Number(more))])));
                 }
@@ -564,7 +484,7 @@ pub fn inspected(result: &Result<InspectResponse, ApiError>, t: &Catalog) -> Str
     match (&r.whatwg, &r.whatwg_error) {
         (Some(view), _) => {
             drawing(&mut out, view, t);
-            parts_table(&mut out, &Parts::whatwg(view), t);
+            parts_table(&mut out, &ShownParts::of_report(view), t);
             warnings(&mut out, view, t);
         }
         (None, Some(p)) => problem(&mut out, p, t),
@@ -576,7 +496,7 @@ pub fn inspected(result: &Result<InspectResponse, ApiError>, t: &Catalog) -> Str
         escape(&t.text("view-rfc3986"))
     );
     match (&r.rfc3986, &r.rfc3986_error) {
-        (Some(view), _) => parts_table(&mut out, &Parts::rfc3986(view), t),
+        (Some(view), _) => parts_table(&mut out, &ShownParts::of_report(view), t),
         (None, Some(p)) => problem(&mut out, p, t),
         _ => {}
     }

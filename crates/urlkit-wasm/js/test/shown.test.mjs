@@ -1,4 +1,4 @@
-// What the page shows through the module: humanSize and resultName give the answers written
+// What the page shows through the module: humanSize, resultName and shownParts give the answers written
 // out in vectors.json (`shown`), which the server's Rust is held to as well (urlkit-api's
 // tests/shown.rs), and the raw exports refuse bad arguments as the others do.
 
@@ -31,6 +31,17 @@ test("resultName gives the vectors' names", () => {
   }
   // A lone surrogate goes in as U+FFFD, which is kept.
   assert.equal(urlkit.resultName("a\ud800.txt", "encode"), "a\ufffd.encoded.txt");
+});
+
+test("shownParts gives the vectors' parts, from an object or its JSON", () => {
+  assert.ok(shown.parts.length >= 3);
+  for (const c of shown.parts) {
+    assert.deepEqual(urlkit.shownParts(c.view), c.parts, c.about);
+    assert.deepEqual(urlkit.shownParts(JSON.stringify(c.view)), c.parts, c.about);
+  }
+  for (const bad of [[1, 2], null, "not json", { host: 5 }, 7]) {
+    assert.throws(() => urlkit.shownParts(bad), (e) => e.code === "invalid-argument" && e.field === "view", JSON.stringify(bad));
+  }
 });
 
 test("bad arguments throw an invalid-argument error naming the argument", () => {

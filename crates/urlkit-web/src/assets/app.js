@@ -1003,69 +1003,29 @@ function setupCodec() {
 /** The URL's components in reading order, as the server lists them. */
 const COMPONENTS = (pageData.components || "").split(" ").filter(Boolean);
 
-/** The first of `keys` that `view` has, as text; null when none is there or it is null. */
-function textOf(view, ...keys) {
-  for (const k of keys) {
-    const v = view[k];
-    if (typeof v === "string") return v;
-    if (typeof v === "number") return String(v);
-  }
-  return null;
-}
-
-/** A view's components in reading order, from either shape of the WHATWG view. */
-function partsOf(view) {
-  const nonempty = (s) => (s ? s : null);
-  let fragment;
-  let decoded = null;
-  if ("fragment_decoded" in view) {
-    fragment = textOf(view, "fragment");
-    decoded = textOf(view, "fragment_decoded");
-  } else if ("hash" in view) {
-    fragment = nonempty((view.hash || "").replace(/^#/, ""));
-    decoded = textOf(view, "fragment");
-  } else {
-    fragment = textOf(view, "fragment");
-  }
-  return {
-    href: textOf(view, "href"),
-    scheme: textOf(view, "scheme"),
-    user: nonempty(textOf(view, "user", "username", "userinfo")),
-    password: nonempty(textOf(view, "password")),
-    host: textOf(view, "hostname", "host"),
-    hostUnicode: textOf(view, "host_unicode"),
-    hostType: textOf(view, "host_type"),
-    port: nonempty(textOf(view, "port")),
-    defaultPort: textOf(view, "default_port"),
-    path: textOf(view, "path", "pathname"),
-    segments: view.path_segments || [],
-    query: "query" in view ? textOf(view, "query") : nonempty((view.search || "").replace(/^\?/, "")),
-    pairs: view.query_pairs || [],
-    pairsNotListed: view.query_pairs_not_listed || 0,
-    fragment,
-    fragmentDecoded: decoded,
-    origin: textOf(view, "origin") === "null" ? null : textOf(view, "origin"),
-  };
-}
-
 const code = (value) => el("code", { dir: "ltr" }, value);
 const quiet = (value) => el("span", { class: "quiet" }, value);
 
-/** The components as a table in reading order; the query's pairs as a table, each with a button that removes it. */
-function partsTable(view, editable) {
-  const p = partsOf(view);
+/**
+ * The components as a table in reading order; the query's pairs as a table, each with a
+ * button that removes it. `p` is a view's parts as the module's `shownParts` gives them
+ * (urlkit-api's `ShownParts`, the rule the server's page renders by): the script reads
+ * them as they are and works out none itself.
+ */
+function partsTable(p, editable) {
   const body = el("tbody");
   const row = (label, cls, ...value) => body.append(el("tr", { class: cls }, el("th", { scope: "row" }, label), el("td", null, ...value)));
-  if (p.href) row(t("field-href"), "href", code(p.href));
+  const none = () => quiet(t("none"));
+  if (p.href !== null) row(t("field-href"), "href", code(p.href));
   for (const name of COMPONENTS) {
     const label = t(`part-${name}`);
     const cls = `part-${name}`;
     if (name === "host" && p.host !== null) {
       row(label, cls, code(p.host),
-        p.hostUnicode && p.hostUnicode !== p.host ? [" ", el("span", { class: "aside" }, t("host-unicode"), " ", code(p.hostUnicode))] : null,
-        p.hostType ? [" ", el("span", { class: "aside" }, `${t("host-type")}: `, code(p.hostType))] : null);
+        p.host_unicode !== null && p.host_unicode !== p.host ? [" ", el("span", { class: "aside" }, t("host-unicode"), " ", code(p.host_unicode))] : null,
+        p.host_type !== null ? [" ", el("span", { class: "aside" }, `${t("host-type")}: `, code(p.host_type))] : null);
     } else if (name === "port") {
-      row(label, cls, p.port ? code(p.port) : p.defaultPort ? quiet(t("port-default", { port: p.defaultPort })) : quiet(t("none")));
+      row(label, cls, p.port !== null ? code(p.port) : p.default_port !== null ? quiet(t("port-default", { port: p.default_port })) : none());
     } else if (name === "path" && p.path !== null) {
       row(label, cls, code(p.path), p.segments.length > 1 ? el("ol", { class: "segments", dir: "ltr" }, p.segments.map((s) => el("li", null, el("code", null, s)))) : null);
     } else if (name === "query" && p.query !== null) {
@@ -1079,15 +1039,15 @@ function partsTable(view, editable) {
           }
           return el("tr", null, el("td", null, code(n)), el("td", null, code(v)), editable ? el("td", null, remove) : null);
         })));
-      row(label, cls, code(p.query), pairs, p.pairsNotListed ? el("p", { class: "quiet" }, t("query-not-listed", { count: p.pairsNotListed })) : null);
+      row(label, cls, code(p.query), pairs, p.pairs_not_listed ? el("p", { class: "quiet" }, t("query-not-listed", { count: p.pairs_not_listed })) : null);
     } else if (name === "fragment" && p.fragment !== null) {
-      row(label, cls, code(p.fragment), p.fragmentDecoded && p.fragmentDecoded !== p.fragment ? [" ", el("span", { class: "aside" }, t("fragment-decoded"), " ", code(p.fragmentDecoded))] : null);
+      row(label, cls, code(p.fragment), p.fragment_decoded !== null && p.fragment_decoded !== p.fragment ? [" ", el("span", { class: "aside" }, t("fragment-decoded"), " ", code(p.fragment_decoded))] : null);
     } else {
       const value = p[name];
-      row(label, cls, value !== null && value !== undefined ? code(value) : quiet(t("none")));
+      row(label, cls, value !== null && value !== undefined ? code(value) : none());
     }
   }
-  if (p.origin) row(t("field-origin"), "origin", code(p.origin));
+  if (p.origin !== null) row(t("field-origin"), "origin", code(p.origin));
   return el("table", { class: "parts" }, body);
 }
 
@@ -1133,15 +1093,16 @@ function problem(p) {
   return el("p", { class: "error" }, t("parse-failed", { position: p.position, message: p.message }));
 }
 
-function showInspected(out, body, note) {
+/** Shows an answer of `POST /api/inspect`; each view's parts come from `codec`, the module's `shownParts`. */
+function showInspected(out, body, note, codec) {
   clear(out);
   if (note) out.append(note);
   if (body.resolved) out.append(el("p", { class: "resolved" }, `${t("resolved")}: `, code(body.resolved)));
   out.append(el("h3", null, t("view-whatwg")));
-  if (body.whatwg) out.append(drawing(body.whatwg) || "", partsTable(body.whatwg, true), ...warningsList(body.whatwg));
+  if (body.whatwg) out.append(drawing(body.whatwg) || "", partsTable(codec.shownParts(body.whatwg), true), ...warningsList(body.whatwg));
   else if (body.whatwg_error) out.append(problem(body.whatwg_error));
   const generic = el("details", { class: "generic" }, el("summary", null, t("view-rfc3986")));
-  if (body.rfc3986) generic.append(partsTable(body.rfc3986, false));
+  if (body.rfc3986) generic.append(partsTable(codec.shownParts(body.rfc3986), false));
   else if (body.rfc3986_error) generic.append(problem(body.rfc3986_error));
   out.append(generic);
 }
@@ -1168,6 +1129,9 @@ async function inspectWith(edits) {
   const url = text("url");
   const base = text("base").trim();
   const request = { url, ...(base ? { base } : {}), ...edits };
+  // The module shows each view's parts by the server's rule; it loads while the server answers.
+  const codec = loadLive();
+  codec.catch(() => {});
   let note = null;
   let body;
   try {
@@ -1178,7 +1142,7 @@ async function inspectWith(edits) {
     body = await askInspect({ url, ...(base ? { base } : {}) });
   }
   if (edits && !note && body.whatwg && body.whatwg.href) $("url").value = body.whatwg.href;
-  showInspected(out, body, note);
+  showInspected(out, body, note, await codec);
 }
 
 function edit(edits) {
