@@ -7,6 +7,7 @@
 //! that choose by a number, one pattern per plural category, so both speak from one
 //! catalog.
 
+use axum::http::{header, HeaderMap, HeaderValue};
 use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
 use fluent_syntax::ast::{Expression, InlineExpression, Pattern, PatternElement};
@@ -118,6 +119,45 @@ impl Lang {
         static CATALOGS: OnceLock<Vec<Catalog>> = OnceLock::new();
         let all = CATALOGS.get_or_init(|| Lang::ALL.into_iter().map(Catalog::load).collect());
         &all[self.index()]
+    }
+}
+
+/// The language of a request, and whether it was chosen with the switch (`?lang=`), which
+/// the answer then remembers in a cookie ([`remember_language`]).
+pub fn language(query: Option<&str>, headers: &HeaderMap) -> (Lang, Option<Lang>) {
+    let asked = query.and_then(|q| {
+        urlkit::codec::parse_form(q.as_bytes())
+            .into_iter()
+            .find(|(name, _)| name == "lang")
+            .and_then(|(_, value)| Lang::from_tag(&value))
+    });
+    let cookie = headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(name, _)| *name == COOKIE)
+        .map(|(_, value)| value);
+    let accept = headers
+        .get(header::ACCEPT_LANGUAGE)
+        .and_then(|v| v.to_str().ok());
+    let lang = Lang::choose(asked.map(Lang::tag), cookie, accept);
+    (lang, asked)
+}
+
+/// Remembers a language chosen with the switch for a year (nothing when none was chosen).
+pub fn remember_language(headers: &mut HeaderMap, chosen: Option<Lang>, tls: bool) {
+    if let Some(lang) = chosen {
+        let cookie = format!(
+            "{}={}; Path=/; Max-Age=31536000; SameSite=Lax{}",
+            COOKIE,
+            lang.tag(),
+            if tls { "; Secure" } else { "" }
+        );
+        if let Ok(value) = HeaderValue::from_str(&cookie) {
+            headers.append(header::SET_COOKIE, value);
+        }
     }
 }
 

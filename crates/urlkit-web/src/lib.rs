@@ -19,7 +19,6 @@ pub mod ratelimit;
 pub mod routes;
 pub mod store;
 pub mod tls;
-pub mod view;
 
 use anyhow::Context;
 pub use conn::{serve_connections, ConnectionLimits};

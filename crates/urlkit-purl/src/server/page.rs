@@ -15,9 +15,10 @@ use std::collections::HashMap;
 use std::fmt::Write;
 use std::time::Duration;
 use urlkit::purl::{Action, Answer, Name, Offer, Table};
+use urlkit_web::i18n::{language, remember_language};
 use urlkit_web::i18n::{Arg, Catalog, Lang};
-use urlkit_web::page::{language, language_links_to, remember_language};
-use urlkit_web::view::escape;
+use urlkit_web::page::language_links_to;
+use urlkit_web::page::view::escape;
 
 /// The form fields of a page's POST, by name.
 pub type Fields = HashMap<String, String>;
