@@ -8,6 +8,7 @@
 //! | `registry` | the records held in memory beside the store: reads answered from memory, writes checked (owner, version, chains) then stored then applied |
 //! | `server` | `urlkit purl serve`: resolution on every path but `/-/`, the JSON API, the page, health and metrics, on the web tool's connection layer |
 
+pub mod checks;
 pub mod model;
 pub mod registry;
 pub mod server;

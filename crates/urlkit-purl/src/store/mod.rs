@@ -1,0 +1,271 @@
+//! The database: records, their history, domains, users, tokens and resolution counts.
+//!
+//! One schema for SQLite (the embedded default, in WAL mode) and, later, PostgreSQL, its
+//! migrations versioned in `migrations/` and applied at open. Every change of a record and
+//! its history event are written in one transaction; the history is only ever appended to.
+//! Passwords are stored as Argon2id hashes, tokens as hashes of their secret.
+
+mod owners;
+mod records;
+mod schema;
+mod tokens;
+
+pub use tokens::TOKEN_PREFIX;
+
+use crate::model::{Body, Grant, Millis, Stored};
+use sqlx::sqlite::SqlitePool;
+use std::fmt;
+use urlkit::purl::{Name, RecordError};
+
+/// Why the database could not do what was asked (not a refusal of the request itself).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct StoreError {
+    /// What kind of failure.
+    pub kind: StoreProblem,
+    /// What happened, in words.
+    pub message: String,
+}
+
+/// The kinds of [`StoreError`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum StoreProblem {
+    /// The database is locked by another process for longer than the wait allows.
+    Locked,
+    /// The database (or its directory) cannot be written.
+    ReadOnly,
+    /// The disk is full.
+    Full,
+    /// The database cannot be opened or reached.
+    Unreachable,
+    /// The database's schema is newer than this program.
+    TooNew,
+    /// Anything else the database reported.
+    Other,
+}
+
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+/// Why a change of a record was refused.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum WriteError {
+    /// The record is not at the expected version (or exists where none was expected, or
+    /// does not where one was): the current one, if any, is given.
+    Stale {
+        /// The record as it is now.
+        current: Option<Box<Stored>>,
+    },
+    /// The actor may not write this name (outside its domains, or a tombstone of another
+    /// domain).
+    Forbidden {
+        /// The domain that holds the name, if any.
+        domain: Option<Name>,
+    },
+    /// The record cannot be kept (a relative target, a chain's loop …).
+    Invalid(RecordError),
+    /// No such record, or no such version to restore.
+    NotFound,
+    /// The database failed.
+    Store(StoreError),
+}
+
+/// What to look for among records.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Search {
+    /// Names starting with this text (in normal form).
+    pub name_prefix: Option<String>,
+    /// Targets containing this text.
+    pub target_contains: Option<String>,
+    /// Records of this domain.
+    pub domain: Option<Name>,
+    /// Whether tombstones are included.
+    pub include_deleted: bool,
+    /// At most this many (the store caps it at 1,000).
+    pub limit: usize,
+    /// Names after this one (for the next page).
+    pub after: Option<Name>,
+}
+
+/// A domain: a path prefix and who maintains it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Domain {
+    /// The prefix (`/net/`).
+    pub prefix: Name,
+    /// Users and groups (`@group`) that maintain it.
+    pub maintainers: Vec<String>,
+}
+
+/// A user, without secrets.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct User {
+    /// The name.
+    pub name: String,
+    /// Whether an administrator.
+    pub admin: bool,
+    /// The groups it belongs to.
+    pub groups: Vec<String>,
+}
+
+/// A token, without its secret.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct TokenInfo {
+    /// The public id (part of the secret, shown in the history).
+    pub id: String,
+    /// Whose.
+    pub user: String,
+    /// What it may do (within its user's rights).
+    pub grants: Vec<Grant>,
+    /// What it is for, as its creator said.
+    pub label: Option<String>,
+    /// When created.
+    pub created_at: Millis,
+    /// When revoked, if it was.
+    pub revoked_at: Option<Millis>,
+}
+
+impl StoreError {
+    fn new(kind: StoreProblem, message: impl Into<String>) -> StoreError {
+        StoreError {
+            kind,
+            message: message.into(),
+        }
+    }
+}
+
+/// The kind of a database's failure: SQLite's primary result codes (the low byte of an
+/// extended code) for a locked, read-only, full or unopenable file.
+fn problem_of(error: &sqlx::Error) -> StoreProblem {
+    match error {
+        sqlx::Error::Database(db) => {
+            let code = db
+                .code()
+                .and_then(|code| code.parse::<i64>().ok())
+                .unwrap_or(0);
+            match code & 0xff {
+                5 | 6 => StoreProblem::Locked,
+                8 => StoreProblem::ReadOnly,
+                13 => StoreProblem::Full,
+                14 => StoreProblem::Unreachable,
+                _ => StoreProblem::Other,
+            }
+        }
+        sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed => StoreProblem::Unreachable,
+        sqlx::Error::Io(_) => StoreProblem::Unreachable,
+        _ => StoreProblem::Other,
+    }
+}
+
+impl From<sqlx::Error> for StoreError {
+    fn from(error: sqlx::Error) -> StoreError {
+        StoreError::new(problem_of(&error), format!("the database failed: {error}"))
+    }
+}
+
+impl From<StoreError> for WriteError {
+    fn from(error: StoreError) -> WriteError {
+        WriteError::Store(error)
+    }
+}
+
+impl From<sqlx::Error> for WriteError {
+    fn from(error: sqlx::Error) -> WriteError {
+        WriteError::Store(error.into())
+    }
+}
+
+impl fmt::Display for WriteError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WriteError::Stale {
+                current: Some(current),
+            } => write!(
+                f,
+                "the record {} is at version {}{}",
+                current.record.name,
+                current.version,
+                if current.deleted { " (deleted)" } else { "" }
+            ),
+            WriteError::Stale { current: None } => f.write_str("the record does not exist"),
+            WriteError::Forbidden {
+                domain: Some(domain),
+            } => {
+                write!(f, "not a maintainer of the domain {domain}")
+            }
+            WriteError::Forbidden { domain: None } => {
+                f.write_str("the name lies in no domain: only an administrator may write it")
+            }
+            WriteError::Invalid(error) => write!(f, "invalid record: {error}"),
+            WriteError::NotFound => f.write_str("no such record or version"),
+            WriteError::Store(error) => error.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for WriteError {}
+
+/// A stored text that should be a name in normal form but is not (a file edited by hand).
+fn stored_name(text: &str) -> Result<Name, StoreError> {
+    Name::parse(text).map_err(|error| {
+        StoreError::new(
+            StoreProblem::Other,
+            format!("the database holds a bad name {text:?}: {error}"),
+        )
+    })
+}
+
+/// A stored JSON body.
+fn stored_body(text: &str) -> Result<Body, StoreError> {
+    serde_json::from_str(text).map_err(|error| {
+        StoreError::new(
+            StoreProblem::Other,
+            format!("the database holds a bad record body {text:?}: {error}"),
+        )
+    })
+}
+
+/// Now, in milliseconds since the Unix epoch.
+fn now() -> Millis {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as Millis)
+        .unwrap_or(0)
+}
+
+/// The database, with a pool of connections. Cheap to clone.
+#[derive(Clone, Debug)]
+pub struct Store {
+    pool: SqlitePool,
+}
+
+impl Store {
+    /// Opens the database at `url` (`sqlite:PATH`, created if missing, or
+    /// `sqlite::memory:`), applying the migrations it lacks.
+    ///
+    /// Bad input: an unknown scheme, a file that is not a database, a schema newer than
+    /// this program, a directory that cannot be written are errors naming the file.
+    pub async fn open(url: &str) -> Result<Store, StoreError> {
+        let pool = schema::connect(url).await?;
+        schema::migrate(&pool, url).await?;
+        Ok(Store { pool })
+    }
+
+    /// Whether the database answers and can be written (for `/-/readyz`).
+    pub async fn check(&self) -> Result<(), StoreError> {
+        // A write that changes nothing still needs the write lock and a writable file.
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        sqlx::query("DELETE FROM counts WHERE name = $1 AND hits < 0")
+            .bind("/-/readyz")
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+}
