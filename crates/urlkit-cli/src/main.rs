@@ -4,6 +4,7 @@ mod codec_cmd;
 mod inspect_cmd;
 mod io;
 mod release;
+mod purl_cmd;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::process::ExitCode;
@@ -46,6 +47,8 @@ enum Command {
     Completions(release::CompletionsArgs),
     /// Write the man pages (urlkit.1 to standard output, or every page into a directory).
     Man(release::ManArgs),
+    /// Persistent URLs: records, owners and tokens on the database file, and the resolver.
+    Purl(purl_cmd::PurlCommand),
 }
 
 /// Options of `serve`.
@@ -255,5 +258,6 @@ fn main() -> ExitCode {
         Command::Serve(args) => serve(args),
         Command::Completions(args) => release::completions(args, command()),
         Command::Man(args) => release::man(args, command()),
+        Command::Purl(command) => purl_cmd::run(command),
     }
 }

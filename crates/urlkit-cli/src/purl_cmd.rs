@@ -1,0 +1,1046 @@
+//! `urlkit purl …`: the persistent-URL resolver's records, owners and tokens on the local
+//! database file, and `urlkit purl serve`. Acting on the file is acting as an
+//! administrator, under the OS user's name (or `--user`), which the history records.
+
+use clap::{Args, Subcommand};
+use std::io::BufRead;
+use std::process::ExitCode;
+use urlkit::purl::{Action, Name, Offer, Record};
+use urlkit_purl::checks::chain_check;
+use urlkit_purl::model::{Actor, Body, Event, Expect, Grant, Right, Stored};
+use urlkit_purl::store::{Search, Store, WriteError};
+
+/// Options and subcommands of `urlkit purl`.
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:
+  urlkit purl user add alice --admin --password-stdin < password.txt
+  urlkit purl domain add /net/ --maintainer alice
+  urlkit purl add /net/docs https://docs.example.net/ --partial
+  urlkit purl set /net/docs https://docs.example.org/ --partial --reason 'moved host'
+  urlkit purl add /net/vocab --offer 'text/html=https://example.net/v.html' \\
+      --offer 'text/turtle=https://example.net/v.ttl' --fallback https://example.net/v.html
+  urlkit purl history /net/docs
+  urlkit purl restore /net/docs 1
+  urlkit purl token create alice --domain /net/=write --label deploy
+  urlkit purl serve --addr 127.0.0.1:8081
+
+The database is the file of --db (created and migrated when missing). Writes on it act as
+an administrator, recorded in the history under your OS user's name or --user.")]
+pub struct PurlCommand {
+    /// The database: sqlite:PATH (created if missing).
+    #[arg(
+        long,
+        global = true,
+        value_name = "URL",
+        default_value = "sqlite:urlkit-purl.db"
+    )]
+    db: String,
+    /// The name the history records for changes [default: the OS user].
+    #[arg(long, global = true, value_name = "NAME")]
+    user: Option<String>,
+    #[command(subcommand)]
+    command: PurlSub,
+}
+
+#[derive(Subcommand, Debug)]
+enum PurlSub {
+    /// Start the resolver.
+    Serve(ServeArgs),
+    /// Create a record (refused if the name has one).
+    Add(AddArgs),
+    /// Change a record (at its current version, or the one --version names).
+    Set(SetArgs),
+    /// Show a record.
+    Show(ShowArgs),
+    /// Show a record's history, oldest first.
+    History(ShowArgs),
+    /// Bring back a record as it was at VERSION (a new version).
+    Restore(RestoreArgs),
+    /// Delete a record: it becomes a tombstone answering 410.
+    Rm(RmArgs),
+    /// Find records by name prefix, target text or domain.
+    Search(SearchArgs),
+    /// Create a record TO answering as FROM does.
+    Clone(CloneArgs),
+    /// Users.
+    #[command(subcommand)]
+    User(UserSub),
+    /// Domains: path prefixes and their maintainers.
+    #[command(subcommand)]
+    Domain(DomainSub),
+    /// Groups of users (maintainers as @NAME).
+    #[command(subcommand)]
+    Group(GroupSub),
+    /// API tokens.
+    #[command(subcommand)]
+    Token(TokenSub),
+}
+
+/// Options of `urlkit purl serve` (names and defaults as `urlkit serve`'s).
+#[derive(Args, Debug)]
+struct ServeArgs {
+    /// Address to listen on (port 0: any free port).
+    #[arg(long, default_value = "127.0.0.1:8081")]
+    addr: std::net::SocketAddr,
+    /// TLS certificate chain (PEM); needs --tls-key.
+    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    tls_cert: Option<std::path::PathBuf>,
+    /// TLS private key (PEM); needs --tls-cert.
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    tls_key: Option<std::path::PathBuf>,
+    /// Serve TLS with a certificate made at start-up (browsers will warn).
+    #[arg(long, conflicts_with_all = ["tls_cert", "tls_key"])]
+    tls_self_signed: bool,
+    /// `Cache-Control: max-age` in seconds of redirects whose record sets none.
+    #[arg(long, value_name = "SECONDS", default_value = "300")]
+    default_max_age: u32,
+    /// How long a client may take to send a request's headers.
+    #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = urlkit_web::parse_duration)]
+    header_timeout: std::time::Duration,
+    /// How long a connection between requests, or a request body, may send nothing.
+    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = urlkit_web::parse_duration)]
+    idle_timeout: std::time::Duration,
+    /// Most connections open at once [default: 4096, or fewer if the descriptor limit is
+    /// lower].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    max_connections: Option<u32>,
+    /// Requests per client address (20, 20/s, 600/m); past it, a 429 with Retry-After.
+    #[arg(long, value_name = "RATE", value_parser = urlkit_web::RateLimit::parse)]
+    rate_limit: Option<urlkit_web::RateLimit>,
+    /// A proxy (address or network) whose X-Forwarded-For names the client; repeat for
+    /// several.
+    #[arg(long, value_name = "ADDRESS", value_parser = crate::parse_network)]
+    trusted_proxy: Vec<ipnet::IpNet>,
+    /// How long requests in flight may take to finish after SIGTERM or Ctrl-C.
+    #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = urlkit_web::parse_duration)]
+    shutdown_timeout: std::time::Duration,
+    /// Log every request.
+    #[arg(short, long)]
+    verbose: bool,
+    /// Logs as text lines or as JSON lines.
+    #[arg(long, value_enum, default_value = "text")]
+    log_format: crate::LogFormat,
+}
+
+/// What a record answers: a TARGET (302, or --status), or one of --partial, --chain,
+/// --gone, --not-found, --offer.
+#[derive(Args, Debug)]
+struct RecordArgs {
+    /// The absolute URL redirected to.
+    target: Option<String>,
+    /// The redirect status: 301, 302 (default), 303, 307, 308 (303 for --offer).
+    #[arg(long, value_name = "N")]
+    status: Option<u16>,
+    /// The name is a prefix: the rest of a request's path and its query are appended to
+    /// TARGET.
+    #[arg(long, requires = "target")]
+    partial: bool,
+    /// Answer as the record TO of this resolver does.
+    #[arg(long, value_name = "TO", conflicts_with_all = ["target", "partial", "gone", "not_found", "offer", "status"])]
+    chain: Option<String>,
+    /// Answer 410 Gone with this message.
+    #[arg(long, value_name = "MESSAGE", conflicts_with_all = ["target", "partial", "not_found", "offer", "status"])]
+    gone: Option<String>,
+    /// Answer 404 Not Found with this message.
+    #[arg(long, value_name = "MESSAGE", conflicts_with_all = ["target", "partial", "offer", "status"])]
+    not_found: Option<String>,
+    /// A negotiated target: TYPE=URL or TYPE;lang=TAG=URL (repeat; the request's Accept
+    /// and Accept-Language choose).
+    #[arg(long, value_name = "TYPE[;lang=TAG]=URL", conflicts_with_all = ["target", "partial"])]
+    offer: Vec<String>,
+    /// Where a negotiated record sends requests no offer fits (without it: 406).
+    #[arg(long, value_name = "URL", requires = "offer")]
+    fallback: Option<String>,
+    /// Cache-Control max-age of the redirect, in seconds [default: the server's].
+    #[arg(long, value_name = "SECONDS")]
+    max_age: Option<u32>,
+    /// Why, for the history.
+    #[arg(long, value_name = "TEXT")]
+    reason: Option<String>,
+}
+
+#[derive(Args, Debug)]
+struct AddArgs {
+    /// The name (a path such as /net/docs).
+    name: String,
+    #[command(flatten)]
+    record: RecordArgs,
+}
+
+#[derive(Args, Debug)]
+struct SetArgs {
+    /// The name.
+    name: String,
+    #[command(flatten)]
+    record: RecordArgs,
+    /// The version this change replaces (refused if the record is at another one)
+    /// [default: the current one].
+    #[arg(long, value_name = "V")]
+    version: Option<i64>,
+}
+
+#[derive(Args, Debug)]
+struct ShowArgs {
+    /// The name.
+    name: String,
+    /// As JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+struct RestoreArgs {
+    /// The name.
+    name: String,
+    /// The version brought back.
+    version: i64,
+    /// Why, for the history.
+    #[arg(long, value_name = "TEXT")]
+    reason: Option<String>,
+}
+
+#[derive(Args, Debug)]
+struct RmArgs {
+    /// The name.
+    name: String,
+    /// What the tombstone answers with its 410.
+    #[arg(long, value_name = "TEXT")]
+    message: Option<String>,
+    /// The version deleted (refused if the record is at another one) [default: the
+    /// current one].
+    #[arg(long, value_name = "V")]
+    version: Option<i64>,
+    /// Why, for the history.
+    #[arg(long, value_name = "TEXT")]
+    reason: Option<String>,
+}
+
+#[derive(Args, Debug)]
+struct SearchArgs {
+    /// Names starting with this (in normal form).
+    #[arg(long, value_name = "PREFIX")]
+    name: Option<String>,
+    /// Targets containing this text.
+    #[arg(long, value_name = "TEXT")]
+    target: Option<String>,
+    /// Records of this domain.
+    #[arg(long, value_name = "PREFIX")]
+    domain: Option<String>,
+    /// Tombstones too.
+    #[arg(long)]
+    deleted: bool,
+    /// As JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+struct CloneArgs {
+    /// The record copied.
+    from: String,
+    /// The new name.
+    to: String,
+    /// Why, for the history.
+    #[arg(long, value_name = "TEXT")]
+    reason: Option<String>,
+}
+
+#[derive(Subcommand, Debug)]
+enum UserSub {
+    /// Add a user (a password from the first line of standard input with
+    /// --password-stdin).
+    Add {
+        /// The user's name.
+        name: String,
+        /// An administrator: manages domains, users and every record.
+        #[arg(long)]
+        admin: bool,
+        /// Read the password from standard input's first line.
+        #[arg(long)]
+        password_stdin: bool,
+    },
+    /// List users.
+    List,
+}
+
+#[derive(Subcommand, Debug)]
+enum DomainSub {
+    /// Add a domain, or maintainers to it.
+    Add {
+        /// The path prefix (/net/).
+        prefix: String,
+        /// A user, or @GROUP, who maintains it (repeat for several).
+        #[arg(long, value_name = "USER|@GROUP")]
+        maintainer: Vec<String>,
+    },
+    /// List domains.
+    List,
+}
+
+#[derive(Subcommand, Debug)]
+enum GroupSub {
+    /// Add a group, or members to it.
+    Add {
+        /// The group's name.
+        name: String,
+        /// A user in it (repeat for several).
+        #[arg(long, value_name = "USER")]
+        member: Vec<String>,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum TokenSub {
+    /// Create a token and print its secret (shown this once only).
+    Create {
+        /// Whose.
+        #[arg(value_name = "USER")]
+        owner: String,
+        /// A domain it may act in, with read or write rights (write if not said;
+        /// repeat for several).
+        #[arg(long, value_name = "PREFIX[=read|write]", required = true)]
+        domain: Vec<String>,
+        /// What it is for.
+        #[arg(long, value_name = "TEXT")]
+        label: Option<String>,
+    },
+    /// Revoke a token: its secret stops working.
+    Revoke {
+        /// The token's id (the part after upt_).
+        id: String,
+    },
+    /// List tokens (without secrets).
+    List {
+        /// Of this user only.
+        #[arg(value_name = "USER")]
+        owner: Option<String>,
+    },
+}
+
+/// Why a command stopped: a usage error (status 2) or a refusal or failure (status 1).
+#[derive(Debug)]
+enum Stop {
+    Usage(String),
+    Refused(String),
+}
+
+type Outcome = Result<(), Stop>;
+
+fn refused(message: impl Into<String>) -> Stop {
+    Stop::Refused(message.into())
+}
+
+/// Runs `urlkit purl …`.
+pub fn run(command: PurlCommand) -> ExitCode {
+    if let PurlSub::Serve(args) = command.command {
+        return serve(command.db, args);
+    }
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("urlkit: cannot start: {error}");
+            return ExitCode::from(1);
+        }
+    };
+    let outcome = runtime.block_on(local(command));
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Stop::Usage(message)) => {
+            eprintln!("urlkit: {message}");
+            ExitCode::from(2)
+        }
+        Err(Stop::Refused(message)) => {
+            eprintln!("urlkit: {message}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// The OS user's name, for the history.
+fn os_user() -> String {
+    ["USER", "LOGNAME", "USERNAME"]
+        .iter()
+        .find_map(|var| std::env::var(var).ok().filter(|v| !v.is_empty()))
+        .unwrap_or_else(|| "local".to_string())
+}
+
+/// A name given on the command line, or a usage error naming the byte at fault.
+fn parse_name(what: &str, text: &str) -> Result<Name, Stop> {
+    Name::parse(text).map_err(|error| {
+        Stop::Usage(format!(
+            "{what} {text:?}: at byte {}: {}",
+            error.position, error.message
+        ))
+    })
+}
+
+/// Whether `text` starts with a URL scheme and its colon.
+fn starts_with_scheme(text: &str) -> bool {
+    let Some(colon) = text.find(':') else {
+        return false;
+    };
+    let scheme = &text[..colon];
+    scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+        && scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+}
+
+/// `TYPE[;lang=TAG]=URL`: the URL starts after the first `=` followed by a scheme.
+fn parse_offer(text: &str) -> Result<Offer, Stop> {
+    let split = text
+        .match_indices('=')
+        .map(|(at, _)| at)
+        .find(|&at| starts_with_scheme(&text[at + 1..]))
+        .ok_or_else(|| {
+            Stop::Usage(format!(
+                "--offer {text:?}: give TYPE=URL or TYPE;lang=TAG=URL (an absolute URL after \"=\")"
+            ))
+        })?;
+    let (kind, target) = (&text[..split], &text[split + 1..]);
+    let mut language = None;
+    let mut media_type = Vec::new();
+    for (i, part) in kind.split(';').enumerate() {
+        match part.trim().split_once('=') {
+            Some((key, value)) if i > 0 && key.trim().eq_ignore_ascii_case("lang") => {
+                language = Some(value.trim().to_string());
+            }
+            _ => media_type.push(part.trim()),
+        }
+    }
+    Ok(Offer {
+        media_type: media_type.join(";"),
+        language,
+        target: target.to_string(),
+    })
+}
+
+/// The body the record options describe.
+fn body_of(args: &RecordArgs) -> Result<Body, Stop> {
+    let action = if let Some(to) = &args.chain {
+        Action::Chain {
+            to: parse_name("--chain", to)?,
+        }
+    } else if let Some(message) = &args.gone {
+        Action::Gone {
+            message: message.clone(),
+        }
+    } else if let Some(message) = &args.not_found {
+        Action::NotFound {
+            message: message.clone(),
+        }
+    } else if !args.offer.is_empty() {
+        Action::Negotiate {
+            status: args
+                .status
+                .unwrap_or(urlkit::purl::DEFAULT_NEGOTIATED_STATUS),
+            offers: args
+                .offer
+                .iter()
+                .map(|o| parse_offer(o))
+                .collect::<Result<_, _>>()?,
+            fallback: args.fallback.clone(),
+        }
+    } else if let Some(target) = &args.target {
+        let status = args.status.unwrap_or(urlkit::purl::DEFAULT_STATUS);
+        if args.partial {
+            Action::Partial {
+                status,
+                target: target.clone(),
+            }
+        } else {
+            Action::Redirect {
+                status,
+                target: target.clone(),
+            }
+        }
+    } else {
+        return Err(Stop::Usage(
+            "what should the record answer? give a TARGET, or --chain, --gone, --not-found or --offer"
+                .into(),
+        ));
+    };
+    Ok(Body {
+        action,
+        max_age: args.max_age,
+    })
+}
+
+/// The record `body` makes of `name`, checked on its own and, for a chain, against the
+/// other records (a loop is refused).
+async fn checked(store: &Store, name: &Name, body: &Body) -> Result<Record, Stop> {
+    let record = body
+        .clone()
+        .into_record(name.clone())
+        .map_err(|error| refused(format!("{name}: refused: {error}")))?;
+    if matches!(record.action, Action::Chain { .. }) {
+        let records = store.records().await.map_err(|e| refused(e.to_string()))?;
+        chain_check(&records, &record)
+            .map_err(|error| refused(format!("{name}: refused: {error}")))?;
+    }
+    for warning in record.warnings() {
+        eprintln!("urlkit: warning: {name}: {warning}");
+    }
+    Ok(record)
+}
+
+/// A refused write, in words.
+fn write_refused(name: &Name, error: WriteError) -> Stop {
+    match error {
+        WriteError::Stale {
+            current: Some(current),
+        } => refused(format!(
+            "{name}: refused: the record is at version {}{}; show it with `urlkit purl show {name}` and try again",
+            current.version,
+            if current.deleted { " (deleted)" } else { "" }
+        )),
+        WriteError::Stale { current: None } => {
+            refused(format!("{name}: refused: there is no record of this name"))
+        }
+        WriteError::NotFound => refused(format!("{name}: no such record or version")),
+        other => refused(format!("{name}: refused: {other}")),
+    }
+}
+
+fn print_written(verb: &str, stored: &Stored) {
+    println!("{verb} {} (version {})", stored.record.name, stored.version);
+}
+
+/// `YYYY-MM-DDTHH:MM:SSZ` of milliseconds since the epoch.
+fn utc(millis: i64) -> String {
+    let secs = millis.div_euclid(1000);
+    let (days, rest) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Civil from days (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rest / 3600,
+        rest % 3600 / 60,
+        rest % 60
+    )
+}
+
+/// One line saying what a body answers.
+fn summary(body: &Body) -> String {
+    let answer = match &body.action {
+        Action::Redirect { status, target } => format!("{status} {target}"),
+        Action::Partial { status, target } => format!("{status} {target}… (partial)"),
+        Action::Chain { to } => format!("chain to {to}"),
+        Action::Negotiate {
+            status,
+            offers,
+            fallback,
+        } => {
+            let mut text = format!("{status} negotiated:");
+            for offer in offers {
+                text.push_str(&format!(" {}", offer.media_type));
+                if let Some(language) = &offer.language {
+                    text.push_str(&format!(";lang={language}"));
+                }
+                text.push_str(&format!("={}", offer.target));
+            }
+            if let Some(fallback) = fallback {
+                text.push_str(&format!(" else {fallback}"));
+            }
+            text
+        }
+        Action::NotFound { message } => format!("404 {message}"),
+        Action::Gone { message } => format!("410 {message}"),
+    };
+    match body.max_age {
+        Some(age) => format!("{answer} (max-age {age})"),
+        None => answer,
+    }
+}
+
+fn show_stored(stored: &Stored) {
+    println!(
+        "{}  {}",
+        stored.record.name,
+        summary(&Body::of(&stored.record))
+    );
+    println!(
+        "  version {}{}, domain {}, changed {} by {}",
+        stored.version,
+        if stored.deleted { " (deleted)" } else { "" },
+        stored
+            .domain
+            .as_ref()
+            .map_or("(none)".to_string(), |d| d.to_string()),
+        utc(stored.changed_at),
+        stored.changed_by
+    );
+}
+
+fn show_event(event: &Event) {
+    let kind = serde_json::to_value(event.kind)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default();
+    print!(
+        "version {}  {}  {kind} by {}",
+        event.version,
+        utc(event.at),
+        event.user
+    );
+    if let Some(token) = &event.token {
+        print!(" (token {token})");
+    }
+    match &event.reason {
+        Some(reason) => println!(": {reason}"),
+        None => println!(),
+    }
+    if let Some(before) = &event.before {
+        println!("  - {}", summary(before));
+    }
+    println!("  + {}", summary(&event.after));
+}
+
+fn json_out<T: serde::Serialize>(value: &T) {
+    println!(
+        "{}",
+        serde_json::to_string_pretty(value).expect("records are always JSON")
+    );
+}
+
+/// A `--domain PREFIX[=read|write]` of `token create`.
+fn parse_grant(text: &str) -> Result<Grant, Stop> {
+    let (prefix, right) = match text.rsplit_once('=') {
+        Some((prefix, "read")) => (prefix, Right::Read),
+        Some((prefix, "write")) => (prefix, Right::Write),
+        Some((_, other)) => {
+            return Err(Stop::Usage(format!(
+                "--domain {text:?}: the right {other:?} is neither read nor write"
+            )))
+        }
+        None => (text, Right::Write),
+    };
+    Ok(Grant {
+        domain: parse_name("--domain", prefix)?,
+        right,
+    })
+}
+
+async fn current_version(store: &Store, name: &Name) -> Result<i64, Stop> {
+    match store.get(name).await.map_err(|e| refused(e.to_string()))? {
+        Some(stored) => Ok(stored.version),
+        None => Err(refused(format!(
+            "{name}: no such record (create it with `urlkit purl add`)"
+        ))),
+    }
+}
+
+async fn local(command: PurlCommand) -> Outcome {
+    let store = Store::open(&command.db)
+        .await
+        .map_err(|error| refused(error.to_string()))?;
+    let actor = Actor {
+        user: command.user.unwrap_or_else(os_user),
+        token: None,
+        admin: true,
+        grants: Vec::new(),
+    };
+    let failed = |error: urlkit_purl::store::StoreError| refused(error.to_string());
+    match command.command {
+        PurlSub::Serve(_) => unreachable!("served before the database is opened here"),
+        PurlSub::Add(args) => {
+            let name = parse_name("name", &args.name)?;
+            let body = body_of(&args.record)?;
+            checked(&store, &name, &body).await?;
+            let stored = store
+                .put(
+                    &actor,
+                    &name,
+                    body,
+                    Expect::Absent,
+                    args.record.reason.as_deref(),
+                )
+                .await
+                .map_err(|e| write_refused(&name, e))?;
+            print_written("created", &stored);
+        }
+        PurlSub::Set(args) => {
+            let name = parse_name("name", &args.name)?;
+            let body = body_of(&args.record)?;
+            checked(&store, &name, &body).await?;
+            let version = match args.version {
+                Some(version) => version,
+                None => current_version(&store, &name).await?,
+            };
+            let stored = store
+                .put(
+                    &actor,
+                    &name,
+                    body,
+                    Expect::Version(version),
+                    args.record.reason.as_deref(),
+                )
+                .await
+                .map_err(|e| write_refused(&name, e))?;
+            print_written("changed", &stored);
+        }
+        PurlSub::Show(args) => {
+            let name = parse_name("name", &args.name)?;
+            let stored = store
+                .get(&name)
+                .await
+                .map_err(failed)?
+                .ok_or_else(|| refused(format!("{name}: no such record")))?;
+            if args.json {
+                json_out(&stored);
+            } else {
+                show_stored(&stored);
+            }
+        }
+        PurlSub::History(args) => {
+            let name = parse_name("name", &args.name)?;
+            let events = store.history(&name).await.map_err(failed)?;
+            if events.is_empty() {
+                return Err(refused(format!("{name}: no such record")));
+            }
+            if args.json {
+                json_out(&events);
+            } else {
+                events.iter().for_each(show_event);
+            }
+        }
+        PurlSub::Restore(args) => {
+            let name = parse_name("name", &args.name)?;
+            let current = current_version(&store, &name).await?;
+            let stored = store
+                .restore(
+                    &actor,
+                    &name,
+                    args.version,
+                    Expect::Version(current),
+                    args.reason.as_deref(),
+                )
+                .await
+                .map_err(|e| write_refused(&name, e))?;
+            print_written(&format!("restored version {} of", args.version), &stored);
+        }
+        PurlSub::Rm(args) => {
+            let name = parse_name("name", &args.name)?;
+            let version = match args.version {
+                Some(version) => version,
+                None => current_version(&store, &name).await?,
+            };
+            let stored = store
+                .delete(
+                    &actor,
+                    &name,
+                    Expect::Version(version),
+                    args.message.as_deref(),
+                    args.reason.as_deref(),
+                )
+                .await
+                .map_err(|e| write_refused(&name, e))?;
+            print_written("deleted", &stored);
+        }
+        PurlSub::Search(args) => {
+            let search = Search {
+                name_prefix: args.name,
+                target_contains: args.target,
+                domain: args
+                    .domain
+                    .as_deref()
+                    .map(|d| parse_name("--domain", d))
+                    .transpose()?,
+                include_deleted: args.deleted,
+                limit: 0,
+                after: None,
+            };
+            let found = store.search(&search).await.map_err(failed)?;
+            if args.json {
+                json_out(&found);
+            } else {
+                for stored in &found {
+                    println!(
+                        "{}  v{}{}  {}",
+                        stored.record.name,
+                        stored.version,
+                        if stored.deleted { " (deleted)" } else { "" },
+                        summary(&Body::of(&stored.record))
+                    );
+                }
+            }
+        }
+        PurlSub::Clone(args) => {
+            let from = parse_name("FROM", &args.from)?;
+            let to = parse_name("TO", &args.to)?;
+            let source = store
+                .get(&from)
+                .await
+                .map_err(failed)?
+                .filter(|s| !s.deleted)
+                .ok_or_else(|| refused(format!("{from}: no such record")))?;
+            let body = Body::of(&source.record);
+            checked(&store, &to, &body).await?;
+            let reason = args
+                .reason
+                .unwrap_or_else(|| format!("cloned from {from} version {}", source.version));
+            let stored = store
+                .put(&actor, &to, body, Expect::Absent, Some(&reason))
+                .await
+                .map_err(|e| write_refused(&to, e))?;
+            print_written("created", &stored);
+        }
+        PurlSub::User(UserSub::Add {
+            name,
+            admin,
+            password_stdin,
+        }) => {
+            let password = if password_stdin {
+                let mut line = String::new();
+                std::io::stdin()
+                    .lock()
+                    .read_line(&mut line)
+                    .map_err(|e| refused(format!("reading the password: {e}")))?;
+                let line = line.trim_end_matches(['\r', '\n']).to_string();
+                if line.is_empty() {
+                    return Err(Stop::Usage(
+                        "--password-stdin: standard input's first line is empty".into(),
+                    ));
+                }
+                Some(line)
+            } else {
+                None
+            };
+            let user = store
+                .add_user(&name, password.as_deref(), admin)
+                .await
+                .map_err(failed)?;
+            println!(
+                "added user {}{}",
+                user.name,
+                if user.admin { " (administrator)" } else { "" }
+            );
+        }
+        PurlSub::User(UserSub::List) => {
+            for user in store.users().await.map_err(failed)? {
+                println!(
+                    "{}{}{}",
+                    user.name,
+                    if user.admin { " (administrator)" } else { "" },
+                    if user.groups.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" in {}", user.groups.join(", "))
+                    }
+                );
+            }
+        }
+        PurlSub::Domain(DomainSub::Add { prefix, maintainer }) => {
+            let prefix = parse_name("domain", &prefix)?;
+            let domain = store
+                .add_domain(&actor, &prefix, &maintainer)
+                .await
+                .map_err(|error| match error {
+                    WriteError::NotFound => refused(format!(
+                        "domain {prefix}: a maintainer is no user or group: {}",
+                        maintainer.join(", ")
+                    )),
+                    other => refused(format!("domain {prefix}: {other}")),
+                })?;
+            println!(
+                "domain {} maintained by {}",
+                domain.prefix,
+                if domain.maintainers.is_empty() {
+                    "administrators only".to_string()
+                } else {
+                    domain.maintainers.join(", ")
+                }
+            );
+        }
+        PurlSub::Domain(DomainSub::List) => {
+            for domain in store.domains().await.map_err(failed)? {
+                println!("{}  {}", domain.prefix, domain.maintainers.join(", "));
+            }
+        }
+        PurlSub::Group(GroupSub::Add { name, member }) => {
+            store
+                .add_group(&actor, &name, &member)
+                .await
+                .map_err(|error| match error {
+                    WriteError::NotFound => refused(format!(
+                        "group {name}: a member is no user: {}",
+                        member.join(", ")
+                    )),
+                    other => refused(format!("group {name}: {other}")),
+                })?;
+            println!("group {name}: {}", member.join(", "));
+        }
+        PurlSub::Token(TokenSub::Create {
+            owner: user,
+            domain,
+            label,
+        }) => {
+            let grants = domain
+                .iter()
+                .map(|d| parse_grant(d))
+                .collect::<Result<Vec<_>, _>>()?;
+            let (info, secret) = store
+                .create_token(&user, &grants, label.as_deref())
+                .await
+                .map_err(|error| match error {
+                    WriteError::NotFound => refused(format!("no user {user:?}")),
+                    WriteError::Forbidden {
+                        domain: Some(domain),
+                    } => refused(format!("{user} does not maintain {domain}")),
+                    other => refused(other.to_string()),
+                })?;
+            eprintln!(
+                "token {} for {}: the secret below is shown this once only",
+                info.id, info.user
+            );
+            println!("{secret}");
+        }
+        PurlSub::Token(TokenSub::Revoke { id }) => {
+            if !store.revoke_token(&id).await.map_err(failed)? {
+                return Err(refused(format!("no token {id} that is not revoked")));
+            }
+            println!("revoked token {id}");
+        }
+        PurlSub::Token(TokenSub::List { owner }) => {
+            for token in store.tokens(owner.as_deref()).await.map_err(failed)? {
+                let grants: Vec<String> = token
+                    .grants
+                    .iter()
+                    .map(|g| {
+                        format!(
+                            "{}={}",
+                            g.domain,
+                            if g.right == Right::Write {
+                                "write"
+                            } else {
+                                "read"
+                            }
+                        )
+                    })
+                    .collect();
+                println!(
+                    "{}  {}  {}  created {}{}{}",
+                    token.id,
+                    token.user,
+                    grants.join(" "),
+                    utc(token.created_at),
+                    token
+                        .revoked_at
+                        .map_or(String::new(), |at| format!(", revoked {}", utc(at))),
+                    token
+                        .label
+                        .map_or(String::new(), |label| format!("  ({label})")),
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `urlkit purl serve`.
+fn serve(db: String, args: ServeArgs) -> ExitCode {
+    let tls = match (args.tls_cert, args.tls_key, args.tls_self_signed) {
+        (Some(cert), Some(key), _) => urlkit_web::TlsMode::Pem { cert, key },
+        (_, _, true) => urlkit_web::TlsMode::SelfSigned,
+        _ => urlkit_web::TlsMode::Off,
+    };
+    let json_logs = args.log_format == crate::LogFormat::Json;
+    let config = urlkit_purl::server::PurlConfig {
+        addr: args.addr,
+        db,
+        tls,
+        default_max_age: args.default_max_age,
+        header_timeout: args.header_timeout,
+        idle_timeout: args.idle_timeout,
+        max_connections: args.max_connections.map(|n| n as usize),
+        rate_limit: args.rate_limit,
+        trusted_proxies: args.trusted_proxy,
+        shutdown_grace: args.shutdown_timeout,
+        json_logs,
+    };
+    use tracing_subscriber::filter::{LevelFilter, Targets};
+    use tracing_subscriber::prelude::*;
+    let ours = if args.verbose {
+        LevelFilter::DEBUG
+    } else {
+        LevelFilter::INFO
+    };
+    let targets = Targets::new()
+        .with_default(LevelFilter::WARN)
+        .with_target("urlkit_web", ours)
+        .with_target("urlkit_purl", ours);
+    let layer = tracing_subscriber::fmt::layer().with_writer(std::io::stderr);
+    if json_logs {
+        tracing_subscriber::registry()
+            .with(layer.json().flatten_event(true))
+            .with(targets)
+            .init();
+    } else {
+        tracing_subscriber::registry()
+            .with(layer.with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr())))
+            .with(targets)
+            .init();
+    }
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("urlkit: cannot start the server: {error}");
+            return ExitCode::from(1);
+        }
+    };
+    match runtime.block_on(urlkit_purl::server::serve(config)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("urlkit: {error:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offers_split_at_the_url() {
+        let offer = parse_offer("text/turtle;lang=en=https://example.org/v.ttl?a=b").unwrap();
+        assert_eq!(offer.media_type, "text/turtle");
+        assert_eq!(offer.language.as_deref(), Some("en"));
+        assert_eq!(offer.target, "https://example.org/v.ttl?a=b");
+        let offer = parse_offer("application/ld+json;charset=utf-8=urn:x:y").unwrap();
+        assert_eq!(offer.media_type, "application/ld+json;charset=utf-8");
+        assert_eq!(offer.language, None);
+        assert_eq!(offer.target, "urn:x:y");
+        assert!(parse_offer("text/html").is_err());
+        assert!(parse_offer("text/html=/relative").is_err());
+    }
+
+    #[test]
+    fn times_are_utc() {
+        assert_eq!(utc(0), "1970-01-01T00:00:00Z");
+        assert_eq!(utc(951_782_400_000), "2000-02-29T00:00:00Z");
+        assert_eq!(utc(1_795_000_000_123), "2026-11-18T11:06:40Z");
+    }
+
+    #[test]
+    fn grants_default_to_write() {
+        let grant = parse_grant("/net/").unwrap();
+        assert_eq!(grant.right, Right::Write);
+        assert_eq!(parse_grant("/org/=read").unwrap().right, Right::Read);
+        assert!(parse_grant("/org/=admin").is_err());
+    }
+}
