@@ -392,6 +392,8 @@ async fn restore_brings_back_a_version_as_a_new_one() {
 async fn two_writers_of_one_version_one_wins() {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(&file_url(&dir)).await.unwrap();
+    // A second pool on the file, as another process would have.
+    let other = Store::open(&file_url(&dir)).await.unwrap();
     let c = name("/c");
     store
         .put(
@@ -406,7 +408,7 @@ async fn two_writers_of_one_version_one_wins() {
     for round in 1..=10 {
         let writers: Vec<_> = (0..2)
             .map(|w| {
-                let store = store.clone();
+                let store = if w == 0 { store.clone() } else { other.clone() };
                 let c = c.clone();
                 tokio::spawn(async move {
                     store
@@ -708,4 +710,62 @@ async fn chains_that_loop_are_refused() {
     assert_eq!(error.field, "to");
     let open = chain("/d").into_record(name("/c")).unwrap();
     chain_check(&records, &open).unwrap();
+}
+
+#[tokio::test]
+async fn a_file_that_is_no_database_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("purl.db"), vec![b'x'; 4096]).unwrap();
+    let error = Store::open(&file_url(&dir)).await.unwrap_err();
+    assert!(error.message.contains("purl.db"), "{}", error.message);
+    assert!(
+        error.message.contains("not a database"),
+        "{}",
+        error.message
+    );
+}
+
+#[tokio::test]
+async fn a_database_locked_by_another_writer_is_locked() {
+    use sqlx::ConnectOptions;
+    let dir = tempfile::tempdir().unwrap();
+    let url = file_url(&dir);
+    let store = Store::open(&url).await.unwrap();
+    let mut holder = url
+        .parse::<sqlx::sqlite::SqliteConnectOptions>()
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
+    sqlx::query("BEGIN IMMEDIATE")
+        .execute(&mut holder)
+        .await
+        .unwrap();
+    // The store waits for its busy timeout, then gives up.
+    match store
+        .put(
+            &admin(),
+            &name("/l"),
+            redirect("https://example.com/"),
+            Expect::Absent,
+            None,
+        )
+        .await
+    {
+        Err(WriteError::Store(error)) => assert_eq!(error.kind, StoreProblem::Locked, "{error}"),
+        other => panic!("expected a locked store, got {other:?}"),
+    }
+    // Reads go on meanwhile (WAL), and the write goes through once the lock is gone.
+    assert_eq!(store.get(&name("/l")).await.unwrap(), None);
+    sqlx::query("ROLLBACK").execute(&mut holder).await.unwrap();
+    store
+        .put(
+            &admin(),
+            &name("/l"),
+            redirect("https://example.com/"),
+            Expect::Absent,
+            None,
+        )
+        .await
+        .unwrap();
 }

@@ -31,8 +31,8 @@ fn hash_password(password: &str) -> Result<String, StoreError> {
 }
 
 /// A hash no password matches, checked when the user does not exist so that a login
-/// takes as long either way.
-fn dummy_hash() -> &'static str {
+/// takes as long either way (made when a store opens, off the async threads).
+pub(super) fn dummy_hash() -> &'static str {
     static DUMMY: OnceLock<String> = OnceLock::new();
     DUMMY.get_or_init(|| {
         let mut secret = [0u8; 32];
@@ -321,11 +321,13 @@ impl Store {
                 .await?;
         let stored = row.and_then(|(hash,)| hash);
         let known = stored.is_some();
-        let phc = stored.unwrap_or_else(|| dummy_hash().to_string());
         let password = password.to_string();
-        let matches = tokio::task::spawn_blocking(move || verify(&password, &phc))
-            .await
-            .unwrap_or(false);
+        let matches = tokio::task::spawn_blocking(move || match stored {
+            Some(phc) => verify(&password, &phc),
+            None => verify(&password, dummy_hash()),
+        })
+        .await
+        .unwrap_or(false);
         if known && matches {
             self.actor(name).await
         } else {
