@@ -31,8 +31,8 @@ fn hash_password(password: &str) -> Result<String, StoreError> {
 }
 
 /// A hash no password matches, checked when the user does not exist so that a login
-/// takes as long either way (made when a store opens, off the async threads).
-pub(super) fn dummy_hash() -> &'static str {
+/// takes as long either way.
+fn dummy_hash() -> &'static str {
     static DUMMY: OnceLock<String> = OnceLock::new();
     DUMMY.get_or_init(|| {
         let mut secret = [0u8; 32];
@@ -322,9 +322,13 @@ impl Store {
         let stored = row.and_then(|(hash,)| hash);
         let known = stored.is_some();
         let password = password.to_string();
-        let matches = tokio::task::spawn_blocking(move || match stored {
-            Some(phc) => verify(&password, &phc),
-            None => verify(&password, dummy_hash()),
+        let matches = tokio::task::spawn_blocking(move || {
+            // Made on the first login, known user or not, so that it costs both alike.
+            let dummy = dummy_hash();
+            match stored {
+                Some(phc) => verify(&password, &phc),
+                None => verify(&password, dummy),
+            }
         })
         .await
         .unwrap_or(false);
