@@ -477,6 +477,12 @@ async fn a_reopened_database_keeps_everything() {
             .1;
     }
     let store = Store::open(&url).await.unwrap();
+    // The file is in WAL mode, for every connection after.
+    let (mode,): (String,) = sqlx::query_as("PRAGMA journal_mode")
+        .fetch_one(&sqlx::SqlitePool::connect(&url).await.unwrap())
+        .await
+        .unwrap();
+    assert_eq!(mode, "wal");
     let k = store.get(&name("/net/k")).await.unwrap().unwrap();
     assert_eq!(k.version, 1);
     assert_eq!(k.domain, Some(name("/net/")));

@@ -10,6 +10,8 @@ mod records;
 mod schema;
 mod tokens;
 
+pub use owners::check_account_name;
+pub use records::{DELETED_MESSAGE, SEARCH_CAP};
 pub use tokens::TOKEN_PREFIX;
 
 use crate::model::{Body, Grant, Millis, Stored};
