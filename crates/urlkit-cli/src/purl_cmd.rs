@@ -749,8 +749,12 @@ async fn local(command: PurlCommand) -> Outcome {
             print_written("deleted", &stored);
         }
         PurlSub::Search(args) => {
+            // A prefix that reads as a name is matched in its normal form, as names are.
+            let name_prefix = args
+                .name
+                .map(|prefix| Name::parse(&prefix).map_or(prefix, |name| name.to_string()));
             let search = Search {
-                name_prefix: args.name,
+                name_prefix,
                 target_contains: args.target,
                 domain: args
                     .domain

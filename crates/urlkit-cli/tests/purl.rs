@@ -140,6 +140,9 @@ fn records_round_trip() {
         .map(|s| s["record"]["name"].as_str().unwrap())
         .collect();
     assert_eq!(names, ["/org/a", "/org/b"]);
+    // A prefix is read as names are: escapes of unreserved characters decoded.
+    let found = db.ok(&["search", "--name", "/%6Frg/"]);
+    assert_eq!(found.lines().count(), 2, "{found}");
     let found = db.ok(&["search", "--target", "docs.example.net"]);
     assert!(found.starts_with("/net/docs "), "{found}");
     assert_eq!(found.lines().count(), 1);
@@ -249,4 +252,33 @@ fn owners_and_tokens() {
     db.ok(&["token", "revoke", id]);
     assert!(db.ok(&["token", "list"]).contains("revoked"));
     db.refused(&["token", "revoke", id]);
+}
+
+#[test]
+fn serve_takes_the_web_tools_options() {
+    let out = urlkit(&["purl", "serve", "--help"], "");
+    assert!(out.status.success());
+    let help = stdout(&out);
+    for option in [
+        "--addr",
+        "127.0.0.1:8081",
+        "--db",
+        "sqlite:urlkit-purl.db",
+        "--tls-cert",
+        "--tls-self-signed",
+        "--rate-limit",
+        "--trusted-proxy",
+        "--max-connections",
+        "--header-timeout",
+        "--idle-timeout",
+        "--default-max-age",
+        "--log-format",
+    ] {
+        assert!(help.contains(option), "{option} in {help}");
+    }
+    assert!(help.contains("[default: 300]"), "{help}");
+    let out = urlkit(&["purl", "serve", "--addr", "nowhere"], "");
+    assert_eq!(out.status.code(), Some(2));
+    let out = urlkit(&["purl", "serve", "--rate-limit", "fast"], "");
+    assert_eq!(out.status.code(), Some(2));
 }
