@@ -297,8 +297,9 @@ enum TokenSub {
         #[arg(value_name = "USER")]
         owner: String,
         /// A domain it may act in, with read or write rights (write if not said;
-        /// repeat for several).
-        #[arg(long, value_name = "PREFIX[=read|write]", required = true)]
+        /// repeat for several). An administrator's token without any acts as the
+        /// administrator.
+        #[arg(long, value_name = "PREFIX[=read|write]")]
         domain: Vec<String>,
         /// What it is for.
         #[arg(long, value_name = "TEXT")]
@@ -894,6 +895,18 @@ async fn local(command: PurlCommand) -> Outcome {
                 .iter()
                 .map(|d| parse_grant(d))
                 .collect::<Result<Vec<_>, _>>()?;
+            if grants.is_empty() {
+                let admin = store
+                    .actor(&user)
+                    .await
+                    .map_err(failed)?
+                    .is_some_and(|actor| actor.admin);
+                if !admin {
+                    return Err(Stop::Usage(format!(
+                        "a token of {user:?}, who is no administrator, needs --domain PREFIX[=read|write]"
+                    )));
+                }
+            }
             let (info, secret) = store
                 .create_token(&user, &grants, label.as_deref())
                 .await

@@ -226,6 +226,9 @@ fn owners_and_tokens() {
     assert!(db
         .refused(&["token", "create", "alice", "--domain", "/org/"])
         .contains("does not maintain /org/"));
+    let out = db.run(&["token", "create", "alice"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--domain"), "{}", stderr(&out));
     let out = db.run(&[
         "token",
         "create",

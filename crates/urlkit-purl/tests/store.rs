@@ -689,6 +689,24 @@ async fn tokens_are_stored_hashed_scoped_and_revocable() {
     assert_eq!(store.authenticate(&forged).await.unwrap(), None);
     assert_eq!(store.authenticate("upt_").await.unwrap(), None);
     assert_eq!(store.authenticate("Bearer x").await.unwrap(), None);
+    // A token is never more than its user: a non-administrator's empty token has no
+    // rights.
+    let (_, empty) = store.create_token("net", &[], None).await.unwrap();
+    let empty = store.authenticate(&empty).await.unwrap().unwrap();
+    assert!(!empty.admin && empty.grants.is_empty());
+    // An administrator's token without grants acts as the administrator; with grants,
+    // within them.
+    store.add_user("boss", None, true).await.unwrap();
+    let (_, all) = store.create_token("boss", &[], None).await.unwrap();
+    assert!(store.authenticate(&all).await.unwrap().unwrap().admin);
+    let (_, scoped) = store
+        .create_token("boss", std::slice::from_ref(&write_net), None)
+        .await
+        .unwrap();
+    let scoped = store.authenticate(&scoped).await.unwrap().unwrap();
+    assert!(!scoped.admin);
+    assert!(!scoped.may_write(&name("/org/x"), Some(&name("/org/"))));
+    assert!(scoped.may_write(&name("/net/x"), Some(&name("/net/"))));
     assert!(store.revoke_token(&info.id).await.unwrap());
     assert_eq!(store.authenticate(&secret).await.unwrap(), None);
     assert!(!store.revoke_token(&info.id).await.unwrap());

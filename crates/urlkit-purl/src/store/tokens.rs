@@ -118,8 +118,8 @@ impl Store {
 
     /// The actor a token's secret stands for, or `None` for an unknown or revoked token
     /// (or a text that is no token). Its grants are the token's within its user's
-    /// current rights (an administrator's token keeps all of its grants, but is not an
-    /// administrator).
+    /// current rights. A token an administrator made without grants acts as that
+    /// administrator (while the user is one); one made with grants keeps to them.
     pub async fn authenticate(&self, secret: &str) -> Result<Option<Actor>, StoreError> {
         let Some(id) = id_of(secret) else {
             return Ok(None);
@@ -145,6 +145,7 @@ impl Store {
                 format!("the database holds bad grants for token {id}: {error}"),
             )
         })?;
+        let admin = owner.admin && grants.is_empty();
         let grants = grants
             .into_iter()
             .filter(|grant| {
@@ -154,7 +155,7 @@ impl Store {
         Ok(Some(Actor {
             user,
             token: Some(id.to_string()),
-            admin: false,
+            admin,
             grants,
         }))
     }
