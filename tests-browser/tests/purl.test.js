@@ -43,8 +43,8 @@ for (const [look, javaScript] of [["desktop", true], ["phone", false]]) {
     assert.match(await page.locator("header").textContent(), /Logged in as alice/);
     await page.getByRole("link", { name: "New record" }).click();
     await page.getByLabel("Name", { exact: true }).fill(name);
-    await page.getByLabel("Type").selectOption("partial");
-    await page.getByLabel("Target URL").fill("https://books.example/shelf/");
+    await page.getByLabel("Type", { exact: true }).selectOption("partial");
+    await page.getByLabel("Target URL", { exact: true }).fill("https://books.example/shelf/");
     await page.getByLabel("Request path to try").fill(`${name}vol%201/page?n=2`);
     await page.getByRole("button", { name: "Preview" }).click();
     assert.match(await page.locator(".preview").textContent(), /Location: https:\/\/books\.example\/shelf\/vol%201\/page\?n=2/);
@@ -60,7 +60,7 @@ for (const [look, javaScript] of [["desktop", true], ["phone", false]]) {
     assert.equal(answer.headers.get("location"), "https://books.example/shelf/a/b?c=d");
 
     await page.getByRole("link", { name: "Edit" }).click();
-    await page.getByLabel("Target URL").fill("https://library.example/");
+    await page.getByLabel("Target URL", { exact: true }).fill("https://library.example/");
     await page.getByLabel("Reason for the change").fill("moved");
     await page.getByRole("button", { name: "Save" }).click();
     await page.waitForURL(/\?saved=2$/);

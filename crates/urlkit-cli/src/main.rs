@@ -3,8 +3,8 @@
 mod codec_cmd;
 mod inspect_cmd;
 mod io;
-mod release;
 mod purl_cmd;
+mod release;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::process::ExitCode;

@@ -287,4 +287,7 @@ async fn the_page_speaks_the_tool_s_languages_and_escapes_what_it_shows() {
     assert!(search.contains("/-/info/net/q"), "{search}");
     assert!(!search.contains("<script>alert"), "{search}");
     assert!(search.contains("&lt;script&gt;"));
+    // A record's `?info` view switches language without following the record.
+    let info = r.get("/net/q?info").await.text().await.unwrap();
+    assert!(info.contains("href=\"/-/info/net/q?lang=cs\""), "{info}");
 }

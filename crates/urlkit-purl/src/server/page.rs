@@ -14,7 +14,7 @@ use axum::response::{Html, IntoResponse, Response};
 use std::collections::HashMap;
 use std::fmt::Write;
 use std::time::Duration;
-use urlkit::purl::{Action, Answer, Name, Offer, Table};
+use urlkit::purl::{Action, Answer, Name, Offer, Table, RESERVED_PREFIX};
 use urlkit_web::i18n::{language, remember_language};
 use urlkit_web::i18n::{Arg, Catalog, Lang};
 use urlkit_web::page::language_links_to;
@@ -80,7 +80,13 @@ pub async fn context(state: &PurlState, uri: &Uri, headers: &HeaderMap) -> Ctx {
         chosen,
         session,
         actor,
-        path: uri.path().to_string(),
+        // The one page outside /-/ is a record's `?info`, whose language switch must not
+        // follow the record: it points at the same view under /-/info.
+        path: if uri.path().starts_with(RESERVED_PREFIX) {
+            uri.path().to_string()
+        } else {
+            format!("/-/info{}", uri.path())
+        },
     }
 }
 
@@ -1117,10 +1123,11 @@ pub fn info_page(
         if !stored.deleted {
             let _ = write!(
                 main,
-                "<form method=\"post\" action=\"/-/delete\" class=\"options\">{csrf}\
+                "<details class=\"options-box\"><summary>{delete}…</summary>\
+                 <form method=\"post\" action=\"/-/delete\" class=\"options\">{csrf}\
                  <input type=\"hidden\" name=\"name\" value=\"{name}\">\
                  <input type=\"hidden\" name=\"expect\" value=\"{version}\">{message}{reason}\
-                 <button type=\"submit\">{delete}</button></form>",
+                 <button type=\"submit\">{delete}</button></form></details>",
                 csrf = ctx.csrf_field(),
                 version = view.version,
                 message = input_row("message", &ctx.t("purl-message"), "", ""),
