@@ -402,3 +402,59 @@ async fn resolutions_are_counted_in_batches_and_metrics_name_them() {
         );
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_locked_database_stops_writes_not_redirects() {
+    use sqlx::Connection;
+    let r = start("locked").await;
+    r.create(
+        "/net/l",
+        json!({"type": "redirect", "target": "https://e.org/l"}),
+    )
+    .await;
+    // Another process holds the database's write lock.
+    let file = r.dir.join("purl.db");
+    let mut other = sqlx::SqliteConnection::connect(&format!("sqlite:{}", file.display()))
+        .await
+        .unwrap();
+    sqlx::query("BEGIN EXCLUSIVE")
+        .execute(&mut other)
+        .await
+        .unwrap();
+    let started = std::time::Instant::now();
+    let answer = r.get("/net/l").await;
+    assert_eq!(answer.status(), StatusCode::FOUND);
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(2),
+        "a redirect does not wait for the database"
+    );
+    let (write, ready) = tokio::join!(
+        r.put(
+            &r.net_token,
+            "/net/l",
+            json!({"type": "redirect", "target": "https://e.org/new"}),
+            ("If-Match", "\"1\""),
+        ),
+        r.get("/-/readyz")
+    );
+    assert_eq!(write.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert!(write.headers().contains_key(header::RETRY_AFTER));
+    let error: Value = write.json().await.unwrap();
+    assert_eq!(error["error"]["code"], "database-locked");
+    assert_eq!(ready.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(location(&r.get("/net/l").await), "https://e.org/l");
+    // The lock released, writes go through again by themselves.
+    sqlx::query("ROLLBACK").execute(&mut other).await.unwrap();
+    other.close().await.unwrap();
+    assert_eq!(r.get("/-/readyz").await.status(), StatusCode::OK);
+    let write = r
+        .put(
+            &r.net_token,
+            "/net/l",
+            json!({"type": "redirect", "target": "https://e.org/new"}),
+            ("If-Match", "\"1\""),
+        )
+        .await;
+    assert_eq!(write.status(), StatusCode::OK);
+    assert_eq!(location(&r.get("/net/l").await), "https://e.org/new");
+}

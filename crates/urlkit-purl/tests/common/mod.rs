@@ -22,7 +22,7 @@ pub struct Resolver {
     /// An administrator's token.
     pub admin_token: String,
     pub client: reqwest::Client,
-    dir: PathBuf,
+    pub dir: PathBuf,
 }
 
 impl Drop for Resolver {
