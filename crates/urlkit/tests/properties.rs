@@ -2,6 +2,7 @@
 
 use proptest::prelude::*;
 use urlkit::charset::TextDecoder;
+use urlkit::detect::Ranking;
 use urlkit::{
     Charset, CharsetChoice, Codec, DecodeOptions, DecodeSettings, EncodeOptions, EncodeSet, Newline,
 };
@@ -487,17 +488,40 @@ proptest! {
 
     /// Per-line decoding, whose plain lines are decoded a run at a time, gives every line
     /// the output, findings and rejection of the full decoder run on that line alone, in
-    /// any chunking of the input.
+    /// any chunking of the input; with `auto` too, where a plain line's charset is
+    /// settled beside the run (its `charset-detected` note included), among lines that
+    /// detection answers otherwise: a byte order mark, legacy bytes, ISO-2022-JP escapes,
+    /// UTF-16 without a mark.
     #[test]
     fn plain_lines_agree_with_the_full_decoder_per_line(
-        rows in column_rows(),
-        crlf in proptest::collection::vec(any::<bool>(), 40),
+        rows in proptest::collection::vec(
+            prop_oneof![
+                8 => column_rows(),
+                1 => proptest::collection::vec(
+                    prop::sample::select(vec![
+                        &b"%EF%BB%BFcaf%C3%A9"[..],
+                        b"%EF%BB%BF",
+                        b"%83%89%81%5B%83%81%83%93",
+                        b"%C0%E2%EE%F1",
+                        b"%1B%24%42%24%22%1B%28%42",
+                        b"a%00b%00c%00",
+                        "\u{FEFF}é".as_bytes(),
+                    ]).prop_map(|row| row.to_vec()),
+                    1..3,
+                ),
+            ],
+            1..4,
+        ).prop_map(|parts| parts.concat()),
+        crlf in proptest::collection::vec(any::<bool>(), 130),
         last_break in any::<bool>(),
         mut cuts in proptest::collection::vec(0usize..2000, 0..4),
         plus_space in any::<bool>(),
         keep_whitespace in any::<bool>(),
         strict in any::<bool>(),
         newline_crlf in any::<bool>(),
+        text in any::<bool>(),
+        auto in any::<bool>(),
+        runners_up in prop::bool::weighted(0.2),
     ) {
         let mut input = Vec::new();
         for (k, row) in rows.iter().enumerate() {
@@ -510,7 +534,8 @@ proptest! {
         let options = DecodeOptions {
             per_line: true,
             newline: if newline_crlf { Newline::CrLf } else { Newline::Lf },
-            ..row_options("utf-8", plus_space, keep_whitespace, false)
+            ranking: if runners_up { Ranking::RunnersUp } else { Ranking::Charset },
+            ..row_options(if auto { "auto" } else { "utf-8" }, plus_space, keep_whitespace, text)
         };
         let expected = lines_one_by_one(&options, strict, &input);
 

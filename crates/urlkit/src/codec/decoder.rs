@@ -132,21 +132,7 @@ impl EntryDecoder {
         // The note is written only when it is kept: per line, past the findings cap,
         // most entries are only counted.
         diagnostics.push_lazy(Code::CharsetDetected, self.percent.offset(), || {
-            let mut message = format!(
-                "charset detected: {} ({}, confidence {:.2})",
-                charset.name(),
-                detection.reason,
-                detection.confidence
-            );
-            if !detection.runners_up.is_empty() {
-                let others: Vec<String> = detection
-                    .runners_up
-                    .iter()
-                    .map(|c| format!("{} {:.2}", c.charset, c.confidence))
-                    .collect();
-                message.push_str(&format!("; other candidates: {}", others.join(", ")));
-            }
-            message
+            detected_message(&detection)
         });
         self.stage = self.stage_for(charset);
         self.skip = detection.bom_length;
@@ -470,6 +456,25 @@ impl Entry for EntryDecoder {
         }
         self.start_stage();
     }
+}
+
+/// The message of the `charset-detected` finding `auto` makes for `detection`.
+pub(crate) fn detected_message(detection: &Detection) -> String {
+    let mut message = format!(
+        "charset detected: {} ({}, confidence {:.2})",
+        detection.charset.name(),
+        detection.reason,
+        detection.confidence
+    );
+    if !detection.runners_up.is_empty() {
+        let others: Vec<String> = detection
+            .runners_up
+            .iter()
+            .map(|c| format!("{} {:.2}", c.charset, c.confidence))
+            .collect();
+        message.push_str(&format!("; other candidates: {}", others.join(", ")));
+    }
+    message
 }
 
 #[cfg(test)]

@@ -53,6 +53,11 @@ impl<E: Entry> Framing<E> {
         self.per_line && !self.in_line && !self.pending_cr
     }
 
+    /// The number of the current line (counted from 1) and the input offset it starts at.
+    pub(crate) fn line_position(&self) -> (u64, u64) {
+        (self.line, self.line_start)
+    }
+
     /// Per-line mode, at the start of a line: passes over `lines` whole lines, `bytes` of
     /// input with their line breaks, whose results (each followed by the separator) the
     /// caller wrote, as if they had been fed.

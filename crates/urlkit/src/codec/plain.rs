@@ -7,11 +7,12 @@
 //! UTF-8. For such an entry the output is the same as the full decoder's and there are no
 //! findings; any other entry is left to the full decoder, which repairs and reports.
 
-use super::decoder::EntryDecoder;
+use super::decoder::{detected_message, EntryDecoder};
 use super::kernel::{self, hex_value, portable, Kernels, StopTable, REMOVABLE_WHITESPACE};
 use super::lines::Framing;
 use super::{utf8, CharsetChoice, DecodeOptions};
-use crate::diagnostics::Diagnostics;
+use crate::detect::{self, Ranking};
+use crate::diagnostics::{Code, Diagnostics};
 
 /// `%` bytes after a copy of the entry: never an escape (`%` is not a hex digit), so the
 /// vector loops stop where the entry ends, and run whole blocks up to there instead of
@@ -240,8 +241,18 @@ const MOST_LINES_IN_A_RUN: usize = 1024;
 /// a run at a time (see [`PlainUtf8::decode_run`]), each result followed by the separator;
 /// any other line, and a line cut by the end of a chunk, goes through the per-line framing
 /// and the full decoder, which repair and report.
+///
+/// With `auto`, a plain line is one whose result detection settles as UTF-8 without the
+/// statistical model (ASCII only, valid UTF-8 or empty, with no byte order mark): the
+/// result is the same as decoding it in UTF-8, and the line's only finding is the
+/// `charset-detected` note, made here as the full decoder makes it.
 pub(crate) struct PlainLines {
     plain: PlainUtf8,
+    /// `auto`: each line's charset is detected, with this much of the detection.
+    detect: Option<Ranking>,
+    /// `auto` on text input: detection reads only the escapes, so a line with literal
+    /// non-ASCII characters is left to the full decoder.
+    text: bool,
     /// The escape of the separator written after each result (`%0A` or `%0D%0A`): a
     /// line's text followed by it decodes to the line's result followed by the separator,
     /// and is plain exactly when the line is (`%` never continues an escape cut short).
@@ -252,14 +263,27 @@ pub(crate) struct PlainLines {
     /// Where each line of the run, separator included, ends in the chunk.
     line_ends: Vec<usize>,
     out_ends: Vec<usize>,
+    /// Where the last run's output starts in `out`.
+    run_start: usize,
     /// How many lines the next run gathers: about twice what the last one decoded, so
     /// that a line that is not plain costs little gathering.
     most: usize,
 }
 
 impl PlainLines {
-    /// The fast path for per-line decoding with `options`: decoding to UTF-8 text.
+    /// The fast path for per-line decoding with `options`: decoding to UTF-8 text, or to
+    /// text in the charset `auto` detects line by line.
     pub(crate) fn for_options(options: &DecodeOptions) -> Option<Self> {
+        if options.charset == CharsetChoice::Auto {
+            let utf8 = DecodeOptions {
+                charset: CharsetChoice::Fixed(crate::Charset::UTF_8),
+                ..options.clone()
+            };
+            let mut lines = Self::with_plain(options, PlainUtf8::for_entries(&utf8)?)?;
+            lines.detect = Some(options.ranking);
+            lines.text = options.text;
+            return Some(lines);
+        }
         Self::with_plain(options, PlainUtf8::for_entries(options)?)
     }
 
@@ -267,6 +291,8 @@ impl PlainLines {
     pub(crate) fn with_plain(options: &DecodeOptions, plain: PlainUtf8) -> Option<Self> {
         options.per_line.then(|| PlainLines {
             plain,
+            detect: None,
+            text: false,
             separator: match options.newline {
                 super::Newline::Lf => b"%0A",
                 super::Newline::CrLf => b"%0D%0A",
@@ -275,6 +301,7 @@ impl PlainLines {
             offsets: Vec::new(),
             line_ends: Vec::new(),
             out_ends: Vec::new(),
+            run_start: 0,
             most: MOST_LINES_IN_A_RUN,
         })
     }
@@ -291,19 +318,70 @@ impl PlainLines {
         let mut rest = chunk;
         while !rest.is_empty() {
             if framing.at_line_start() {
-                let (lines, bytes) = self.decode_lines(rest, out);
+                let (mut lines, mut bytes) = self.decode_lines(rest, out);
+                if let Some(ranking) = self.detect {
+                    lines = self.detected(rest, lines, ranking, framing, out, diagnostics);
+                    bytes = lines.checked_sub(1).map_or(0, |last| self.line_ends[last]);
+                }
                 if lines > 0 {
                     framing.pass_lines(lines as u64, bytes as u64);
                     rest = &rest[bytes..];
                     continue;
                 }
             }
-            // A line that is not plain, or the rest of one begun before, or the start of
-            // one that ends in a later chunk.
+            // A line that is not plain (with `auto`, or not settled as UTF-8), or the rest
+            // of one begun before, or the start of one that ends in a later chunk.
             let end = memchr::memchr(b'\n', rest).map_or(rest.len(), |at| at + 1);
             framing.feed(&rest[..end], out, diagnostics);
             rest = &rest[end..];
         }
+    }
+
+    /// `auto`: of the `lines` leading lines of `input` that [`decode_lines`] just decoded
+    /// onto `out`, keeps those before the first whose charset detection does not settle as
+    /// UTF-8 without a byte order mark (taking the rest out of `out`), notes each kept
+    /// line's detection as the full decoder does, and returns how many it kept.
+    ///
+    /// [`decode_lines`]: Self::decode_lines
+    fn detected(
+        &mut self,
+        input: &[u8],
+        lines: usize,
+        ranking: Ranking,
+        framing: &Framing<EntryDecoder>,
+        out: &mut Vec<u8>,
+        diagnostics: &mut Diagnostics,
+    ) -> usize {
+        let separator = self.separator.len() / 3;
+        let (first_line, first_start) = framing.line_position();
+        let mut line_start = self.run_start;
+        let mut input_start = 0;
+        for line in 0..lines {
+            let line_end = self.out_ends[line];
+            let text = &out[line_start..line_end - separator];
+            let raw_end = self.line_ends[line] - 1;
+            let raw = &input[input_start..raw_end];
+            let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+            let detection = (!self.text || raw.is_ascii())
+                .then(|| match ranking {
+                    Ranking::Charset => detect::settled_utf8(text),
+                    Ranking::RunnersUp => Some(detect::detect_url_entry(text, true, ranking)),
+                })
+                .flatten()
+                .filter(|d| d.charset.is_utf8() && d.bom_length == 0);
+            let Some(detection) = detection else {
+                out.truncate(line_start);
+                return line;
+            };
+            let offset = first_start + input_start as u64;
+            diagnostics.start_line(first_line + line as u64, offset);
+            diagnostics.push_lazy(Code::CharsetDetected, offset, || {
+                detected_message(&detection)
+            });
+            line_start = line_end;
+            input_start = self.line_ends[line];
+        }
+        lines
     }
 
     /// Decodes the leading whole lines of `input` that are plain onto `out`, each result
@@ -328,6 +406,7 @@ impl PlainLines {
             return (0, 0);
         }
         self.out_ends.clear();
+        self.run_start = out.len();
         let lines = self
             .plain
             .decode_run(&self.values, &self.offsets, out, &mut self.out_ends);
@@ -805,6 +884,44 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A line longer than `auto`'s window, whole in the chunk given, is read whole by the
+    /// full decoder too: the same note either way.
+    #[test]
+    fn auto_notes_a_long_line_as_the_full_decoder_does() {
+        let options = DecodeOptions {
+            charset: CharsetChoice::Auto,
+            per_line: true,
+            ..DecodeOptions::default()
+        };
+        let mut long = b"a".repeat(70_000);
+        long.extend_from_slice(b"%C3%A9");
+        let input = [&b"caf%C3%A9\n"[..], &long, b"\n%EF%BB%BFx\n"].concat();
+        let outcome = crate::Codec::decoder(&options).run(&input).unwrap();
+        let notes: Vec<(u64, &str)> = outcome
+            .diagnostics
+            .items()
+            .iter()
+            .map(|d| (d.line.unwrap(), d.message.as_str()))
+            .collect();
+        let entry = DecodeOptions {
+            per_line: false,
+            ..options
+        };
+        let alone = crate::Codec::decoder(&entry).run(&long).unwrap();
+        assert_eq!(
+            notes,
+            [
+                (1, "charset detected: UTF-8 (valid UTF-8, confidence 0.75)"),
+                (2, alone.diagnostics.items()[0].message.as_str()),
+                (
+                    3,
+                    "charset detected: UTF-8 (byte order mark, confidence 1.00)"
+                ),
+            ]
+        );
+        assert!(outcome.output.ends_with("aé\nx\n".as_bytes()));
     }
 
     #[test]

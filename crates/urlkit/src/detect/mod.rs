@@ -175,10 +175,8 @@ fn detect_hinted<'a>(
         Err(_) => None,
     };
     if let Some(text) = utf8 {
-        // Legacy text that happens to be valid UTF-8 gets rarer with every multi-byte
-        // sequence; one two-byte sequence alone is weak evidence.
         let (multi, long_seqs) = multi_byte_characters(text.as_bytes());
-        let doubt = 0.25f32.powi(multi.saturating_add(long_seqs));
+        let doubt = utf8_doubt(multi, long_seqs);
         let runners_up = match ranking {
             Ranking::Charset => Vec::new(),
             Ranking::RunnersUp => {
@@ -219,6 +217,45 @@ fn detect_hinted<'a>(
         bom_length: 0,
         runners_up: ranked.take(MAX_RUNNERS_UP).collect(),
     }
+}
+
+/// How likely legacy text is to be valid UTF-8 with `multi` non-ASCII characters, `long`
+/// of them of three or four bytes: it gets rarer with every multi-byte sequence, and one
+/// two-byte sequence alone is weak evidence.
+fn utf8_doubt(multi: i32, long: i32) -> f32 {
+    0.25f32.powi(multi.saturating_add(long))
+}
+
+/// What [`detect_entry`] answers, with [`Ranking::Charset`] and the whole entry given, for
+/// `text` known to be valid UTF-8, when that answer is UTF-8 without a byte order mark
+/// (`"empty input"`, `"ASCII only"` or `"valid UTF-8"`), in one pass over its bytes;
+/// `None` when detection may answer anything else (a byte order mark, ISO-2022-JP
+/// escapes, UTF-16 without a mark), which [`detect_entry`] then works out. Bytes that are
+/// not UTF-8 are a caller's mistake: the answer is then meaningless, never a panic.
+pub(crate) fn settled_utf8(text: &[u8]) -> Option<Detection> {
+    if text.is_empty() {
+        return Some(fixed(Charset::UTF_8, 0.1, "empty input", 0));
+    }
+    if text.starts_with(&[0xEF, 0xBB, 0xBF]) {
+        return None;
+    }
+    // ISO-2022-JP needs an escape byte, UTF-16 without a mark a NUL.
+    let (mut multi, mut long, mut sniffed) = (0usize, 0usize, false);
+    for &b in text {
+        multi += usize::from(b >= 0xC0);
+        long += usize::from(b >= 0xE0);
+        sniffed |= b == 0x1B || b == 0;
+    }
+    if sniffed {
+        return None;
+    }
+    if multi == 0 {
+        // Valid UTF-8 without a lead byte is ASCII.
+        return Some(fixed(Charset::UTF_8, 1.0, "ASCII only", 0));
+    }
+    let clamp = |n: usize| n.min(i32::MAX as usize) as i32;
+    let doubt = utf8_doubt(clamp(multi), clamp(long));
+    Some(fixed(Charset::UTF_8, 1.0 - doubt, "valid UTF-8", 0))
 }
 
 /// The non-ASCII characters of valid UTF-8 `bytes`, and of them those of three or four
@@ -463,6 +500,23 @@ mod tests {
     }
 
     proptest::proptest! {
+        /// What per-line `auto` settles without the full detection is the full
+        /// detection's answer, and it settles every UTF-8 text without an escape byte, a
+        /// NUL or a byte order mark.
+        #[test]
+        fn settled_utf8_is_the_full_answer(
+            text in "(\\PC|\u{FEFF}|\x00|\x1B\\$B|\x1B)*",
+        ) {
+            let bytes = text.as_bytes();
+            let full = detect_entry(bytes, None, true, Ranking::Charset);
+            match settled_utf8(bytes) {
+                Some(settled) => proptest::prop_assert_eq!(settled, full),
+                None => proptest::prop_assert!(
+                    bytes.starts_with(&[0xEF, 0xBB, 0xBF]) || bytes.contains(&0) || bytes.contains(&0x1B)
+                ),
+            }
+        }
+
         #[test]
         fn the_charset_alone_is_the_full_answer_for_utf8_text(
             text in "\\PC{0,60}",
