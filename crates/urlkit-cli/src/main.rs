@@ -187,36 +187,43 @@ fn serve(args: ServeArgs) -> ExitCode {
         shutdown_grace: args.shutdown_timeout,
         json_logs,
     };
+    start_logging(json_logs, args.verbose, &["urlkit_web"]);
+    run_server(urlkit_web::serve(config))
+}
+
+/// Logs to stderr, as JSON lines or text: this program's `crates` at INFO (DEBUG when
+/// `verbose`), everything else at WARN.
+pub(crate) fn start_logging(json: bool, verbose: bool, crates: &[&str]) {
     use tracing_subscriber::filter::{LevelFilter, Targets};
     use tracing_subscriber::prelude::*;
-    let ours = if args.verbose {
+    let ours = if verbose {
         LevelFilter::DEBUG
     } else {
         LevelFilter::INFO
     };
-    let targets = Targets::new()
-        .with_default(LevelFilter::WARN)
-        .with_target("urlkit_web", ours);
-    if json_logs {
+    let targets = crates.iter().fold(
+        Targets::new().with_default(LevelFilter::WARN),
+        |targets, name| targets.with_target(*name, ours),
+    );
+    let layer = tracing_subscriber::fmt::layer().with_writer(std::io::stderr);
+    if json {
         tracing_subscriber::registry()
-            .with(
-                tracing_subscriber::fmt::layer()
-                    .json()
-                    .flatten_event(true)
-                    .with_writer(std::io::stderr),
-            )
+            .with(layer.json().flatten_event(true))
             .with(targets)
             .init();
     } else {
         tracing_subscriber::registry()
-            .with(
-                tracing_subscriber::fmt::layer()
-                    .with_writer(std::io::stderr)
-                    .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr())),
-            )
+            .with(layer.with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr())))
             .with(targets)
             .init();
     }
+}
+
+/// Runs a server until it stops: status 0, or 1 with the reason when it cannot start or
+/// fails.
+pub(crate) fn run_server(
+    server: impl std::future::Future<Output = anyhow::Result<()>>,
+) -> ExitCode {
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -227,7 +234,7 @@ fn serve(args: ServeArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    match runtime.block_on(urlkit_web::serve(config)) {
+    match runtime.block_on(server) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("urlkit: {e:#}");

@@ -510,28 +510,6 @@ fn print_written(verb: &str, stored: &Stored) {
     println!("{verb} {} (version {})", stored.record.name, stored.version);
 }
 
-/// `YYYY-MM-DDTHH:MM:SSZ` of milliseconds since the epoch.
-fn utc(millis: i64) -> String {
-    let secs = millis.div_euclid(1000);
-    let (days, rest) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    // Civil from days (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-        rest / 3600,
-        rest % 3600 / 60,
-        rest % 60
-    )
-}
-
 /// One line saying what a body answers.
 fn summary(body: &Body) -> String {
     let answer = match &body.action {
@@ -579,7 +557,7 @@ fn show_stored(stored: &Stored) {
             .domain
             .as_ref()
             .map_or("(none)".to_string(), |d| d.to_string()),
-        utc(stored.changed_at),
+        urlkit_purl::server::api::rfc3339(stored.changed_at),
         stored.changed_by
     );
 }
@@ -592,7 +570,7 @@ fn show_event(event: &Event) {
     print!(
         "version {}  {}  {kind} by {}",
         event.version,
-        utc(event.at),
+        urlkit_purl::server::api::rfc3339(event.at),
         event.user
     );
     if let Some(token) = &event.token {
@@ -951,10 +929,11 @@ async fn local(command: PurlCommand) -> Outcome {
                     token.id,
                     token.user,
                     grants.join(" "),
-                    utc(token.created_at),
-                    token
-                        .revoked_at
-                        .map_or(String::new(), |at| format!(", revoked {}", utc(at))),
+                    urlkit_purl::server::api::rfc3339(token.created_at),
+                    token.revoked_at.map_or(String::new(), |at| format!(
+                        ", revoked {}",
+                        urlkit_purl::server::api::rfc3339(at)
+                    )),
                     token
                         .label
                         .map_or(String::new(), |label| format!("  ({label})")),
@@ -986,46 +965,8 @@ fn serve(db: String, args: ServeArgs) -> ExitCode {
         shutdown_grace: args.shutdown_timeout,
         json_logs,
     };
-    use tracing_subscriber::filter::{LevelFilter, Targets};
-    use tracing_subscriber::prelude::*;
-    let ours = if args.verbose {
-        LevelFilter::DEBUG
-    } else {
-        LevelFilter::INFO
-    };
-    let targets = Targets::new()
-        .with_default(LevelFilter::WARN)
-        .with_target("urlkit_web", ours)
-        .with_target("urlkit_purl", ours);
-    let layer = tracing_subscriber::fmt::layer().with_writer(std::io::stderr);
-    if json_logs {
-        tracing_subscriber::registry()
-            .with(layer.json().flatten_event(true))
-            .with(targets)
-            .init();
-    } else {
-        tracing_subscriber::registry()
-            .with(layer.with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr())))
-            .with(targets)
-            .init();
-    }
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(runtime) => runtime,
-        Err(error) => {
-            eprintln!("urlkit: cannot start the server: {error}");
-            return ExitCode::from(1);
-        }
-    };
-    match runtime.block_on(urlkit_purl::server::serve(config)) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) => {
-            eprintln!("urlkit: {error:#}");
-            ExitCode::from(1)
-        }
-    }
+    crate::start_logging(json_logs, args.verbose, &["urlkit_web", "urlkit_purl"]);
+    crate::run_server(urlkit_purl::server::serve(config))
 }
 
 #[cfg(test)]
@@ -1044,13 +985,6 @@ mod tests {
         assert_eq!(offer.target, "urn:x:y");
         assert!(parse_offer("text/html").is_err());
         assert!(parse_offer("text/html=/relative").is_err());
-    }
-
-    #[test]
-    fn times_are_utc() {
-        assert_eq!(utc(0), "1970-01-01T00:00:00Z");
-        assert_eq!(utc(951_782_400_000), "2000-02-29T00:00:00Z");
-        assert_eq!(utc(1_795_000_000_123), "2026-11-18T11:06:40Z");
     }
 
     #[test]

@@ -131,14 +131,7 @@ pub fn language(query: Option<&str>, headers: &HeaderMap) -> (Lang, Option<Lang>
             .find(|(name, _)| name == "lang")
             .and_then(|(_, value)| Lang::from_tag(&value))
     });
-    let cookie = headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, _)| *name == COOKIE)
-        .map(|(_, value)| value);
+    let cookie = crate::cookie::value(headers, COOKIE);
     let accept = headers
         .get(header::ACCEPT_LANGUAGE)
         .and_then(|v| v.to_str().ok());

@@ -10,6 +10,7 @@ pub mod bucket;
 
 pub mod compress;
 pub mod conn;
+pub mod cookie;
 pub mod error;
 pub mod i18n;
 pub mod limits;

@@ -251,6 +251,27 @@ fn write_error(state: &PurlState, operation: &'static str, error: WriteError) ->
     response
 }
 
+/// The answer to a write: the record with `status` and its new `ETag`, or why not; counted
+/// either way.
+fn answer_write(
+    state: &PurlState,
+    operation: &'static str,
+    status: StatusCode,
+    written: Result<Stored, WriteError>,
+) -> Response {
+    match written {
+        Ok(stored) => {
+            state.metrics.wrote(operation, "ok");
+            state
+                .metrics
+                .records
+                .set(state.registry.table().len() as i64);
+            record_response(status, &stored)
+        }
+        Err(e) => write_error(state, operation, e),
+    }
+}
+
 fn bad_json(state: &PurlState, error: impl std::fmt::Display) -> Refusal {
     state.metrics.refusals.inc();
     ApiError::bad_request("bad-json", format!("the body is not a record: {error}")).into()
@@ -304,22 +325,12 @@ pub async fn put_record(
         .registry
         .put(&actor, &name, body, expect, reason.as_deref())
         .await;
-    Ok(match written {
-        Ok(stored) => {
-            state.metrics.wrote("put", "ok");
-            state
-                .metrics
-                .records
-                .set(state.registry.table().len() as i64);
-            let status = if expect == Expect::Absent {
-                StatusCode::CREATED
-            } else {
-                StatusCode::OK
-            };
-            record_response(status, &stored)
-        }
-        Err(e) => write_error(&state, "put", e),
-    })
+    let status = if expect == Expect::Absent {
+        StatusCode::CREATED
+    } else {
+        StatusCode::OK
+    };
+    Ok(answer_write(&state, "put", status, written))
 }
 
 /// What `DELETE` and `POST …/restore` may say.
@@ -363,13 +374,7 @@ pub async fn delete_record(
             note.reason.as_deref(),
         )
         .await;
-    Ok(match deleted {
-        Ok(stored) => {
-            state.metrics.wrote("delete", "ok");
-            record_response(StatusCode::OK, &stored)
-        }
-        Err(e) => write_error(&state, "delete", e),
-    })
+    Ok(answer_write(&state, "delete", StatusCode::OK, deleted))
 }
 
 /// `POST /-/api/restore/{name}` with `If-Match` and `{"version": N, "reason": …}`: the
@@ -401,13 +406,7 @@ pub async fn restore_record(
         .registry
         .restore(&actor, &name, version, expect, reason.as_deref())
         .await;
-    Ok(match restored {
-        Ok(stored) => {
-            state.metrics.wrote("restore", "ok");
-            record_response(StatusCode::OK, &stored)
-        }
-        Err(e) => write_error(&state, "restore", e),
-    })
+    Ok(answer_write(&state, "restore", StatusCode::OK, restored))
 }
 
 /// The body of `POST /-/api/clone/{name}`.
@@ -451,13 +450,7 @@ pub async fn clone_record(
             request.reason.as_deref(),
         )
         .await;
-    Ok(match written {
-        Ok(stored) => {
-            state.metrics.wrote("put", "ok");
-            record_response(StatusCode::CREATED, &stored)
-        }
-        Err(e) => write_error(&state, "put", e),
-    })
+    Ok(answer_write(&state, "put", StatusCode::CREATED, written))
 }
 
 /// `GET /-/api/history/{name}`: every change of the record, oldest first.

@@ -3,7 +3,7 @@
 //! itself is guarded by a token in a cookie of its own (double submit). Sessions live in
 //! the memory of the instance that made them and end after [`SESSION_TTL`] or at logout.
 
-use axum::http::{header, HeaderMap, HeaderValue};
+use axum::http::{HeaderMap, HeaderValue};
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -50,16 +50,7 @@ pub fn same_secret(a: &str, b: &str) -> bool {
 }
 
 /// The value of cookie `name` in the request.
-pub fn cookie<'h>(headers: &'h HeaderMap, name: &str) -> Option<&'h str> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(n, _)| *n == name)
-        .map(|(_, v)| v)
-}
+pub use urlkit_web::cookie::value as cookie;
 
 /// A `Set-Cookie` for the page's paths: HttpOnly, SameSite=Strict, Secure over TLS;
 /// `None` for the value ends it.
@@ -118,6 +109,7 @@ impl Sessions {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use axum::http::header;
 
     #[test]
     fn sessions_are_found_by_their_cookie_and_end_at_logout() {
