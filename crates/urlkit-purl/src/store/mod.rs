@@ -5,6 +5,7 @@
 //! its history event are written in one transaction; the history is only ever appended to.
 //! Passwords are stored as Argon2id hashes, tokens as hashes of their secret.
 
+pub mod bulk;
 mod owners;
 mod records;
 mod schema;
