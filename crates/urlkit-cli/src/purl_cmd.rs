@@ -10,6 +10,8 @@ use urlkit_purl::checks::chain_check;
 use urlkit_purl::model::{Actor, Body, Event, Expect, Grant, Right, Stored};
 use urlkit_purl::store::{Search, Store, WriteError};
 
+mod import;
+
 /// Options and subcommands of `urlkit purl`.
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:
@@ -62,6 +64,8 @@ enum PurlSub {
     Search(SearchArgs),
     /// Create a record TO answering as FROM does.
     Clone(CloneArgs),
+    /// Create many records from JSON Lines: {"name": "/x", "record": {…}} a line.
+    Import(ImportArgs),
     /// Users.
     #[command(subcommand)]
     User(UserSub),
@@ -241,6 +245,17 @@ struct CloneArgs {
     /// The new name.
     to: String,
     /// Why, for the history.
+    #[arg(long, value_name = "TEXT")]
+    reason: Option<String>,
+}
+
+#[derive(Args, Debug)]
+struct ImportArgs {
+    /// The file (- for standard input): one {"name": …, "record": …} a line, the record
+    /// as the API's PUT takes it ({"type": "redirect", "target": …}). A bad line writes
+    /// nothing.
+    file: std::path::PathBuf,
+    /// Why, for the history of every record.
     #[arg(long, value_name = "TEXT")]
     reason: Option<String>,
 }
@@ -778,6 +793,13 @@ async fn local(command: PurlCommand) -> Outcome {
                 .await
                 .map_err(|e| write_refused(&to, e))?;
             print_written("created", &stored);
+        }
+        PurlSub::Import(args) => {
+            let args = import::ImportArgs {
+                file: &args.file,
+                reason: args.reason.as_deref(),
+            };
+            import::run(&store, &actor, args).await?;
         }
         PurlSub::User(UserSub::Add {
             name,
