@@ -50,7 +50,7 @@ fi
 for tool in python3 taskset; do
   command -v "$tool" >/dev/null 2>&1 || { echo "bench-purl.sh: needs $tool" >&2; exit 2; }
 done
-bin="${URLKIT_BIN:-$root/${CARGO_TARGET_DIR:-target}/release/urlkit}"
+bin="${URLKIT_BIN:-${CARGO_TARGET_DIR:-$root/target}/release/urlkit}"
 [ -x "$bin" ] || bin="$root/target/release/urlkit"
 [ -x "$bin" ] || { echo "bench-purl.sh: no $bin; build it: cargo build --release -p urlkit-cli" >&2; exit 2; }
 
