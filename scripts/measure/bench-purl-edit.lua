@@ -1,6 +1,6 @@
 -- wrk script of bench-purl.sh: edits through the API, each a PUT of another redirect
 -- record at its version 1 (If-Match: "1"), with the token in $PURL_TOKEN.
---   wrk ... -s bench-purl-edit.lua URL -- N
+--   wrk ... -s bench-purl-edit.lua URL -- N [START]   (START: the first edit's number)
 -- Prints one line: EDITS edits/s errors.
 local count, n = 0, 1000000
 local threads = {}
@@ -13,7 +13,7 @@ end
 function init(args)
   n = tonumber(args[1] or n)
   -- Each thread edits its own run of names (threads set thread_id in setup).
-  count = (thread_id or 0) * 100000
+  count = tonumber(args[2] or 0) + (thread_id or 0) * 100000
 end
 
 function request()
