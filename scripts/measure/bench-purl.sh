@@ -266,11 +266,15 @@ echo "  urlkit: $edits_per_s edits/s ($edit_errors refused, p99 ${edit_p99} us) 
 edit_name="/r/$((last + 1))" new_target="https://example.org/moved/$((last + 1))"
 declare -A effect_ms
 t=$(ms)
-curl -s -o /dev/null -X PUT -H "Authorization: Bearer $token" -H 'If-Match: "1"' \
-  -H 'Content-Type: application/json' \
+put_status="$(curl -s -o "$dir/put.out" -w '%{http_code}' -X PUT -H "Authorization: Bearer $token" \
+  -H 'If-Match: "1"' -H 'Content-Type: application/json' \
   --data "{\"type\":\"redirect\",\"target\":\"$new_target\"}" \
-  "http://127.0.0.1:$port_u/-/api/purls$edit_name"
-effect_ms[urlkit]=$(wait_for "http://127.0.0.1:$port_u$edit_name" "$new_target" 302 "$t")
+  "http://127.0.0.1:$port_u/-/api/purls$edit_name")"
+if [ "$put_status" = 200 ]; then
+  effect_ms[urlkit]=$(wait_for "http://127.0.0.1:$port_u$edit_name" "$new_target" 302 "$t")
+else
+  effect_ms[urlkit]="refused ($put_status after $(($(ms) - t)) ms: $(head -c 200 "$dir/put.out"))"
+fi
 t=$(ms)
 sed -i "s|^$edit_name .*|$edit_name $new_target;|" "$dir/nginx-redirects.map"
 nginx -c "$dir/nginx.conf" -p "$dir" -s reload 2>/dev/null
