@@ -18,6 +18,9 @@
 #   python     the Python package (crates/urlkit-py): its wheel built once in release,
 #              installed in a venv (target/py-venv) with pytest, pyarrow, Polars, DuckDB
 #              and PySpark, and its tests (pytest) against the urlkit binary
+#   licenses   every dependency's license on about.toml's allow-list, and
+#              THIRD-PARTY-NOTICES.txt current (scripts/licenses.sh --check; installs
+#              cargo-about when missing)
 #
 # What a section needs is installed when missing (Debian packages, Rust targets and
 # components, npm packages). A section that still cannot run is reported as skipped with
@@ -25,7 +28,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all_sections=(rust doc wasm-node browser deploy aarch64 miri python)
+all_sections=(rust doc wasm-node browser deploy aarch64 miri python licenses)
 sections=("$@")
 [ ${#sections[@]} -eq 0 ] && sections=("${all_sections[@]}")
 
@@ -276,6 +279,10 @@ section_python() {
     -W ignore::FutureWarning
 }
 
+section_licenses() {
+  run_section licenses scripts/licenses.sh --check
+}
+
 for section in "${sections[@]}"; do
   case "$section" in
     rust) section_rust ;;
@@ -286,6 +293,7 @@ for section in "${sections[@]}"; do
     aarch64) section_aarch64 ;;
     miri) section_miri ;;
     python) section_python ;;
+    licenses) section_licenses ;;
     *)
       echo "unknown section $section; the sections are: ${all_sections[*]}" >&2
       exit 2

@@ -1,5 +1,5 @@
-//! The page's assets (stylesheet, scripts, the WebAssembly module) sent gzip-compressed to
-//! clients that accept it.
+//! The page's assets (stylesheet, scripts, the WebAssembly module) and the third-party
+//! notices (`/licenses`) sent gzip-compressed to clients that accept it.
 //!
 //! Each asset is compressed once, at the best level, on its first request, and kept: the
 //! assets are fixed for the life of the process, so compressing per request would spend
@@ -26,11 +26,11 @@ fn cache() -> &'static Cache {
     CACHE.get_or_init(Cache::default)
 }
 
-/// Middleware: a successful `GET /assets/…` goes out gzip-compressed when the request
-/// accepts gzip, with `Vary: Accept-Encoding` either way.
+/// Middleware: a successful `GET /assets/…` or `GET /licenses` goes out gzip-compressed
+/// when the request accepts gzip, with `Vary: Accept-Encoding` either way.
 pub async fn gzip_assets(request: Request, next: Next) -> Response {
     let path = request.uri().path();
-    if !path.starts_with("/assets/") {
+    if !path.starts_with("/assets/") && path != "/licenses" {
         return next.run(request).await;
     }
     let path = path.to_owned();

@@ -41,6 +41,7 @@ pub fn router(state: AppState) -> Router {
                 })),
         )
         .route("/assets/{name}", get(page::asset))
+        .route("/licenses", get(page::licenses))
         .route("/api/encode", post(api::encode))
         .route("/api/decode", post(api::decode))
         .route("/api/openapi.json", get(api::openapi));

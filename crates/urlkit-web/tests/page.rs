@@ -270,3 +270,96 @@ fn content_disposition_has_an_ascii_name_and_the_utf8_one() {
         "attachment; filename=\"_____ 1.decoded.csv\"; filename*=UTF-8''%D0%BE%D1%82%D1%87%D1%91%D1%82%201.decoded.csv"
     );
 }
+
+/// The blocks of the third-party notices, one per license text: the lines naming the
+/// crates that use it, then the text.
+fn notice_blocks(notices: &str) -> Vec<&str> {
+    notices.split(&"-".repeat(80)).skip(1).collect()
+}
+
+/// The block that names `krate` among its users and holds every one of `words`.
+fn notice_of<'a>(blocks: &[&'a str], krate: &str, words: &[&str]) -> Option<&'a str> {
+    let user = format!("\n* {krate} ");
+    blocks
+        .iter()
+        .find(|block| block.contains(&user) && words.iter().all(|w| block.contains(w)))
+        .copied()
+}
+
+#[tokio::test]
+async fn licenses_names_the_crates_with_their_license_texts() {
+    let base = start().await;
+    let client = reqwest::Client::new();
+    let response = client.get(format!("{base}/licenses")).send().await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(
+        response.headers()["content-type"],
+        "text/plain; charset=utf-8"
+    );
+    assert_eq!(response.headers()["cache-control"], "public, max-age=86400");
+    let notices = response.text().await.unwrap();
+    // Each crate is listed with its version and license expression.
+    for krate in [
+        "ada-url",
+        "encoding_rs",
+        "chardetng",
+        "axum",
+        "tokio",
+        "pyo3",
+    ] {
+        let line = notices
+            .lines()
+            .find(|l| l.starts_with(&format!("* {krate} ")) && l.contains(": "))
+            .unwrap_or_else(|| panic!("{krate} is not in the list of crates"));
+        assert!(
+            line.contains("MIT") || line.contains("Apache-2.0"),
+            "{line}"
+        );
+    }
+    // And with the text of its license, not only the license's name: ada's own copyright
+    // (ada-url bundles ada's C++), encoding_rs's and the MIT and Apache texts of axum.
+    let blocks = notice_blocks(&notices);
+    let mit = "Permission is hereby granted, free of charge";
+    let apache = "TERMS AND CONDITIONS FOR USE, REPRODUCTION, AND DISTRIBUTION";
+    assert!(
+        notice_of(
+            &blocks,
+            "ada-url",
+            &[mit, "Yagiz Nizipli and Daniel Lemire"]
+        )
+        .is_some(),
+        "ada's MIT license with its copyright"
+    );
+    assert!(notice_of(&blocks, "arrow-buffer", &[apache]).is_some());
+    assert!(notice_of(&blocks, "encoding_rs", &[mit, "Mozilla Foundation"]).is_some());
+    assert!(notice_of(&blocks, "axum", &[mit]).is_some());
+    assert!(
+        notices.contains("tl::expected"),
+        "the C++ bundled in ada-url named"
+    );
+
+    // Large text goes out compressed when the client takes gzip.
+    let compressed = client
+        .get(format!("{base}/licenses"))
+        .header("accept-encoding", "gzip")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(compressed.headers()["content-encoding"], "gzip");
+    assert!(compressed.bytes().await.unwrap().len() < notices.len() / 2);
+
+    // Every language's page links to it from its footer.
+    for accept in ["en", "cs", "hi", "fa"] {
+        let page = client
+            .get(format!("{base}/"))
+            .header(ACCEPT_LANGUAGE, accept)
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        let footer = &page[page.find("<footer>").unwrap()..];
+        assert!(footer.contains("<a href=\"/licenses\">"), "{accept}");
+    }
+}

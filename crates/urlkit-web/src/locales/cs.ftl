@@ -16,7 +16,7 @@ nav-files = Soubory
 nav-inspect = Rozbor URL
 nav-reference = Přehled
 nav-api = API
-footer-html = HTTP API popisuje <a href="/api/openapi.json">/api/openapi.json</a>.
+footer-html = HTTP API popisuje <a href="/api/openapi.json">/api/openapi.json</a>; licence kódu, který urlkit obsahuje, jsou na <a href="/licenses">/licenses</a>.
 
 ## Kódování a dekódování
 codec-title = Kódování a dekódování

@@ -17,7 +17,7 @@ nav-files = Files
 nav-inspect = Inspect
 nav-reference = Reference
 nav-api = API
-footer-html = The HTTP API is described at <a href="/api/openapi.json">/api/openapi.json</a>.
+footer-html = The HTTP API is described at <a href="/api/openapi.json">/api/openapi.json</a>; the licenses of the code urlkit includes are at <a href="/licenses">/licenses</a>.
 
 ## Encode and decode
 codec-title = Encode and decode

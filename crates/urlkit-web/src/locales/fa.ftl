@@ -17,7 +17,7 @@ nav-files = فایل‌ها
 nav-inspect = بررسی URL
 nav-reference = مرجع
 nav-api = API
-footer-html = API ‏HTTP در <a href="/api/openapi.json">/api/openapi.json</a> توصیف شده است.
+footer-html = API ‏HTTP در <a href="/api/openapi.json">/api/openapi.json</a> توصیف شده است؛ مجوزهای کدی که urlkit در بر دارد در <a href="/licenses">/licenses</a> است.
 
 ## رمزگذاری و رمزگشایی
 codec-title = رمزگذاری و رمزگشایی

@@ -16,7 +16,7 @@ nav-files = फ़ाइलें
 nav-inspect = URL जाँचें
 nav-reference = संदर्भ
 nav-api = API
-footer-html = HTTP API का विवरण <a href="/api/openapi.json">/api/openapi.json</a> पर है।
+footer-html = HTTP API का विवरण <a href="/api/openapi.json">/api/openapi.json</a> पर है; urlkit में शामिल कोड के लाइसेंस <a href="/licenses">/licenses</a> पर हैं।
 
 ## एन्कोड और डिकोड
 codec-title = एन्कोड और डिकोड

@@ -13,7 +13,7 @@ mod assets;
 mod render;
 pub mod view;
 
-pub use assets::asset;
+pub use assets::{asset, licenses, THIRD_PARTY_NOTICES};
 pub use render::language_links_to;
 use render::render;
 
