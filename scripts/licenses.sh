@@ -52,6 +52,8 @@ if ! cargo about generate --frozen --workspace --fail about.hbs -o "$out" 2>"$lo
     "or could not be read (above: the crate and its license)" >&2
   exit 1
 fi
+# Some crates' license files end their lines with CR LF: one kind of line end throughout.
+sed -i 's/\r$//' "$out"
 
 if ! $check; then
   cp "$out" "$notices"
