@@ -10,6 +10,9 @@ use urlkit::purl::Name;
 /// How often gathered counts are written.
 pub const FLUSH_EVERY: Duration = Duration::from_secs(2);
 
+/// Names written a transaction.
+pub const BATCH: usize = 2_000;
+
 /// Counts not yet written.
 #[derive(Default)]
 pub struct Counts {
@@ -28,26 +31,28 @@ impl Counts {
         }
     }
 
-    /// Writes what was gathered. On failure the counts are kept for the next try and the
-    /// error returned.
+    /// Writes what was gathered, [`BATCH`] names a transaction, so that a write of a
+    /// record waits for one batch at most. On failure the counts not written are kept for
+    /// the next try and the error returned.
     pub async fn flush(&self, store: &Store) -> Result<(), crate::store::StoreError> {
-        let batch: Vec<(Name, u64)> = {
+        let gathered: Vec<(Name, u64)> = {
             let mut pending = self.pending.lock().unwrap_or_else(|p| p.into_inner());
             if pending.is_empty() {
                 return Ok(());
             }
             pending.drain().collect()
         };
-        match store.add_counts(&batch).await {
-            Ok(()) => Ok(()),
-            Err(e) => {
+        let mut batches = gathered.chunks(BATCH);
+        while let Some(batch) = batches.next() {
+            if let Err(e) = store.add_counts(batch).await {
                 let mut pending = self.pending.lock().unwrap_or_else(|p| p.into_inner());
-                for (name, n) in batch {
-                    *pending.entry(name).or_insert(0) += n;
+                for (name, n) in std::iter::once(batch).chain(batches).flatten() {
+                    *pending.entry(name.clone()).or_insert(0) += n;
                 }
-                Err(e)
+                return Err(e);
             }
         }
+        Ok(())
     }
 
     /// Counts gathered for `name` and not yet written.
