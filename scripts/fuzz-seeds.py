@@ -97,5 +97,25 @@ for case in toascii:
     if "input" in case:
         seed("url", "http://" + case["input"] + "/x\nhttp://a/")
 
+# Persistent-URL records: a name, a record as the API takes it, a request's path, query,
+# Accept and Accept-Language, one a line.
+purl_records = [
+    ("/net/a", {"type": "redirect", "target": "https://example.org/a"}, "/net/a", "", "", ""),
+    ("/net/p/", {"type": "partial", "status": 307, "target": "https://example.org/base/?k=v#top"},
+     "/net/p/x/../y%2F/z", "q=1&r", "", ""),
+    ("/net/n", {"type": "negotiate", "offers": [
+        {"media_type": "text/html", "language": "en", "target": "https://e.org/n.html"},
+        {"media_type": "text/turtle", "target": "https://e.org/n.ttl"}],
+        "fallback": "https://e.org/n"},
+     "/net/n", "", "text/*;q=0.5, text/turtle, */*;q=0.1", "en-GB, fr;q=0.2"),
+    ("/net/c", {"type": "chain", "to": "/net/a"}, "/net/c", "", "", ""),
+    ("/net/g", {"type": "gone", "message": "withdrawn"}, "/net/%67", "", "", ""),
+]
+for case in urls[:200]:
+    purl_records.append(("/net/u/", {"type": "partial", "target": case["input"]},
+                         "/net/u/" + case["input"], "a=b", "text/html", "*"))
+for name, record, path, query, accept, language in purl_records:
+    seed("purl", "\n".join([name, json.dumps(record), path, query, accept, language]))
+
 for target in sorted(counts):
     print(f"{target}: {counts[target]} seeds")
