@@ -14,6 +14,12 @@
 # cargo-about is installed when missing or of another version (its version is pinned: a
 # different one may lay the file out differently). Nothing is fetched from the network but
 # the crates cargo fetches for Cargo.lock, if they are not in the cache yet.
+#
+# The file ends with a fingerprint of what it was made from (Cargo.lock, every Cargo.toml,
+# about.toml, about.hbs, this script, cargo-about's version) and of its own text. --check
+# compares those first: when neither changed, the file is current and its licenses were
+# on the allow-list when it was made, and the check ends there without cargo-about (which
+# takes minutes to install and to run). Otherwise it makes the file again and compares.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,6 +35,30 @@ case "${1:-}" in
     exit 2
     ;;
 esac
+
+# What the file is made from, as one SHA-256.
+inputs_fingerprint() {
+  {
+    echo "cargo-about $ABOUT_VERSION"
+    find . -name Cargo.toml -not -path './target/*' -not -path './fuzz/*' \
+      -not -path '*/node_modules/*' -not -path "./${CARGO_TARGET_DIR:-target}/*" | LC_ALL=C sort |
+      while read -r manifest; do echo "$manifest"; cat "$manifest"; done
+    cat Cargo.lock about.toml about.hbs scripts/licenses.sh
+  } | sha256sum | cut -c1-64
+}
+# The file's text without its last line (the fingerprint), as one SHA-256.
+text_fingerprint() {
+  sed '$d' "$1" | sha256sum | cut -c1-64
+}
+
+inputs="$(inputs_fingerprint)"
+if $check && [ -f "$notices" ]; then
+  recorded="$(tail -n 1 "$notices")"
+  if [ "$recorded" = "Made from inputs $inputs; text $(text_fingerprint "$notices")" ]; then
+    echo "$notices is current: made from these very inputs ($(grep -cE '^\* [^ ]+ [0-9][^ :]*: ' "$notices") crates, every license on the allow-list then)"
+    exit 0
+  fi
+fi
 
 if [ "$(cargo about --version 2>/dev/null)" != "cargo-about $ABOUT_VERSION" ]; then
   echo "installing cargo-about $ABOUT_VERSION"
@@ -54,6 +84,8 @@ if ! cargo about generate --frozen --workspace --fail about.hbs -o "$out" 2>"$lo
 fi
 # Some crates' license files end their lines with CR LF: one kind of line end throughout.
 sed -i 's/\r$//' "$out"
+[ -z "$(tail -c 1 "$out")" ] || echo >>"$out"
+echo "Made from inputs $inputs; text $(sha256sum <"$out" | cut -c1-64)" >>"$out"
 
 if ! $check; then
   cp "$out" "$notices"
