@@ -7,7 +7,8 @@ use std::process::{Command, Output};
 mod common;
 
 /// Every subcommand a user can type, written out here rather than read from the binary.
-const SUBCOMMANDS: [&str; 16] = [
+const SUBCOMMANDS: [&str; 17] = [
+    "purl",
     "encode",
     "decode",
     "detect",
@@ -131,10 +132,46 @@ fn every_shell_gets_a_script_naming_the_subcommands() {
     assert!(String::from_utf8_lossy(&refused.stderr).contains("possible values"));
 }
 
-/// The long options `urlkit SUB --help` lists, read from the help text (not their
+/// Every command under `urlkit PATH…` (each as its path of subcommand names), read from
+/// the `Commands:` lists of the help texts, `help` left out, depth first.
+fn commands_under(path: &[String]) -> Vec<Vec<String>> {
+    let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+    args.push("--help");
+    let help = stdout(&run(&args));
+    let mut found = Vec::new();
+    let mut listing = false;
+    for line in help.lines() {
+        if line.trim_end() == "Commands:" {
+            listing = true;
+            continue;
+        }
+        if listing {
+            // Entries are indented by two; a wrapped description by more.
+            let Some(entry) = line.strip_prefix("  ").filter(|e| !e.starts_with(' ')) else {
+                if line.trim().is_empty() {
+                    listing = false;
+                }
+                continue;
+            };
+            let name = entry.split_whitespace().next().unwrap_or("");
+            if name.is_empty() || name == "help" {
+                continue;
+            }
+            let mut sub = path.to_vec();
+            sub.push(name.to_string());
+            found.push(sub.clone());
+            found.extend(commands_under(&sub));
+        }
+    }
+    found
+}
+
+/// The long options `urlkit SUB… --help` lists, read from the help text (not their
 /// aliases).
-fn long_options(sub: &str) -> Vec<String> {
-    let help = stdout(&run(&[sub, "--help"]));
+fn long_options(sub: &[String]) -> Vec<String> {
+    let mut args: Vec<&str> = sub.iter().map(String::as_str).collect();
+    args.push("--help");
+    let help = stdout(&run(&args));
     let mut options: Vec<String> = help
         .lines()
         .filter_map(|line| {
@@ -159,11 +196,19 @@ fn long_options(sub: &str) -> Vec<String> {
 fn man_pages_cover_every_subcommand_and_option() {
     let dir = tempdir("man");
     let listed = stdout(&run(&["man", dir.to_str().unwrap()]));
+    let commands = commands_under(&[]);
+    for sub in SUBCOMMANDS {
+        assert!(
+            commands.contains(&vec![sub.to_string()]),
+            "{sub} not listed"
+        );
+    }
+    assert!(commands.contains(&vec!["purl".to_string(), "token".into(), "create".into()]));
     let mut expected = vec![dir.join("urlkit.1")];
     expected.extend(
-        SUBCOMMANDS
+        commands
             .iter()
-            .map(|s| dir.join(format!("urlkit-{s}.1"))),
+            .map(|path| dir.join(format!("urlkit-{}.1", path.join("-")))),
     );
     let mut listed: Vec<&Path> = listed.lines().map(Path::new).collect();
     listed.sort();
@@ -173,14 +218,15 @@ fn man_pages_cover_every_subcommand_and_option() {
     if !man {
         eprintln!("skipped: man is not installed, so the pages are checked as text only");
     }
-    for sub in SUBCOMMANDS {
+    for path in &commands {
+        let sub = path.join("-");
         let page = std::fs::read_to_string(dir.join(format!("urlkit-{sub}.1"))).unwrap();
         assert!(
             page.contains(&format!(".TH urlkit-{sub} 1")),
             "urlkit-{sub}.1 has no .TH line"
         );
         let text = page.replace("\\-", "-");
-        let options = long_options(sub);
+        let options = long_options(path);
         assert!(options.contains(&"--help".to_owned()), "{sub}: {options:?}");
         for option in &options {
             assert!(
