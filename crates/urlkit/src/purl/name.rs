@@ -119,6 +119,14 @@ impl Name {
         } else {
             normal
         };
+        // `//x` would read as an authority, not a path: no name starts so.
+        if normal.starts_with("//") {
+            return Err(error(
+                0,
+                NameProblem::DisallowedCharacter,
+                "a name cannot start with two slashes (it would read as a host)",
+            ));
+        }
         if normal.starts_with(RESERVED_PREFIX) || normal == "/-" {
             return Err(error(
                 0,
@@ -181,6 +189,26 @@ impl fmt::Display for Name {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_in_normal_form_reads_as_itself_and_never_starts_with_two_slashes() {
+        for text in [
+            "/.//neta]=b",
+            "//host/x",
+            "/a/..//b",
+            "/net/a/../b",
+            "/%7Enet/%41",
+        ] {
+            match Name::parse(text) {
+                Ok(name) => {
+                    assert!(!name.as_str().starts_with("//"), "{text} → {name}");
+                    assert_eq!(Name::parse(name.as_str()).as_ref(), Ok(&name), "{text}");
+                }
+                Err(e) => assert_eq!(e.kind, NameProblem::DisallowedCharacter, "{text}: {e}"),
+            }
+        }
+        assert!(Name::parse("/.//neta]=b").is_err());
+    }
 
     fn normal(text: &str) -> String {
         Name::parse(text).unwrap().to_string()
