@@ -203,30 +203,37 @@ fn expectation(headers: &HeaderMap) -> Result<Expect, Refusal> {
     .into())
 }
 
+/// How a refused or failed write is counted in the metrics (`outcome` label), by the API
+/// and the page alike.
+pub fn outcome(error: &WriteError) -> &'static str {
+    match error {
+        WriteError::Stale { .. } => "stale",
+        WriteError::Forbidden { .. } => "forbidden",
+        WriteError::Invalid(_) => "invalid",
+        WriteError::NotFound => "not_found",
+        WriteError::Store(_) => "unavailable",
+    }
+}
+
 /// The answer to a refused or failed write.
 fn write_error(state: &PurlState, operation: &'static str, error: WriteError) -> Response {
-    let (outcome, response) = match error {
-        WriteError::Stale { current } => {
-            let response = match current.as_deref() {
-                Some(stored) => record_response(StatusCode::PRECONDITION_FAILED, stored),
-                None => ApiError::new(
-                    StatusCode::PRECONDITION_FAILED,
-                    "stale",
-                    "the record does not exist (any more); create it with If-None-Match: *",
-                )
-                .into_response(),
-            };
-            ("stale", response)
-        }
+    state.metrics.wrote(operation, outcome(&error));
+    match error {
+        WriteError::Stale { current } => match current.as_deref() {
+            Some(stored) => record_response(StatusCode::PRECONDITION_FAILED, stored),
+            None => ApiError::new(
+                StatusCode::PRECONDITION_FAILED,
+                "stale",
+                "the record does not exist (any more); create it with If-None-Match: *",
+            )
+            .into_response(),
+        },
         WriteError::Forbidden { domain } => {
             let message = match domain {
                 Some(d) => format!("this name belongs to the domain {d}, where you may not write"),
                 None => "this name lies in no domain; only an administrator may write it".into(),
             };
-            (
-                "forbidden",
-                ApiError::new(StatusCode::FORBIDDEN, "forbidden", message).into_response(),
-            )
+            ApiError::new(StatusCode::FORBIDDEN, "forbidden", message).into_response()
         }
         WriteError::Invalid(e) => {
             let code = match e.kind {
@@ -239,16 +246,11 @@ fn write_error(state: &PurlState, operation: &'static str, error: WriteError) ->
             };
             let mut error = ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, code, e.message);
             error.field = Some(e.field);
-            ("invalid", error.into_response())
+            error.into_response()
         }
-        WriteError::NotFound => (
-            "not_found",
-            ApiError::not_found("no such record or version").into_response(),
-        ),
-        WriteError::Store(e) => ("unavailable", unavailable(&e)),
-    };
-    state.metrics.wrote(operation, outcome);
-    response
+        WriteError::NotFound => ApiError::not_found("no such record or version").into_response(),
+        WriteError::Store(e) => unavailable(&e),
+    }
 }
 
 /// The answer to a write: the record with `status` and its new `ETag`, or why not; counted

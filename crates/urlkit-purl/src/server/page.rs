@@ -929,6 +929,7 @@ pub async fn edit(
         }
         Err(e) => {
             let status = refusal_status(&e);
+            state.metrics.wrote("put", super::api::outcome(&e));
             let notice = match e {
                 WriteError::Stale {
                     current: Some(current),
@@ -945,7 +946,6 @@ pub async fn edit(
                 }
                 other => error_notice(&refusal_text(&ctx, &other)),
             };
-            state.metrics.wrote("put", outcome_label(status));
             again(&draft, notice, status)
         }
     }
@@ -958,16 +958,6 @@ fn refusal_status(error: &WriteError) -> StatusCode {
         WriteError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
         WriteError::NotFound => StatusCode::NOT_FOUND,
         WriteError::Store(_) => StatusCode::SERVICE_UNAVAILABLE,
-    }
-}
-
-fn outcome_label(status: StatusCode) -> &'static str {
-    match status {
-        StatusCode::CONFLICT => "stale",
-        StatusCode::FORBIDDEN => "forbidden",
-        StatusCode::UNPROCESSABLE_ENTITY => "invalid",
-        StatusCode::NOT_FOUND => "not_found",
-        _ => "unavailable",
     }
 }
 
@@ -1275,7 +1265,7 @@ async fn change(
         }
         Err(e) => {
             let status = refusal_status(&e);
-            state.metrics.wrote(operation, outcome_label(status));
+            state.metrics.wrote(operation, super::api::outcome(&e));
             fail(status, refusal_text(&ctx, &e))
         }
     }
