@@ -964,10 +964,17 @@ fn refusal_status(error: &WriteError) -> StatusCode {
 fn refusal_text(ctx: &Ctx, error: &WriteError) -> String {
     let catalog = ctx.catalog();
     match error {
-        WriteError::Stale { .. } => catalog.format(
+        WriteError::Stale {
+            current: Some(current),
+        } => catalog.format(
             "purl-stale",
-            &[("version", Arg::Number(0)), ("user", Arg::Text("?"))],
+            &[
+                ("version", Arg::Number(current.version.unsigned_abs())),
+                ("user", Arg::Text(&current.changed_by)),
+            ],
         ),
+        // Nothing there any more: the form's record was deleted meanwhile.
+        WriteError::Stale { current: None } => catalog.text("purl-no-results"),
         WriteError::Forbidden { domain: Some(d) } => {
             catalog.format("purl-forbidden", &[("domain", Arg::Text(d.as_str()))])
         }
