@@ -3,6 +3,7 @@
 mod codec_cmd;
 mod inspect_cmd;
 mod io;
+#[cfg(feature = "purl")]
 mod purl_cmd;
 mod release;
 
@@ -48,6 +49,7 @@ enum Command {
     /// Write the man pages (urlkit.1 to standard output, or every page into a directory).
     Man(release::ManArgs),
     /// Persistent URLs: records, owners and tokens on the database file, and the resolver.
+    #[cfg(feature = "purl")]
     Purl(purl_cmd::PurlCommand),
 }
 
@@ -265,6 +267,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => serve(args),
         Command::Completions(args) => release::completions(args, command()),
         Command::Man(args) => release::man(args, command()),
+        #[cfg(feature = "purl")]
         Command::Purl(command) => purl_cmd::run(command),
     }
 }

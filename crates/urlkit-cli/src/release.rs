@@ -11,13 +11,23 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::LazyLock;
 
-/// `urlkit --version`: `0.1.0 (commit 27c0168abcd1; features: whatwg, serde)`. The commit
-/// is `unknown` for a build outside a git checkout without `URLKIT_COMMIT`.
+/// `urlkit --version`: `0.1.0 (commit 27c0168abcd1; features: whatwg, serde, purl)`: the
+/// library's features, then the program's own (`purl`, the resolver). The commit is
+/// `unknown` for a build outside a git checkout without `URLKIT_COMMIT`.
 pub static VERSION: LazyLock<String> = LazyLock::new(|| {
-    let features = if urlkit::FEATURES.is_empty() {
+    let program_features: &[&str] = &[
+        #[cfg(feature = "purl")]
+        "purl",
+    ];
+    let enabled: Vec<&str> = urlkit::FEATURES
+        .iter()
+        .copied()
+        .chain(program_features.iter().copied())
+        .collect();
+    let features = if enabled.is_empty() {
         "none".to_owned()
     } else {
-        urlkit::FEATURES.join(", ")
+        enabled.join(", ")
     };
     format!(
         "{} (commit {}; features: {features})",

@@ -77,6 +77,7 @@ fn version_names_the_version_the_commit_and_the_features() {
     }
     // The command line always has the URL Standard's view.
     assert!(features.split(", ").any(|f| f == "whatwg"), "{features}");
+    assert!(features.split(", ").any(|f| f == "purl"), "{features}");
     assert_eq!(stdout(&run(&["-V"])), line);
 }
 
