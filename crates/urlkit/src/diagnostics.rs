@@ -224,7 +224,14 @@ impl Diagnostics {
             diagnostic.line = Some(line);
             diagnostic.column = Some(diagnostic.offset.saturating_sub(start) + 1);
         }
-        if self.first_strict_error.is_none() && diagnostic.code.is_error_in_strict_mode() {
+        // The earliest in the input, not the first found: one pass finds malformed escapes
+        // before the charset's check finds an invalid sequence they decoded to.
+        if diagnostic.code.is_error_in_strict_mode()
+            && self
+                .first_strict_error
+                .as_ref()
+                .is_none_or(|first| diagnostic.offset < first.offset)
+        {
             self.first_strict_error = Some(diagnostic.clone());
         }
         if self.is_full() {
@@ -244,7 +251,11 @@ impl Diagnostics {
     /// Records a finding whose message is built only if the finding is kept (or is the
     /// first that strict mode rejects).
     pub(crate) fn push_lazy(&mut self, code: Code, offset: u64, message: impl FnOnce() -> String) {
-        let strict = self.first_strict_error.is_none() && code.is_error_in_strict_mode();
+        let strict = code.is_error_in_strict_mode()
+            && self
+                .first_strict_error
+                .as_ref()
+                .is_none_or(|first| offset < first.offset);
         if self.is_full() && !strict {
             self.count(code);
             self.dropped += 1;
@@ -289,7 +300,7 @@ impl Diagnostics {
         self.items.is_empty() && self.dropped == 0
     }
 
-    /// The first finding that strict mode treats as an error, kept or not.
+    /// The earliest finding in the input that strict mode treats as an error, kept or not.
     pub fn first_strict_error(&self) -> Option<&Diagnostic> {
         self.first_strict_error.as_ref()
     }

@@ -267,14 +267,15 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    /// The first finding strict mode rejects: a malformed escape, an invalid sequence, an
-    /// unencodable character or text that is not UTF-8.
+    /// The earliest finding in the input that strict mode rejects: a malformed escape, an
+    /// invalid sequence, an unencodable character or text that is not UTF-8.
     pub fn strict_error(&self) -> Option<&Diagnostic> {
         self.diagnostics
             .items()
             .iter()
-            .find(|d| d.code.is_error_in_strict_mode())
-            .or_else(|| self.diagnostics.first_strict_error())
+            .filter(|d| d.code.is_error_in_strict_mode())
+            .chain(self.diagnostics.first_strict_error())
+            .min_by_key(|d| d.offset)
     }
 
     /// The output as text (lossy for binary output).

@@ -421,6 +421,39 @@ mod tests {
         ]
     }
 
+    /// Strict per-line decoding rejects at the same finding however the input is cut into
+    /// chunks: the earliest in the input, not the first one some chunk happened to reveal.
+    #[test]
+    fn strict_rejection_does_not_depend_on_the_chunks() {
+        let input = b"%E2%82%AC0=?0%E2%82%AC%C3%A9a%E2%80%0A%09%0d%%C3%A9\nx%zz";
+        for per_line in [false, true] {
+            for charset in [CharsetChoice::Fixed(Charset::UTF_8), CharsetChoice::Auto] {
+                let make = || {
+                    Codec::decoder(&DecodeOptions {
+                        charset,
+                        per_line,
+                        ..DecodeOptions::default()
+                    })
+                    .strict(true)
+                };
+                let whole = make().run(input).unwrap_err();
+                for cut in 0..=input.len() {
+                    let mut codec = make();
+                    let mut out = Vec::new();
+                    let ran = codec
+                        .feed(&input[..cut], &mut out)
+                        .and_then(|()| codec.feed(&input[cut..], &mut out))
+                        .and_then(|()| codec.finish(&mut out));
+                    assert_eq!(
+                        ran.unwrap_err(),
+                        whole,
+                        "cut at {cut}, per line {per_line}, {charset:?}"
+                    );
+                }
+            }
+        }
+    }
+
     proptest::proptest! {
         #[test]
         fn a_reset_codec_equals_a_new_one(
