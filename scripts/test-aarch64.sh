@@ -29,9 +29,9 @@ nextest=(cargo nextest run --locked --profile emulated)
 # Node.js and Python stay on the native run: they test the same logic, not the ISA.
 "${nextest[@]}" --target "$target" -p urlkit -E 'not binary(cross_check)'
 
-# The command-line contract, against the aarch64 binary. The resolver (`urlkit purl`, the
-# `purl` feature) is left out: its SQLite and sqlx are target-independent C and Rust, and
-# cross-compiling them would double this section's time for no test of the codec.
+# The command-line contract, against the aarch64 binary. The servers (`urlkit serve` and
+# `urlkit purl`, features `serve` and `purl`) are left out: their HTTP, TLS, S3 and SQLite
+# code holds no kernel of ours, and cross-compiling it would triple this section's time.
 cargo build --locked --target "$target" -p urlkit-cli --no-default-features
 target_dir="${CARGO_TARGET_DIR:-target}"
 [[ $target_dir == /* ]] || target_dir="$PWD/$target_dir"

@@ -113,7 +113,7 @@ struct ServeArgs {
     rate_limit: Option<urlkit_web::RateLimit>,
     /// A proxy (address or network) whose X-Forwarded-For names the client; repeat for
     /// several.
-    #[arg(long, value_name = "ADDRESS", value_parser = crate::parse_network)]
+    #[arg(long, value_name = "ADDRESS", value_parser = crate::serve_cmd::parse_network)]
     trusted_proxy: Vec<ipnet::IpNet>,
     /// How long requests in flight may take to finish after SIGTERM or Ctrl-C.
     #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = urlkit_web::parse_duration)]
@@ -123,7 +123,7 @@ struct ServeArgs {
     verbose: bool,
     /// Logs as text lines or as JSON lines.
     #[arg(long, value_enum, default_value = "text")]
-    log_format: crate::LogFormat,
+    log_format: crate::serve_cmd::LogFormat,
 }
 
 /// What a record answers: a TARGET (302, or --status), or one of --partial, --chain,
@@ -973,7 +973,7 @@ fn serve(db: String, args: ServeArgs) -> ExitCode {
         (_, _, true) => urlkit_web::TlsMode::SelfSigned,
         _ => urlkit_web::TlsMode::Off,
     };
-    let json_logs = args.log_format == crate::LogFormat::Json;
+    let json_logs = args.log_format == crate::serve_cmd::LogFormat::Json;
     let config = urlkit_purl::server::PurlConfig {
         addr: args.addr,
         db,
@@ -987,8 +987,8 @@ fn serve(db: String, args: ServeArgs) -> ExitCode {
         shutdown_grace: args.shutdown_timeout,
         json_logs,
     };
-    crate::start_logging(json_logs, args.verbose, &["urlkit_web", "urlkit_purl"]);
-    crate::run_server(urlkit_purl::server::serve(config))
+    crate::serve_cmd::start_logging(json_logs, args.verbose, &["urlkit_web", "urlkit_purl"]);
+    crate::serve_cmd::run_server(urlkit_purl::server::serve(config))
 }
 
 #[cfg(test)]

@@ -11,11 +11,14 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::LazyLock;
 
-/// `urlkit --version`: `0.1.0 (commit 27c0168abcd1; features: whatwg, serde, purl)`: the
-/// library's features, then the program's own (`purl`, the resolver). The commit is
-/// `unknown` for a build outside a git checkout without `URLKIT_COMMIT`.
+/// `urlkit --version`: `0.1.0 (commit 27c0168abcd1; features: whatwg, serde, serve, purl)`:
+/// the library's features, then the program's own (`serve`, the web tool; `purl`, the
+/// resolver). The commit is `unknown` for a build outside a git checkout without
+/// `URLKIT_COMMIT`.
 pub static VERSION: LazyLock<String> = LazyLock::new(|| {
     let program_features: &[&str] = &[
+        #[cfg(feature = "serve")]
+        "serve",
         #[cfg(feature = "purl")]
         "purl",
     ];

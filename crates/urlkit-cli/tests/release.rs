@@ -77,7 +77,12 @@ fn version_names_the_version_the_commit_and_the_features() {
     }
     // The command line always has the URL Standard's view.
     assert!(features.split(", ").any(|f| f == "whatwg"), "{features}");
-    assert!(features.split(", ").any(|f| f == "purl"), "{features}");
+    for program_feature in ["serve", "purl"] {
+        assert!(
+            features.split(", ").any(|f| f == program_feature),
+            "{features}"
+        );
+    }
     assert_eq!(stdout(&run(&["-V"])), line);
 }
 
