@@ -102,7 +102,7 @@ pub enum EventKind {
 }
 
 /// One change of a record, as the append-only history keeps it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Event {
     /// The record.
     pub name: Name,

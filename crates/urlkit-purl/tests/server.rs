@@ -458,3 +458,358 @@ async fn a_locked_database_stops_writes_not_redirects() {
     assert_eq!(write.status(), StatusCode::OK);
     assert_eq!(location(&r.get("/net/l").await), "https://e.org/new");
 }
+
+/// A JSON request with a Bearer token.
+async fn send(
+    r: &common::Resolver,
+    method: reqwest::Method,
+    path: &str,
+    token: &str,
+    body: Option<Value>,
+) -> reqwest::Response {
+    let mut request = r.client.request(method, r.url(path)).bearer_auth(token);
+    if let Some(body) = body {
+        request = request.json(&body);
+    }
+    request.send().await.unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn administrators_manage_owners_through_the_api_and_every_change_is_recorded() {
+    use reqwest::Method;
+    let r = start("owners-api").await;
+    // alice maintains /net/ but is no administrator: every owner change is refused.
+    for (method, path, body) in [
+        (Method::GET, "/-/api/users", None),
+        (
+            Method::POST,
+            "/-/api/users",
+            Some(json!({"name": "mallory", "password": "x", "admin": true})),
+        ),
+        (
+            Method::POST,
+            "/-/api/domains",
+            Some(json!({"prefix": "/net/", "maintainers": ["alice"]})),
+        ),
+        (
+            Method::POST,
+            "/-/api/groups",
+            Some(json!({"name": "editors", "members": ["alice"]})),
+        ),
+    ] {
+        let refused = send(&r, method.clone(), path, &r.net_token, body).await;
+        assert_eq!(refused.status(), StatusCode::FORBIDDEN, "{method} {path}");
+        let error: Value = refused.json().await.unwrap();
+        assert_eq!(error["error"]["code"], "forbidden");
+    }
+    let anonymous = r.client.get(r.url("/-/api/users")).send().await.unwrap();
+    assert_eq!(anonymous.status(), StatusCode::UNAUTHORIZED);
+    let store = r.state.registry().store();
+    assert!(!store.has_user("mallory").await.unwrap());
+    assert!(store.owner_changes().await.unwrap().is_empty());
+
+    // The administrator adds bob, a domain he maintains, and a group.
+    let token = r.admin_token.clone();
+    let bad = send(
+        &r,
+        Method::POST,
+        "/-/api/users",
+        &token,
+        Some(json!({"name": "bob smith", "password": "pw"})),
+    )
+    .await;
+    assert_eq!(bad.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let bad: Value = bad.json().await.unwrap();
+    assert_eq!(bad["error"]["field"], "name");
+    assert!(
+        bad["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("at byte 3"),
+        "{bad}"
+    );
+    let made = send(
+        &r,
+        Method::POST,
+        "/-/api/users",
+        &token,
+        Some(json!({"name": "bob", "password": "tr0ub4dor"})),
+    )
+    .await;
+    assert_eq!(made.status(), StatusCode::CREATED);
+    let bob: Value = made.json().await.unwrap();
+    assert_eq!(bob, json!({"name": "bob", "admin": false, "groups": []}));
+    let again = send(
+        &r,
+        Method::POST,
+        "/-/api/users",
+        &token,
+        Some(json!({"name": "bob", "password": "other"})),
+    )
+    .await;
+    assert_eq!(again.status(), StatusCode::CONFLICT);
+    let unknown = send(
+        &r,
+        Method::POST,
+        "/-/api/domains",
+        &token,
+        Some(json!({"prefix": "/edu/", "maintainers": ["nobody"]})),
+    )
+    .await;
+    assert_eq!(unknown.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let group = send(
+        &r,
+        Method::POST,
+        "/-/api/groups",
+        &token,
+        Some(json!({"name": "editors", "members": ["bob"]})),
+    )
+    .await;
+    assert_eq!(group.status(), StatusCode::CREATED);
+    let domain = send(
+        &r,
+        Method::POST,
+        "/-/api/domains",
+        &token,
+        Some(json!({"prefix": "/edu/", "maintainers": ["@editors"]})),
+    )
+    .await;
+    assert_eq!(domain.status(), StatusCode::CREATED);
+    let domain: Value = domain.json().await.unwrap();
+    assert_eq!(
+        domain,
+        json!({"prefix": "/edu/", "maintainers": ["@editors"]})
+    );
+    let users: Value = send(&r, Method::GET, "/-/api/users", &token, None)
+        .await
+        .json()
+        .await
+        .unwrap();
+    let bob = users
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["name"] == "bob")
+        .unwrap();
+    assert_eq!(bob["groups"], json!(["editors"]));
+    assert!(!users.to_string().contains("argon2"), "{users}");
+
+    // bob gets a token with his password (a wrong one is refused) and writes in /edu/.
+    let wrong = r
+        .client
+        .post(r.url("/-/api/tokens"))
+        .basic_auth("bob", Some("wrong"))
+        .json(&json!({"grants": [{"domain": "/edu/", "right": "write"}]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(wrong.status(), StatusCode::UNAUTHORIZED);
+    let created = r
+        .client
+        .post(r.url("/-/api/tokens"))
+        .basic_auth("bob", Some("tr0ub4dor"))
+        .json(&json!({"grants": [{"domain": "/edu/", "right": "write"}], "label": "laptop"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(created.status(), StatusCode::CREATED);
+    let created: Value = created.json().await.unwrap();
+    let bob_token = created["secret"].as_str().unwrap().to_string();
+    let bob_id = created["token"]["id"].as_str().unwrap().to_string();
+    let wrote = r
+        .put(
+            &bob_token,
+            "/edu/a",
+            json!({"type": "redirect", "target": "https://example.edu/a"}),
+            ("If-None-Match", "*"),
+        )
+        .await;
+    assert_eq!(wrote.status(), StatusCode::CREATED);
+    let outside = r
+        .put(
+            &bob_token,
+            "/net/b",
+            json!({"type": "redirect", "target": "https://example.edu/b"}),
+            ("If-None-Match", "*"),
+        )
+        .await;
+    assert_eq!(outside.status(), StatusCode::FORBIDDEN);
+    // bob logs in on the page too.
+    let form = r.get("/-/login").await;
+    let cookie = form
+        .headers()
+        .get_all(header::SET_COOKIE)
+        .iter()
+        .map(|v| v.to_str().unwrap().split(';').next().unwrap().to_string())
+        .find(|v| v.starts_with("urlkit-purl-login="))
+        .unwrap();
+    let page = form.text().await.unwrap();
+    let at = page.find("name=\"csrf\" value=\"").unwrap() + 19;
+    let csrf = &page[at..at + page[at..].find('"').unwrap()];
+    let login = r
+        .client
+        .post(r.url("/-/login"))
+        .header(header::COOKIE, &cookie)
+        .form(&[("csrf", csrf), ("user", "bob"), ("password", "tr0ub4dor")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(login.status(), StatusCode::SEE_OTHER);
+
+    // bob lists his tokens; he may not list alice's nor revoke them.
+    let mine: Value = send(&r, Method::GET, "/-/api/tokens", &bob_token, None)
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(mine.as_array().unwrap().len(), 1);
+    assert_eq!(mine[0]["id"], bob_id.as_str());
+    assert_eq!(mine[0]["label"], "laptop");
+    assert!(!mine.to_string().contains(&bob_token));
+    let theirs = send(
+        &r,
+        Method::GET,
+        "/-/api/tokens?user=alice",
+        &bob_token,
+        None,
+    )
+    .await;
+    assert_eq!(theirs.status(), StatusCode::FORBIDDEN);
+    let alice_id = r.net_token.split('_').nth(1).unwrap().to_string();
+    let not_his = send(
+        &r,
+        Method::DELETE,
+        &format!("/-/api/tokens/{alice_id}"),
+        &bob_token,
+        None,
+    )
+    .await;
+    assert_eq!(not_his.status(), StatusCode::NOT_FOUND);
+    let still = r
+        .create(
+            "/net/still",
+            json!({"type": "redirect", "target": "https://example.org/"}),
+        )
+        .await;
+    assert_eq!(still.status(), StatusCode::CREATED);
+
+    // bob revokes his own token: it is refused from then on.
+    let revoked = send(
+        &r,
+        Method::DELETE,
+        &format!("/-/api/tokens/{bob_id}"),
+        &bob_token,
+        None,
+    )
+    .await;
+    assert_eq!(revoked.status(), StatusCode::OK);
+    let revoked: Value = revoked.json().await.unwrap();
+    assert!(revoked["revoked_at"].is_i64(), "{revoked}");
+    let refused = r
+        .put(
+            &bob_token,
+            "/edu/b",
+            json!({"type": "redirect", "target": "https://example.edu/b"}),
+            ("If-None-Match", "*"),
+        )
+        .await;
+    assert_eq!(refused.status(), StatusCode::UNAUTHORIZED);
+    // The administrator revokes anyone's: alice's token stops working.
+    let by_admin = send(
+        &r,
+        Method::DELETE,
+        &format!("/-/api/tokens/{alice_id}"),
+        &token,
+        None,
+    )
+    .await;
+    assert_eq!(by_admin.status(), StatusCode::OK);
+    let twice = send(
+        &r,
+        Method::DELETE,
+        &format!("/-/api/tokens/{alice_id}"),
+        &token,
+        None,
+    )
+    .await;
+    assert_eq!(twice.status(), StatusCode::NOT_FOUND);
+    let refused = r
+        .create(
+            "/net/after",
+            json!({"type": "redirect", "target": "https://example.org/"}),
+        )
+        .await;
+    assert_eq!(refused.status(), StatusCode::UNAUTHORIZED);
+
+    let changes = store.owner_changes().await.unwrap();
+    let seen: Vec<(&str, &str, &str)> = changes
+        .iter()
+        .map(|c| (c.user.as_str(), c.kind.as_str(), c.subject.as_str()))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("root", "user-add", "bob"),
+            ("root", "group-add", "editors"),
+            ("root", "domain-add", "/edu/"),
+            ("bob", "token-create", bob_id.as_str()),
+            ("bob", "token-revoke", bob_id.as_str()),
+            ("root", "token-revoke", alice_id.as_str()),
+        ]
+    );
+    assert!(changes[0].token.is_some());
+    assert_eq!(changes[3].token, None, "made with a password, not a token");
+    assert_eq!(changes[0].detail["password"], true);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_disk_refuses_writes_with_503_while_redirects_go_on() {
+    let r = start("full").await;
+    let made = r
+        .create(
+            "/net/a",
+            json!({"type": "redirect", "target": "https://example.org/a"}),
+        )
+        .await;
+    assert_eq!(made.status(), StatusCode::CREATED);
+    let store = r.state.registry().store().clone();
+    // No page more than the database has now: a change whose history event needs new
+    // pages (a long reason spills into overflow pages) finds the disk full.
+    store.cap_pages(1).await.unwrap();
+    let reason = "r".repeat(64 << 10);
+    let body = json!({"type": "redirect", "target": "https://example.org/b", "reason": reason});
+    let full = r
+        .put(&r.net_token, "/net/a", body.clone(), ("If-Match", "\"1\""))
+        .await;
+    assert_eq!(full.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(full.headers()[header::RETRY_AFTER], "5");
+    let error: Value = full.json().await.unwrap();
+    assert_eq!(error["error"]["code"], "disk-full", "{error}");
+    assert!(
+        error["error"]["message"].as_str().unwrap().contains("full"),
+        "{error}"
+    );
+    // Nothing changed: the record, its version and its redirect are as before.
+    let record = r.get("/-/api/purls/net/a").await;
+    assert_eq!(record.headers()[header::ETAG], "\"1\"");
+    let answer = r.get("/net/a").await;
+    assert_eq!(answer.status(), StatusCode::FOUND);
+    assert_eq!(location(&answer), "https://example.org/a");
+    let history: Value = r.get("/-/api/history/net/a").await.json().await.unwrap();
+    assert_eq!(history.as_array().unwrap().len(), 1);
+    let metrics = r.get("/-/metrics").await.text().await.unwrap();
+    assert!(
+        metrics.contains("urlkit_purl_writes_total{operation=\"put\",outcome=\"unavailable\"} 1"),
+        "{metrics}"
+    );
+
+    // Room again: the same write goes through.
+    store.cap_pages(1 << 30).await.unwrap();
+    let done = r
+        .put(&r.net_token, "/net/a", body, ("If-Match", "\"1\""))
+        .await;
+    assert_eq!(done.status(), StatusCode::OK);
+    assert_eq!(done.headers()[header::ETAG], "\"2\"");
+    let answer = r.get("/net/a").await;
+    assert_eq!(location(&answer), "https://example.org/b");
+}

@@ -52,8 +52,8 @@ impl From<ApiError> for Refusal {
 /// What a handler answers: a response, or why the request was refused.
 pub type Answer = Result<Response, Refusal>;
 
-/// A record as the API shows it.
-#[derive(Clone, Debug, Serialize)]
+/// A record as the API shows it (and `urlkit purl show --json` prints it).
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct RecordView {
     /// The name, in normal form.
     pub name: Name,
@@ -139,8 +139,9 @@ fn name_after(uri: &Uri, prefix: &str) -> Result<Name, Refusal> {
     })
 }
 
-/// The actor behind the request's Bearer token.
-async fn actor(state: &PurlState, headers: &HeaderMap) -> Result<Actor, Refusal> {
+/// The actor behind the request's Bearer token (`401` without one, or for an unknown or
+/// revoked one).
+pub(super) async fn actor(state: &PurlState, headers: &HeaderMap) -> Result<Actor, Refusal> {
     let refuse = |message: &str| {
         state.metrics.refusals.inc();
         let mut response =
@@ -274,7 +275,7 @@ fn answer_write(
     }
 }
 
-fn bad_json(state: &PurlState, error: impl std::fmt::Display) -> Refusal {
+pub(super) fn bad_json(state: &PurlState, error: impl std::fmt::Display) -> Refusal {
     state.metrics.refusals.inc();
     ApiError::bad_request("bad-json", format!("the body is not a record: {error}")).into()
 }
@@ -552,13 +553,18 @@ pub struct TokenCreated {
     pub secret: String,
 }
 
-/// `POST /-/api/tokens`: a token for the caller with rights within its own.
+/// `POST /-/api/tokens`: a token for the caller with rights within its own. The caller is
+/// a Bearer token's, or a user's own with `Authorization: Basic` (user and password: how a
+/// user gets a first token without the database file).
 pub async fn create_token(
     State(state): State<PurlState>,
     headers: HeaderMap,
     bytes: Bytes,
 ) -> Answer {
-    let actor = actor(&state, &headers).await?;
+    let actor = match super::owners::basic_login(&state, &headers).await? {
+        Some(actor) => actor,
+        None => actor(&state, &headers).await?,
+    };
     let request: TokenRequest = serde_json::from_slice(&bytes).map_err(|e| bad_json(&state, e))?;
     let within = request.grants.iter().all(|g| {
         actor.admin
@@ -582,6 +588,15 @@ pub async fn create_token(
         .await;
     Ok(match created {
         Ok((token, secret)) => {
+            let detail = serde_json::json!({"user": token.user, "grants": token.grants});
+            if let Err(error) = state
+                .registry
+                .store()
+                .record_owner_change(&actor, "token-create", &token.id, &detail)
+                .await
+            {
+                tracing::warn!("the token {} was made but not recorded: {error}", token.id);
+            }
             (StatusCode::CREATED, Json(TokenCreated { token, secret })).into_response()
         }
         Err(e) => write_error(&state, "token", e),

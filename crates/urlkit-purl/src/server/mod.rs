@@ -9,6 +9,7 @@
 //! | `page` | the page: browse, search, log in, create and edit with a preview, history, restore |
 //! | `session` | the page's logins and CSRF tokens |
 //! | `api` | the JSON API: records, history, restore, search, domains, tokens |
+//! | `owners` | the JSON API's users, groups, domains and tokens (administrators) |
 //! | `counts` | resolutions per record, written in batches |
 //! | `metrics` | the resolver's Prometheus metrics |
 //! | `openapi` | the API's description |
@@ -18,6 +19,7 @@ mod counts;
 pub mod info;
 pub mod metrics;
 pub mod openapi;
+pub mod owners;
 pub mod page;
 pub mod resolve;
 pub mod session;
@@ -29,7 +31,7 @@ use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{header, HeaderValue, StatusCode, Uri};
 use axum::middleware;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{delete, get, post};
 use axum::Router;
 use counts::Counts;
 use metrics::PurlMetrics;
@@ -169,8 +171,11 @@ pub fn app(state: PurlState, config: &PurlConfig) -> Router {
         .route("/-/api/history/{*name}", get(api::history))
         .route("/-/api/restore/{*name}", post(api::restore_record))
         .route("/-/api/clone/{*name}", post(api::clone_record))
-        .route("/-/api/domains", get(api::domains))
-        .route("/-/api/tokens", post(api::create_token))
+        .route("/-/api/domains", get(api::domains).post(owners::add_domain))
+        .route("/-/api/users", get(owners::users).post(owners::add_user))
+        .route("/-/api/groups", post(owners::add_group))
+        .route("/-/api/tokens", get(owners::tokens).post(api::create_token))
+        .route("/-/api/tokens/{id}", delete(owners::revoke_token))
         .route("/-/api/openapi.json", get(openapi::document))
         .route("/-/info/{*name}", get(info_route))
         .route("/-/", get(page::home))

@@ -39,9 +39,35 @@ pub const ROUTES: &[(&str, &str, &str)] = &[
     ),
     ("/-/api/domains", "get", "Domains and their maintainers"),
     (
+        "/-/api/domains",
+        "post",
+        "Add a domain or maintainers to it (administrators)",
+    ),
+    ("/-/api/users", "get", "Users, without secrets (administrators)"),
+    (
+        "/-/api/users",
+        "post",
+        "Add a user, its password hashed with Argon2id (administrators)",
+    ),
+    (
+        "/-/api/groups",
+        "post",
+        "Add a group or members to it (administrators)",
+    ),
+    (
+        "/-/api/tokens",
+        "get",
+        "The caller's tokens without secrets (administrators: ?user=NAME)",
+    ),
+    (
         "/-/api/tokens",
         "post",
-        "A token with rights within the caller's; its secret is shown once",
+        "A token with rights within the caller's (Bearer, or Basic user:password); its secret is shown once",
+    ),
+    (
+        "/-/api/tokens/{id}",
+        "delete",
+        "Revoke a token of the caller's (administrators: anyone's)",
     ),
     (
         "/-/info/{name}",
@@ -66,18 +92,36 @@ fn operation(method: &str, summary: &str, path: &str) -> Value {
             "schema": { "type": "string" }
         }]);
     }
-    if matches!(method, "put" | "delete" | "post") && path != "/-/api/tokens" {
+    if path.contains("{id}") {
+        op["parameters"] = json!([{
+            "name": "id", "in": "path", "required": true,
+            "description": "The token's public id (the part of its secret after upt_)",
+            "schema": { "type": "string" }
+        }]);
+    }
+    let write = matches!(method, "put" | "delete" | "post");
+    // Owners' routes need a token to read too: users and tokens are not public.
+    let owners = ["/-/api/users", "/-/api/groups", "/-/api/tokens"]
+        .iter()
+        .any(|p| path.starts_with(p))
+        || (path == "/-/api/domains" && write);
+    if write || owners {
         let responses = &mut op["responses"];
         responses["401"] = json!({"description": "No or an unknown token"});
-        responses["403"] = json!({"description": "Outside the token's domains"});
+        responses["403"] =
+            json!({"description": "Outside the token's domains, or not an administrator"});
+        responses["503"] =
+            json!({"description": "The database cannot take writes now; see Retry-After"});
+        op["security"] = json!([{ "bearer": [] }]);
+    }
+    if write && path.contains("{name}") {
+        let responses = &mut op["responses"];
         responses["412"] =
             json!({"description": "Stale If-Match: the current record is in the body"});
         responses["428"] = json!({"description": "No If-Match or If-None-Match"});
-        responses["503"] =
-            json!({"description": "The database cannot take writes now; see Retry-After"});
     }
-    if matches!(method, "put" | "delete" | "post") {
-        op["security"] = json!([{ "bearer": [] }]);
+    if path == "/-/api/tokens" && method == "post" {
+        op["security"] = json!([{ "bearer": [] }, { "basic": [] }]);
     }
     op
 }
@@ -96,7 +140,10 @@ pub fn describe() -> Value {
             "version": env!("CARGO_PKG_VERSION"),
             "description": "Records of persistent URLs: every path outside /-/ resolves through them."
         },
-        "components": { "securitySchemes": { "bearer": { "type": "http", "scheme": "bearer" } } },
+        "components": { "securitySchemes": {
+            "bearer": { "type": "http", "scheme": "bearer" },
+            "basic": { "type": "http", "scheme": "basic" }
+        } },
         "paths": paths,
     })
 }

@@ -134,6 +134,25 @@ pub struct TokenInfo {
     pub revoked_at: Option<Millis>,
 }
 
+/// A change of owners (a user, group, domain or token added or revoked), as the store
+/// keeps it: append-only, like the records' history.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct OwnerChange {
+    /// When.
+    pub at: Millis,
+    /// Who (a user's name).
+    pub user: String,
+    /// Through which token (its public id), if through one.
+    pub token: Option<String>,
+    /// What kind of change: `user-add`, `group-add`, `domain-add`, `token-create`,
+    /// `token-revoke`.
+    pub kind: String,
+    /// What it changed: a user's, group's or token's name or id, a domain's prefix.
+    pub subject: String,
+    /// Its details (members, maintainers, grants …).
+    pub detail: serde_json::Value,
+}
+
 impl StoreError {
     fn new(kind: StoreProblem, message: impl Into<String>) -> StoreError {
         StoreError {
@@ -270,5 +289,25 @@ impl Store {
             .await?;
         tx.commit().await?;
         Ok(())
+    }
+
+    /// Caps the database at `pages` pages on every connection of the pool (SQLite's
+    /// `PRAGMA max_page_count`, a per-connection setting), as a full disk would: a write
+    /// that needs more pages fails as [`StoreProblem::Full`]. A cap below the database's
+    /// size is raised to its size; the cap in force is returned. For tests of a full disk
+    /// without root; connections opened later (after an idle one closed) have no cap.
+    #[doc(hidden)]
+    pub async fn cap_pages(&self, pages: u32) -> Result<u64, StoreError> {
+        let mut held = Vec::new();
+        let mut cap = 0;
+        for _ in 0..self.pool.options().get_max_connections() {
+            let mut connection = self.pool.acquire().await?;
+            let (set,): (i64,) = sqlx::query_as(&format!("PRAGMA max_page_count = {pages}"))
+                .fetch_one(&mut *connection)
+                .await?;
+            cap = u64::try_from(set).unwrap_or(0);
+            held.push(connection);
+        }
+        Ok(cap)
     }
 }

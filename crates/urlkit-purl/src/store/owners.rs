@@ -1,7 +1,9 @@
 //! Who may change what: users (passwords as Argon2id PHC strings), groups, domains and
 //! their maintainers; and the resolution counts.
 
-use super::{now, stored_name, Domain, Store, StoreError, StoreProblem, User, WriteError};
+use super::{
+    now, stored_name, Domain, OwnerChange, Store, StoreError, StoreProblem, User, WriteError,
+};
 use crate::model::{Actor, Grant, Right};
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
@@ -337,6 +339,67 @@ impl Store {
         } else {
             Ok(None)
         }
+    }
+
+    /// Records a change of owners made by `actor` (append-only).
+    pub async fn record_owner_change(
+        &self,
+        actor: &Actor,
+        kind: &str,
+        subject: &str,
+        detail: &serde_json::Value,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO owner_changes (at, user_name, token, kind, subject, detail) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(now())
+        .bind(&actor.user)
+        .bind(actor.token.as_deref())
+        .bind(kind)
+        .bind(subject)
+        .bind(detail.to_string())
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Every change of owners, oldest first.
+    pub async fn owner_changes(&self) -> Result<Vec<OwnerChange>, StoreError> {
+        type Row = (i64, String, Option<String>, String, String, String);
+        let rows: Vec<Row> = sqlx::query_as(
+            "SELECT at, user_name, token, kind, subject, detail FROM owner_changes \
+             ORDER BY at, rowid",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        rows.into_iter()
+            .map(|(at, user, token, kind, subject, detail)| {
+                let detail = serde_json::from_str(&detail).map_err(|error| {
+                    StoreError::new(
+                        StoreProblem::Other,
+                        format!("the database holds a bad owner change {detail:?}: {error}"),
+                    )
+                })?;
+                Ok(OwnerChange {
+                    at,
+                    user,
+                    token,
+                    kind,
+                    subject,
+                    detail,
+                })
+            })
+            .collect()
+    }
+
+    /// Whether a user of this name exists.
+    pub async fn has_user(&self, name: &str) -> Result<bool, StoreError> {
+        let found: Option<(String,)> = sqlx::query_as("SELECT name FROM users WHERE name = $1")
+            .bind(name)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(found.is_some())
     }
 
     /// Adds resolution counts (batched by the server, never in a redirect's path).

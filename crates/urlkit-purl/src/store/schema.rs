@@ -15,11 +15,18 @@ use std::str::FromStr;
 use std::time::Duration;
 
 /// The migrations, in order: (version, description, SQL).
-const MIGRATIONS: &[(i64, &str, &str)] = &[(
-    1,
-    "records",
-    include_str!("../../migrations/0001_records.sql"),
-)];
+const MIGRATIONS: &[(i64, &str, &str)] = &[
+    (
+        1,
+        "records",
+        include_str!("../../migrations/0001_records.sql"),
+    ),
+    (
+        2,
+        "owner changes",
+        include_str!("../../migrations/0002_owner_changes.sql"),
+    ),
+];
 
 /// The schema version this program writes.
 pub(super) const LATEST: i64 = MIGRATIONS[MIGRATIONS.len() - 1].0;
