@@ -5,12 +5,15 @@
 use clap::{Args, Subcommand};
 use std::io::BufRead;
 use std::process::ExitCode;
-use urlkit::purl::{Action, Name, Offer, Record};
-use urlkit_purl::checks::chain_check;
-use urlkit_purl::model::{Actor, Body, Event, Expect, Grant, Right, Stored};
+use urlkit::purl::{Action, Name, Offer};
+use urlkit_purl::model::{Actor, Body, Event, Expect, Grant, Right};
 use urlkit_purl::store::{Search, Store, WriteError};
 
 mod import;
+mod records;
+
+use records::{Records, Remote};
+use urlkit_purl::server::api::RecordView;
 
 /// Options and subcommands of `urlkit purl`.
 #[derive(Args, Debug)]
@@ -27,7 +30,10 @@ mod import;
   urlkit purl serve --addr 127.0.0.1:8081
 
 The database is the file of --db (created and migrated when missing). Writes on it act as
-an administrator, recorded in the history under your OS user's name or --user.")]
+an administrator, recorded in the history under your OS user's name or --user.
+With --server URL the records commands work through a resolver's API instead, as the user
+of the token in URLKIT_PURL_TOKEN:
+  URLKIT_PURL_TOKEN=upt_… urlkit purl set /net/docs https://docs.example.org/ --server http://127.0.0.1:8081")]
 pub struct PurlCommand {
     /// The database: sqlite:PATH (created if missing).
     #[arg(
@@ -40,6 +46,11 @@ pub struct PurlCommand {
     /// The name the history records for changes [default: the OS user].
     #[arg(long, global = true, value_name = "NAME")]
     user: Option<String>,
+    /// Work on the records of the resolver at URL through its API instead of the
+    /// database file (add, set, show, history, restore, rm, search, clone); changes need
+    /// a token in URLKIT_PURL_TOKEN and are made as its user.
+    #[arg(long, global = true, value_name = "URL", conflicts_with = "user")]
+    server: Option<String>,
     #[command(subcommand)]
     command: PurlSub,
 }
@@ -48,6 +59,28 @@ pub struct PurlCommand {
 enum PurlSub {
     /// Start the resolver.
     Serve(ServeArgs),
+    #[command(flatten)]
+    Records(RecordSub),
+    /// Create many records from JSON Lines: {"name": "/x", "record": {…}} a line.
+    Import(ImportArgs),
+    /// Users.
+    #[command(subcommand)]
+    User(UserSub),
+    /// Domains: path prefixes and their maintainers.
+    #[command(subcommand)]
+    Domain(DomainSub),
+    /// Groups of users (maintainers as @NAME).
+    #[command(subcommand)]
+    Group(GroupSub),
+    /// API tokens.
+    #[command(subcommand)]
+    Token(TokenSub),
+}
+
+/// The records commands: on the database file, or through a resolver's API with
+/// `--server`.
+#[derive(Subcommand, Debug)]
+enum RecordSub {
     /// Create a record (refused if the name has one).
     Add(AddArgs),
     /// Change a record (at its current version, or the one --version names).
@@ -64,20 +97,6 @@ enum PurlSub {
     Search(SearchArgs),
     /// Create a record TO answering as FROM does.
     Clone(CloneArgs),
-    /// Create many records from JSON Lines: {"name": "/x", "record": {…}} a line.
-    Import(ImportArgs),
-    /// Users.
-    #[command(subcommand)]
-    User(UserSub),
-    /// Domains: path prefixes and their maintainers.
-    #[command(subcommand)]
-    Domain(DomainSub),
-    /// Groups of users (maintainers as @NAME).
-    #[command(subcommand)]
-    Group(GroupSub),
-    /// API tokens.
-    #[command(subcommand)]
-    Token(TokenSub),
 }
 
 /// Options of `urlkit purl serve` (names and defaults as `urlkit serve`'s).
@@ -485,44 +504,8 @@ fn body_of(args: &RecordArgs) -> Result<Body, Stop> {
     })
 }
 
-/// The record `body` makes of `name`, checked on its own and, for a chain, against the
-/// other records (a loop is refused).
-async fn checked(store: &Store, name: &Name, body: &Body) -> Result<Record, Stop> {
-    let record = body
-        .clone()
-        .into_record(name.clone())
-        .map_err(|error| refused(format!("{name}: refused: {error}")))?;
-    if matches!(record.action, Action::Chain { .. }) {
-        let records = store.records().await.map_err(|e| refused(e.to_string()))?;
-        chain_check(&records, &record)
-            .map_err(|error| refused(format!("{name}: refused: {error}")))?;
-    }
-    for warning in record.warnings() {
-        eprintln!("urlkit: warning: {name}: {warning}");
-    }
-    Ok(record)
-}
-
-/// A refused write, in words.
-fn write_refused(name: &Name, error: WriteError) -> Stop {
-    match error {
-        WriteError::Stale {
-            current: Some(current),
-        } => refused(format!(
-            "{name}: refused: the record is at version {}{}; show it with `urlkit purl show {name}` and try again",
-            current.version,
-            if current.deleted { " (deleted)" } else { "" }
-        )),
-        WriteError::Stale { current: None } => {
-            refused(format!("{name}: refused: there is no record of this name"))
-        }
-        WriteError::NotFound => refused(format!("{name}: no such record or version")),
-        other => refused(format!("{name}: refused: {other}")),
-    }
-}
-
-fn print_written(verb: &str, stored: &Stored) {
-    println!("{verb} {} (version {})", stored.record.name, stored.version);
+fn print_written(verb: &str, view: &RecordView) {
+    println!("{verb} {} (version {})", view.name, view.version);
 }
 
 /// One line saying what a body answers.
@@ -558,22 +541,17 @@ fn summary(body: &Body) -> String {
     }
 }
 
-fn show_stored(stored: &Stored) {
-    println!(
-        "{}  {}",
-        stored.record.name,
-        summary(&Body::of(&stored.record))
-    );
+fn show_view(view: &RecordView) {
+    println!("{}  {}", view.name, summary(&view.record));
     println!(
         "  version {}{}, domain {}, changed {} by {}",
-        stored.version,
-        if stored.deleted { " (deleted)" } else { "" },
-        stored
-            .domain
+        view.version,
+        if view.deleted { " (deleted)" } else { "" },
+        view.domain
             .as_ref()
             .map_or("(none)".to_string(), |d| d.to_string()),
-        urlkit_purl::server::api::rfc3339(stored.changed_at),
-        stored.changed_by
+        view.changed_at,
+        view.changed_by
     );
 }
 
@@ -626,80 +604,63 @@ fn parse_grant(text: &str) -> Result<Grant, Stop> {
     })
 }
 
-async fn current_version(store: &Store, name: &Name) -> Result<i64, Stop> {
-    match store.get(name).await.map_err(|e| refused(e.to_string()))? {
-        Some(stored) => Ok(stored.version),
-        None => Err(refused(format!(
-            "{name}: no such record (create it with `urlkit purl add`)"
-        ))),
+/// Keeps a change of owners in the database's append-only list (a failure to keep it is
+/// a warning: the change itself was made).
+async fn record_change(
+    store: &Store,
+    actor: &Actor,
+    kind: &str,
+    subject: &str,
+    detail: serde_json::Value,
+) {
+    if let Err(error) = store
+        .record_owner_change(actor, kind, subject, &detail)
+        .await
+    {
+        eprintln!("urlkit: warning: {kind} {subject} was made but not recorded: {error}");
     }
 }
 
-async fn local(command: PurlCommand) -> Outcome {
-    let store = Store::open(&command.db)
-        .await
-        .map_err(|error| refused(error.to_string()))?;
-    let actor = Actor {
-        user: command.user.unwrap_or_else(os_user),
-        token: None,
-        admin: true,
-        grants: Vec::new(),
-    };
-    let failed = |error: urlkit_purl::store::StoreError| refused(error.to_string());
-    match command.command {
-        PurlSub::Serve(_) => unreachable!("served before the database is opened here"),
-        PurlSub::Add(args) => {
+/// A records command, on the file or through a server alike.
+async fn records(records: &Records, command: RecordSub) -> Outcome {
+    match command {
+        RecordSub::Add(args) => {
             let name = parse_name("name", &args.name)?;
             let body = body_of(&args.record)?;
-            checked(&store, &name, &body).await?;
-            let stored = store
-                .put(
-                    &actor,
-                    &name,
-                    body,
-                    Expect::Absent,
-                    args.record.reason.as_deref(),
-                )
-                .await
-                .map_err(|e| write_refused(&name, e))?;
-            print_written("created", &stored);
+            records.check(&name, &body).await?;
+            let reason = args.record.reason.as_deref();
+            let view = records.put(&name, body, Expect::Absent, reason).await?;
+            print_written("created", &view);
         }
-        PurlSub::Set(args) => {
+        RecordSub::Set(args) => {
             let name = parse_name("name", &args.name)?;
             let body = body_of(&args.record)?;
-            checked(&store, &name, &body).await?;
+            records.check(&name, &body).await?;
             let version = match args.version {
                 Some(version) => version,
-                None => current_version(&store, &name).await?,
+                None => records.current_version(&name).await?,
             };
-            let stored = store
-                .put(
-                    &actor,
-                    &name,
-                    body,
-                    Expect::Version(version),
-                    args.record.reason.as_deref(),
-                )
-                .await
-                .map_err(|e| write_refused(&name, e))?;
-            print_written("changed", &stored);
+            let reason = args.record.reason.as_deref();
+            let view = records
+                .put(&name, body, Expect::Version(version), reason)
+                .await?;
+            print_written("changed", &view);
         }
-        PurlSub::Show(args) => {
+        RecordSub::Show(args) => {
             let name = parse_name("name", &args.name)?;
-            let stored = store
+            let view = records
                 .get(&name)
-                .await
-                .map_err(failed)?
+                .await?
                 .ok_or_else(|| refused(format!("{name}: no such record")))?;
             if args.json {
-                json_out(&stored);
+                json_out(&view);
             } else {
-                show_stored(&stored);
+                show_view(&view);
             }
         }
-        PurlSub::History(args) => {
+        RecordSub::History(args) => {
             let name = parse_name("name", &args.name)?;
-            let events = store.history(&name).await.map_err(failed)?;
+            let events = records.history(&name).await?;
             if events.is_empty() {
                 return Err(refused(format!("{name}: no such record")));
             }
@@ -709,40 +670,36 @@ async fn local(command: PurlCommand) -> Outcome {
                 events.iter().for_each(show_event);
             }
         }
-        PurlSub::Restore(args) => {
+        RecordSub::Restore(args) => {
             let name = parse_name("name", &args.name)?;
-            let current = current_version(&store, &name).await?;
-            let stored = store
+            let current = records.current_version(&name).await?;
+            let view = records
                 .restore(
-                    &actor,
                     &name,
                     args.version,
                     Expect::Version(current),
                     args.reason.as_deref(),
                 )
-                .await
-                .map_err(|e| write_refused(&name, e))?;
-            print_written(&format!("restored version {} of", args.version), &stored);
+                .await?;
+            print_written(&format!("restored version {} of", args.version), &view);
         }
-        PurlSub::Rm(args) => {
+        RecordSub::Rm(args) => {
             let name = parse_name("name", &args.name)?;
             let version = match args.version {
                 Some(version) => version,
-                None => current_version(&store, &name).await?,
+                None => records.current_version(&name).await?,
             };
-            let stored = store
+            let view = records
                 .delete(
-                    &actor,
                     &name,
                     Expect::Version(version),
                     args.message.as_deref(),
                     args.reason.as_deref(),
                 )
-                .await
-                .map_err(|e| write_refused(&name, e))?;
-            print_written("deleted", &stored);
+                .await?;
+            print_written("deleted", &view);
         }
-        PurlSub::Search(args) => {
+        RecordSub::Search(args) => {
             // A prefix that reads as a name is matched in its normal form, as names are.
             let name_prefix = args
                 .name
@@ -759,40 +716,68 @@ async fn local(command: PurlCommand) -> Outcome {
                 limit: 0,
                 after: None,
             };
-            let found = store.search(&search).await.map_err(failed)?;
+            let found = records.search(&search).await?;
             if args.json {
                 json_out(&found);
             } else {
-                for stored in &found {
+                for view in &found {
                     println!(
                         "{}  v{}{}  {}",
-                        stored.record.name,
-                        stored.version,
-                        if stored.deleted { " (deleted)" } else { "" },
-                        summary(&Body::of(&stored.record))
+                        view.name,
+                        view.version,
+                        if view.deleted { " (deleted)" } else { "" },
+                        summary(&view.record)
                     );
                 }
             }
         }
-        PurlSub::Clone(args) => {
+        RecordSub::Clone(args) => {
             let from = parse_name("FROM", &args.from)?;
             let to = parse_name("TO", &args.to)?;
-            let source = store
+            let source = records
                 .get(&from)
-                .await
-                .map_err(failed)?
-                .filter(|s| !s.deleted)
+                .await?
+                .filter(|view| !view.deleted)
                 .ok_or_else(|| refused(format!("{from}: no such record")))?;
-            let body = Body::of(&source.record);
-            checked(&store, &to, &body).await?;
+            records.check(&to, &source.record).await?;
             let reason = args
                 .reason
                 .unwrap_or_else(|| format!("cloned from {from} version {}", source.version));
-            let stored = store
-                .put(&actor, &to, body, Expect::Absent, Some(&reason))
-                .await
-                .map_err(|e| write_refused(&to, e))?;
-            print_written("created", &stored);
+            let view = records
+                .put(&to, source.record, Expect::Absent, Some(&reason))
+                .await?;
+            print_written("created", &view);
+        }
+    }
+    Ok(())
+}
+
+async fn local(command: PurlCommand) -> Outcome {
+    if let Some(server) = &command.server {
+        let PurlSub::Records(sub) = command.command else {
+            return Err(Stop::Usage(format!(
+                "--server {server}: only the records commands (add, set, show, history, \
+                 restore, rm, search, clone) work through a server; the others work on the \
+                 database file (--db)"
+            )));
+        };
+        return records(&Records::Remote(Remote::new(server)?), sub).await;
+    }
+    let store = Store::open(&command.db)
+        .await
+        .map_err(|error| refused(error.to_string()))?;
+    let actor = Actor {
+        user: command.user.unwrap_or_else(os_user),
+        token: None,
+        admin: true,
+        grants: Vec::new(),
+    };
+    let failed = |error: urlkit_purl::store::StoreError| refused(error.to_string());
+    match command.command {
+        PurlSub::Serve(_) => unreachable!("served before the database is opened here"),
+        PurlSub::Records(sub) => {
+            let file = Records::Local { store, actor };
+            return records(&file, sub).await;
         }
         PurlSub::Import(args) => {
             let args = import::ImportArgs {
@@ -826,6 +811,8 @@ async fn local(command: PurlCommand) -> Outcome {
                 .add_user(&name, password.as_deref(), admin)
                 .await
                 .map_err(failed)?;
+            let detail = serde_json::json!({"admin": admin, "password": password.is_some()});
+            record_change(&store, &actor, "user-add", &user.name, detail).await;
             println!(
                 "added user {}{}",
                 user.name,
@@ -858,6 +845,8 @@ async fn local(command: PurlCommand) -> Outcome {
                     )),
                     other => refused(format!("domain {prefix}: {other}")),
                 })?;
+            let detail = serde_json::json!({"maintainers": maintainer});
+            record_change(&store, &actor, "domain-add", prefix.as_str(), detail).await;
             println!(
                 "domain {} maintained by {}",
                 domain.prefix,
@@ -884,6 +873,8 @@ async fn local(command: PurlCommand) -> Outcome {
                     )),
                     other => refused(format!("group {name}: {other}")),
                 })?;
+            let detail = serde_json::json!({"members": member});
+            record_change(&store, &actor, "group-add", &name, detail).await;
             println!("group {name}: {}", member.join(", "));
         }
         PurlSub::Token(TokenSub::Create {
@@ -917,6 +908,8 @@ async fn local(command: PurlCommand) -> Outcome {
                     } => refused(format!("{user} does not maintain {domain}")),
                     other => refused(other.to_string()),
                 })?;
+            let detail = serde_json::json!({"user": info.user, "grants": info.grants});
+            record_change(&store, &actor, "token-create", &info.id, detail).await;
             eprintln!(
                 "token {} for {}: the secret below is shown this once only",
                 info.id, info.user
@@ -927,6 +920,7 @@ async fn local(command: PurlCommand) -> Outcome {
             if !store.revoke_token(&id).await.map_err(failed)? {
                 return Err(refused(format!("no token {id} that is not revoked")));
             }
+            record_change(&store, &actor, "token-revoke", &id, serde_json::json!({})).await;
             println!("revoked token {id}");
         }
         PurlSub::Token(TokenSub::List { owner }) => {

@@ -78,13 +78,10 @@ fn records_round_trip() {
         .contains("version 1"));
     let shown = json(&db.ok(&["show", "/net/docs", "--json"]));
     assert_eq!(shown["version"], 1);
-    assert_eq!(shown["record"]["name"], "/net/docs");
-    assert_eq!(shown["record"]["action"]["type"], "partial");
-    assert_eq!(
-        shown["record"]["action"]["target"],
-        "https://docs.example.net/"
-    );
-    assert_eq!(shown["record"]["action"]["status"], 302);
+    assert_eq!(shown["name"], "/net/docs");
+    assert_eq!(shown["record"]["type"], "partial");
+    assert_eq!(shown["record"]["target"], "https://docs.example.net/");
+    assert_eq!(shown["record"]["status"], 302);
     assert_eq!(shown["changed_by"], "tester");
 
     // add is create-only.
@@ -116,16 +113,13 @@ fn records_round_trip() {
     assert!(db.ok(&["rm", "/net/docs"]).contains("version 3"));
     let shown = json(&db.ok(&["show", "/net/docs", "--json"]));
     assert_eq!(shown["deleted"], true);
-    assert_eq!(shown["record"]["action"]["type"], "gone");
+    assert_eq!(shown["record"]["type"], "gone");
 
     assert!(db.ok(&["restore", "/net/docs", "1"]).contains("version 4"));
     let shown = json(&db.ok(&["show", "/net/docs", "--json"]));
     assert_eq!(shown["deleted"], false);
-    assert_eq!(shown["record"]["action"]["type"], "partial");
-    assert_eq!(
-        shown["record"]["action"]["target"],
-        "https://docs.example.net/"
-    );
+    assert_eq!(shown["record"]["type"], "partial");
+    assert_eq!(shown["record"]["target"], "https://docs.example.net/");
     let history = db.ok(&["history", "/net/docs"]);
     assert!(history.contains("version 4"), "{history}");
     assert!(history.contains("restore by tester"), "{history}");
@@ -137,7 +131,7 @@ fn records_round_trip() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|s| s["record"]["name"].as_str().unwrap())
+        .map(|s| s["name"].as_str().unwrap())
         .collect();
     assert_eq!(names, ["/org/a", "/org/b"]);
     // A prefix is read as names are: escapes of unreserved characters decoded.
@@ -156,7 +150,7 @@ fn a_stale_version_is_refused_naming_the_current_one() {
     let refusal = db.refused(&["set", "/s", "https://example.com/3", "--version", "1"]);
     assert!(refusal.contains("version 2"), "{refusal}");
     let shown = json(&db.ok(&["show", "/s", "--json"]));
-    assert_eq!(shown["record"]["action"]["target"], "https://example.com/2");
+    assert_eq!(shown["record"]["target"], "https://example.com/2");
 }
 
 #[test]
@@ -201,7 +195,7 @@ fn negotiated_records_from_offers() {
         "https://example.com/v.html",
     ]);
     let shown = json(&db.ok(&["show", "/v", "--json"]));
-    let action = &shown["record"]["action"];
+    let action = &shown["record"];
     assert_eq!(action["type"], "negotiate");
     assert_eq!(action["status"], 303);
     assert_eq!(action["offers"][1]["media_type"], "text/turtle");
@@ -283,5 +277,208 @@ fn serve_takes_the_web_tools_options() {
     let out = urlkit(&["purl", "serve", "--addr", "nowhere"], "");
     assert_eq!(out.status.code(), Some(2));
     let out = urlkit(&["purl", "serve", "--rate-limit", "fast"], "");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+/// `urlkit purl serve` on the database of `db`, on a free loopback port: the child and
+/// the URL it prints. Its standard error is read on, so that it never blocks.
+struct Server {
+    child: std::process::Child,
+    url: String,
+}
+
+impl Server {
+    fn start(db: &Db) -> Server {
+        use std::io::BufRead;
+        let mut child = common::urlkit_command()
+            .args(["purl", "serve", "--addr", "127.0.0.1:0", "--db", &db.url])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut lines = std::io::BufReader::new(child.stderr.take().unwrap());
+        let mut line = String::new();
+        lines.read_line(&mut line).unwrap();
+        let url = line
+            .split_whitespace()
+            .find(|w| w.starts_with("http://"))
+            .unwrap_or_else(|| panic!("no address in {line:?}"))
+            .to_string();
+        std::thread::spawn(move || std::io::copy(&mut lines, &mut std::io::sink()));
+        Server { child, url }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Runs `urlkit purl ARGS --server URL` with `token` (if any) in `URLKIT_PURL_TOKEN`.
+fn remote(url: &str, token: Option<&str>, args: &[&str]) -> Output {
+    let mut all = vec!["purl"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--server", url]);
+    let mut command = common::urlkit_command();
+    command
+        .args(&all)
+        .env_remove("URLKIT_PURL_TOKEN")
+        .stdin(std::process::Stdio::null());
+    if let Some(token) = token {
+        command.env("URLKIT_PURL_TOKEN", token);
+    }
+    command.output().unwrap()
+}
+
+#[test]
+fn records_round_trip_through_a_server() {
+    let db = Db::new();
+    let out = db.run_with(&["user", "add", "alice", "--password-stdin"], "pw\n");
+    assert!(out.status.success(), "{}", stderr(&out));
+    db.ok(&["domain", "add", "/net/", "--maintainer", "alice"]);
+    db.ok(&["add", "/org/x", "https://example.org/x"]);
+    let token = stdout(&db.run(&["token", "create", "alice", "--domain", "/net/=write"]))
+        .trim()
+        .to_string();
+    assert!(token.starts_with("upt_"), "{token}");
+    let server = Server::start(&db);
+    let url = server.url.as_str();
+    let ok = |args: &[&str]| {
+        let out = remote(url, Some(&token), args);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        stdout(&out)
+    };
+    let refused = |token: Option<&str>, args: &[&str]| {
+        let out = remote(url, token, args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stdout(&out));
+        assert!(stdout(&out).is_empty(), "{}", stdout(&out));
+        stderr(&out)
+    };
+
+    assert_eq!(
+        ok(&[
+            "add",
+            "/net/docs",
+            "https://docs.example.net/",
+            "--partial",
+            "--reason",
+            "first"
+        ]),
+        "created /net/docs (version 1)\n"
+    );
+    // The same record, the same output as on the file (the history names the token's user).
+    let shown = json(&ok(&["show", "/net/docs", "--json"]));
+    assert_eq!(shown, json(&db.ok(&["show", "/net/docs", "--json"])));
+    assert_eq!(shown["record"]["type"], "partial");
+    assert_eq!(shown["changed_by"], "alice");
+    assert_eq!(ok(&["show", "/net/docs"]), db.ok(&["show", "/net/docs"]));
+    assert!(refused(
+        Some(&token),
+        &["add", "/net/docs", "https://other.example/"]
+    )
+    .contains("version 1"));
+    assert_eq!(
+        ok(&[
+            "set",
+            "/net/docs",
+            "https://docs.example.org/",
+            "--status",
+            "307"
+        ]),
+        "changed /net/docs (version 2)\n"
+    );
+    // A stale version is refused naming the current one, as on the file.
+    let stale = refused(
+        Some(&token),
+        &["set", "/net/docs", "https://x.example/", "--version", "1"],
+    );
+    assert!(stale.contains("at version 2"), "{stale}");
+    let history = json(&ok(&["history", "/net/docs", "--json"]));
+    assert_eq!(history, json(&db.ok(&["history", "/net/docs", "--json"])));
+    assert_eq!(history[1]["after"]["target"], "https://docs.example.org/");
+    assert_eq!(history[1]["token"], token.split('_').nth(1).unwrap());
+    let history = ok(&["history", "/net/docs"]);
+    assert!(history.contains("update by alice (token "), "{history}");
+    assert_eq!(
+        ok(&["rm", "/net/docs", "--message", "Retired."]),
+        "deleted /net/docs (version 3)\n"
+    );
+    assert!(ok(&["show", "/net/docs"]).contains("410 Retired."));
+    assert_eq!(
+        ok(&["restore", "/net/docs", "1", "--reason", "back"]),
+        "restored version 1 of /net/docs (version 4)\n"
+    );
+    assert_eq!(
+        ok(&["clone", "/net/docs", "/net/manual"]),
+        "created /net/manual (version 1)\n"
+    );
+    let found = ok(&["search", "--name", "/net/"]);
+    assert_eq!(found, db.ok(&["search", "--name", "/net/"]));
+    assert_eq!(found.lines().count(), 2, "{found}");
+    assert!(
+        found.starts_with("/net/docs  v4  302 https://docs.example.net/… (partial)"),
+        "{found}"
+    );
+    let found = json(&ok(&["search", "--target", "example.org", "--json"]));
+    assert_eq!(found.as_array().unwrap().len(), 1);
+    assert_eq!(found[0]["name"], "/org/x");
+
+    // The server keeps its owners: outside alice's domain, refused by the server.
+    let outside = refused(Some(&token), &["set", "/org/x", "https://evil.example/"]);
+    assert!(outside.contains("/org/"), "{outside}");
+    // No token, a wrong one, a revoked one: refused, nothing changed.
+    let missing = refused(None, &["set", "/net/docs", "https://x.example/"]);
+    assert!(missing.contains("URLKIT_PURL_TOKEN"), "{missing}");
+    let wrong = refused(
+        Some("upt_0000_ffff"),
+        &["set", "/net/docs", "https://x.example/"],
+    );
+    assert!(wrong.contains("unknown or revoked"), "{wrong}");
+    db.ok(&["token", "revoke", token.split('_').nth(1).unwrap()]);
+    let revoked = refused(Some(&token), &["rm", "/net/manual"]);
+    assert!(revoked.contains("unknown or revoked"), "{revoked}");
+    assert!(db.ok(&["show", "/net/docs"]).contains("version 4"));
+    assert!(db.ok(&["show", "/net/manual"]).contains("version 1"));
+    // Reads need no token.
+    assert!(remote(url, None, &["show", "/net/docs"]).status.success());
+    assert!(refused(None, &["show", "/net/nothing"]).contains("no such record"));
+    // Only the records commands work through a server.
+    let out = remote(url, Some(&token), &["token", "list"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("records commands"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn an_unreachable_or_bad_server_is_a_clear_refusal() {
+    // A port nothing listens on: bound, then closed.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("http://127.0.0.1:{port}");
+    let out = remote(&url, Some("upt_a_b"), &["show", "/net/a"]);
+    assert_eq!(out.status.code(), Some(1));
+    let message = stderr(&out);
+    assert!(
+        message.starts_with(&format!("urlkit: cannot reach the resolver at {url}")),
+        "{message}"
+    );
+    assert!(!message.contains("panicked"), "{message}");
+    let out = remote("ftp://example.org/", None, &["show", "/net/a"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("http:// or https://"),
+        "{}",
+        stderr(&out)
+    );
+    let out = remote("not a url", None, &["show", "/net/a"]);
     assert_eq!(out.status.code(), Some(2));
 }

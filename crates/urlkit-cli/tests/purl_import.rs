@@ -37,12 +37,9 @@ fn imports_json_lines_and_shows_what_was_imported() {
     let show = run(&db, &["show", "/net/docs/", "--json"], "");
     assert!(show.status.success(), "{}", stderr(&show));
     let shown: serde_json::Value = serde_json::from_str(&stdout(&show)).unwrap();
-    assert_eq!(
-        shown["record"]["action"]["target"],
-        "https://docs.example.net/"
-    );
-    assert_eq!(shown["record"]["action"]["type"], "partial");
-    assert_eq!(shown["record"]["action"]["status"], 307);
+    assert_eq!(shown["record"]["target"], "https://docs.example.net/");
+    assert_eq!(shown["record"]["type"], "partial");
+    assert_eq!(shown["record"]["status"], 307);
     assert_eq!(shown["version"], 1);
     assert_eq!(shown["changed_by"], "loader");
 
