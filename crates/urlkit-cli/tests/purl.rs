@@ -249,6 +249,31 @@ fn owners_and_tokens() {
     db.ok(&["token", "revoke", id]);
     assert!(db.ok(&["token", "list"]).contains("revoked"));
     db.refused(&["token", "revoke", id]);
+
+    // Every change of owners is kept, by whom; the refused ones are not.
+    let changes = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(async {
+            let store = urlkit_purl::store::Store::open(&db.url).await.unwrap();
+            store.owner_changes().await.unwrap()
+        });
+    let seen: Vec<(&str, &str, &str)> = changes
+        .iter()
+        .map(|c| (c.user.as_str(), c.kind.as_str(), c.subject.as_str()))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("tester", "user-add", "alice"),
+            ("tester", "group-add", "editors"),
+            ("tester", "domain-add", "/net/"),
+            ("tester", "token-create", id),
+            ("tester", "token-revoke", id),
+        ]
+    );
+    assert_eq!(changes[2].detail["maintainers"][0], "@editors");
 }
 
 #[test]
