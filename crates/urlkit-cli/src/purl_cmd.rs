@@ -9,6 +9,15 @@ use urlkit::purl::{Action, Name, Offer};
 use urlkit_purl::model::{Actor, Body, Event, Expect, Grant, Right};
 use urlkit_purl::store::{Search, Store, WriteError};
 
+/// Prints a line on standard output; a closed pipe (`urlkit purl search | head`) ends the
+/// program quietly with status 0, as the other commands do, and any other failure to write
+/// with status 1 — never a panic.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::purl_cmd::write_line(format_args!($($arg)*))
+    };
+}
+
 mod import;
 mod records;
 
@@ -394,6 +403,24 @@ pub fn run(command: PurlCommand) -> ExitCode {
     }
 }
 
+/// Writes a line on standard output (see `out!`).
+pub(crate) fn write_line(line: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    let written = stdout
+        .write_fmt(line)
+        .and_then(|()| stdout.write_all(b"\n"))
+        .and_then(|()| stdout.flush());
+    match written {
+        Ok(()) => {}
+        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+        Err(error) => {
+            eprintln!("urlkit: cannot write the output: {error}");
+            std::process::exit(1)
+        }
+    }
+}
+
 /// The OS user's name, for the history.
 fn os_user() -> String {
     ["USER", "LOGNAME", "USERNAME"]
@@ -505,7 +532,7 @@ fn body_of(args: &RecordArgs) -> Result<Body, Stop> {
 }
 
 fn print_written(verb: &str, view: &RecordView) {
-    println!("{verb} {} (version {})", view.name, view.version);
+    out!("{verb} {} (version {})", view.name, view.version);
 }
 
 /// One line saying what a body answers.
@@ -542,8 +569,8 @@ fn summary(body: &Body) -> String {
 }
 
 fn show_view(view: &RecordView) {
-    println!("{}  {}", view.name, summary(&view.record));
-    println!(
+    out!("{}  {}", view.name, summary(&view.record));
+    out!(
         "  version {}{}, domain {}, changed {} by {}",
         view.version,
         if view.deleted { " (deleted)" } else { "" },
@@ -560,27 +587,27 @@ fn show_event(event: &Event) {
         .ok()
         .and_then(|v| v.as_str().map(str::to_string))
         .unwrap_or_default();
-    print!(
+    let mut line = format!(
         "version {}  {}  {kind} by {}",
         event.version,
         urlkit_purl::server::api::rfc3339(event.at),
         event.user
     );
     if let Some(token) = &event.token {
-        print!(" (token {token})");
+        line.push_str(&format!(" (token {token})"));
     }
-    match &event.reason {
-        Some(reason) => println!(": {reason}"),
-        None => println!(),
+    if let Some(reason) = &event.reason {
+        line.push_str(&format!(": {reason}"));
     }
+    out!("{line}");
     if let Some(before) = &event.before {
-        println!("  - {}", summary(before));
+        out!("  - {}", summary(before));
     }
-    println!("  + {}", summary(&event.after));
+    out!("  + {}", summary(&event.after));
 }
 
 fn json_out<T: serde::Serialize>(value: &T) {
-    println!(
+    out!(
         "{}",
         serde_json::to_string_pretty(value).expect("records are always JSON")
     );
@@ -721,7 +748,7 @@ async fn records(records: &Records, command: RecordSub) -> Outcome {
                 json_out(&found);
             } else {
                 for view in &found {
-                    println!(
+                    out!(
                         "{}  v{}{}  {}",
                         view.name,
                         view.version,
@@ -813,7 +840,7 @@ async fn local(command: PurlCommand) -> Outcome {
                 .map_err(failed)?;
             let detail = serde_json::json!({"admin": admin, "password": password.is_some()});
             record_change(&store, &actor, "user-add", &user.name, detail).await;
-            println!(
+            out!(
                 "added user {}{}",
                 user.name,
                 if user.admin { " (administrator)" } else { "" }
@@ -821,7 +848,7 @@ async fn local(command: PurlCommand) -> Outcome {
         }
         PurlSub::User(UserSub::List) => {
             for user in store.users().await.map_err(failed)? {
-                println!(
+                out!(
                     "{}{}{}",
                     user.name,
                     if user.admin { " (administrator)" } else { "" },
@@ -847,7 +874,7 @@ async fn local(command: PurlCommand) -> Outcome {
                 })?;
             let detail = serde_json::json!({"maintainers": maintainer});
             record_change(&store, &actor, "domain-add", prefix.as_str(), detail).await;
-            println!(
+            out!(
                 "domain {} maintained by {}",
                 domain.prefix,
                 if domain.maintainers.is_empty() {
@@ -859,7 +886,7 @@ async fn local(command: PurlCommand) -> Outcome {
         }
         PurlSub::Domain(DomainSub::List) => {
             for domain in store.domains().await.map_err(failed)? {
-                println!("{}  {}", domain.prefix, domain.maintainers.join(", "));
+                out!("{}  {}", domain.prefix, domain.maintainers.join(", "));
             }
         }
         PurlSub::Group(GroupSub::Add { name, member }) => {
@@ -875,7 +902,7 @@ async fn local(command: PurlCommand) -> Outcome {
                 })?;
             let detail = serde_json::json!({"members": member});
             record_change(&store, &actor, "group-add", &name, detail).await;
-            println!("group {name}: {}", member.join(", "));
+            out!("group {name}: {}", member.join(", "));
         }
         PurlSub::Token(TokenSub::Create {
             owner: user,
@@ -914,14 +941,14 @@ async fn local(command: PurlCommand) -> Outcome {
                 "token {} for {}: the secret below is shown this once only",
                 info.id, info.user
             );
-            println!("{secret}");
+            out!("{secret}");
         }
         PurlSub::Token(TokenSub::Revoke { id }) => {
             if !store.revoke_token(&id).await.map_err(failed)? {
                 return Err(refused(format!("no token {id} that is not revoked")));
             }
             record_change(&store, &actor, "token-revoke", &id, serde_json::json!({})).await;
-            println!("revoked token {id}");
+            out!("revoked token {id}");
         }
         PurlSub::Token(TokenSub::List { owner }) => {
             for token in store.tokens(owner.as_deref()).await.map_err(failed)? {
@@ -940,7 +967,7 @@ async fn local(command: PurlCommand) -> Outcome {
                         )
                     })
                     .collect();
-                println!(
+                out!(
                     "{}  {}  {}  created {}{}{}",
                     token.id,
                     token.user,

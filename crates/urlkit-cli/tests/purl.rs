@@ -507,3 +507,22 @@ fn an_unreachable_or_bad_server_is_a_clear_refusal() {
     let out = remote("not a url", None, &["show", "/net/a"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn a_closed_pipe_ends_the_output_quietly() {
+    let db = Db::new();
+    db.ok(&["add", "/a", "https://example.com/a"]);
+    db.ok(&["set", "/a", "https://example.com/b"]);
+    // The reading end is closed before the program writes: `urlkit purl history | head -0`.
+    let mut child = common::urlkit_command()
+        .args(["purl", "history", "/a", "--db", &db.url])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stderr(&out), "");
+}

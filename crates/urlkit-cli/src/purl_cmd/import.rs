@@ -110,7 +110,7 @@ pub(super) async fn run(store: &Store, actor: &Actor, args: ImportArgs<'_>) -> O
                 e.written
             ))
         })?;
-    println!("imported {written} of {count} records");
+    out!("imported {written} of {count} records");
     Ok(())
 }
 
