@@ -803,8 +803,18 @@ async fn a_full_disk_refuses_writes_with_503_while_redirects_go_on() {
         "{metrics}"
     );
 
-    // Room again: the same write goes through.
+    // Not ready while the disk is full: a probe that needs room fails.
+    let ready = r.get("/-/readyz").await;
+    assert_eq!(ready.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert!(ready.headers().contains_key(header::RETRY_AFTER));
+    let error: Value = ready.json().await.unwrap();
+    assert_eq!(error["error"]["code"], "disk-full", "{error}");
+    let answer = r.get("/net/a").await;
+    assert_eq!(location(&answer), "https://example.org/a");
+
+    // Room again: ready, and the same write goes through.
     store.cap_pages(1 << 30).await.unwrap();
+    assert_eq!(r.get("/-/readyz").await.status(), StatusCode::OK);
     let done = r
         .put(&r.net_token, "/net/a", body, ("If-Match", "\"1\""))
         .await;

@@ -265,6 +265,9 @@ fn now() -> Millis {
 #[derive(Clone, Debug)]
 pub struct Store {
     pool: SqlitePool,
+    /// Whether the last change found the disk full (until a change or a probe of
+    /// [`Store::check`] finds room again).
+    full: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Store {
@@ -276,10 +279,15 @@ impl Store {
     pub async fn open(url: &str) -> Result<Store, StoreError> {
         let pool = schema::connect(url).await?;
         schema::migrate(&pool, url).await?;
-        Ok(Store { pool })
+        Ok(Store {
+            pool,
+            full: Default::default(),
+        })
     }
 
-    /// Whether the database answers and can be written (for `/-/readyz`).
+    /// Whether the database answers and can be written (for `/-/readyz`). After a change
+    /// found the disk full, this writes (and removes) a row large enough to need new pages,
+    /// so that it fails as [`StoreProblem::Full`] until there is room again.
     pub async fn check(&self) -> Result<(), StoreError> {
         // A write that changes nothing still needs the write lock and a writable file.
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
@@ -287,8 +295,41 @@ impl Store {
             .bind("/-/readyz")
             .execute(&mut *tx)
             .await?;
+        if self.full.load(std::sync::atomic::Ordering::Relaxed) {
+            // 64 KiB spill into overflow pages; committed, they reach the disk (a rolled
+            // back transaction might never write).
+            let probe = format!("/-/readyz/{}", "-".repeat(64 << 10));
+            let probed = async {
+                sqlx::query("INSERT INTO counts (name, hits) VALUES ($1, -1)")
+                    .bind(&probe)
+                    .execute(&mut *tx)
+                    .await?;
+                sqlx::query("DELETE FROM counts WHERE name = $1")
+                    .bind(&probe)
+                    .execute(&mut *tx)
+                    .await?;
+                tx.commit().await
+            }
+            .await;
+            self.note(&probed.map_err(StoreError::from))?;
+            return Ok(());
+        }
         tx.commit().await?;
         Ok(())
+    }
+
+    /// Notes whether a change found the disk full, for [`Store::check`].
+    fn note<T>(&self, result: &Result<T, StoreError>) -> Result<(), StoreError> {
+        let full = match result {
+            Ok(_) => false,
+            Err(error) if error.kind == StoreProblem::Full => true,
+            Err(error) => return Err(error.clone()),
+        };
+        self.full.store(full, std::sync::atomic::Ordering::Relaxed);
+        match result {
+            Err(error) => Err(error.clone()),
+            Ok(_) => Ok(()),
+        }
     }
 
     /// Caps the database at `pages` pages on every connection of the pool (SQLite's

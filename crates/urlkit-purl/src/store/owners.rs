@@ -404,6 +404,16 @@ impl Store {
 
     /// Adds resolution counts (batched by the server, never in a redirect's path).
     pub async fn add_counts(&self, counts: &[(Name, u64)]) -> Result<(), StoreError> {
+        let added = self.add_counts_in(counts).await;
+        if matches!(&added, Err(error) if error.kind == StoreProblem::Full) {
+            // A full disk is noted for the readiness check (a write of nothing proves no
+            // room, so a success does not clear it).
+            return self.note(&added);
+        }
+        added
+    }
+
+    async fn add_counts_in(&self, counts: &[(Name, u64)]) -> Result<(), StoreError> {
         // Many rows a statement (each name once: the counts come from a map), in one
         // transaction that takes the write lock at once rather than upgrading to it.
         const ROWS: usize = 400;

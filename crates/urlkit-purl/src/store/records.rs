@@ -310,6 +310,27 @@ impl Store {
         reason: Option<&str>,
         change: Change,
     ) -> Result<Stored, WriteError> {
+        let changed = self.change_in(actor, name, expect, reason, change).await;
+        match &changed {
+            Ok(_) => {
+                let _ = self.note(&Ok(()));
+            }
+            Err(WriteError::Store(error)) => {
+                let _ = self.note::<()>(&Err(error.clone()));
+            }
+            Err(_) => {}
+        }
+        changed
+    }
+
+    async fn change_in(
+        &self,
+        actor: &Actor,
+        name: &Name,
+        expect: Expect,
+        reason: Option<&str>,
+        change: Change,
+    ) -> Result<Stored, WriteError> {
         // BEGIN IMMEDIATE takes SQLite's write lock first, so two writers of one version
         // are one after the other: the second reads the first's change and is stale.
         let mut tx = self
