@@ -481,6 +481,7 @@ async fn administrators_manage_owners_through_the_api_and_every_change_is_record
     // alice maintains /net/ but is no administrator: every owner change is refused.
     for (method, path, body) in [
         (Method::GET, "/-/api/users", None),
+        (Method::GET, "/-/api/owner-changes", None),
         (
             Method::POST,
             "/-/api/users",
@@ -758,6 +759,14 @@ async fn administrators_manage_owners_through_the_api_and_every_change_is_record
         ]
     );
     assert!(changes[0].token.is_some());
+    let listed: Value = send(&r, Method::GET, "/-/api/owner-changes", &token, None)
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(listed, serde_json::to_value(&changes).unwrap());
+    let refused = send(&r, Method::GET, "/-/api/owner-changes", &bob_token, None).await;
+    assert_eq!(refused.status(), StatusCode::UNAUTHORIZED, "revoked");
     assert_eq!(changes[3].token, None, "made with a password, not a token");
     assert_eq!(changes[0].detail["password"], true);
 }

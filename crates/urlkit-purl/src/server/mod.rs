@@ -174,6 +174,7 @@ pub fn app(state: PurlState, config: &PurlConfig) -> Router {
         .route("/-/api/domains", get(api::domains).post(owners::add_domain))
         .route("/-/api/users", get(owners::users).post(owners::add_user))
         .route("/-/api/groups", post(owners::add_group))
+        .route("/-/api/owner-changes", get(owners::changes))
         .route("/-/api/tokens", get(owners::tokens).post(api::create_token))
         .route("/-/api/tokens/{id}", delete(owners::revoke_token))
         .route("/-/api/openapi.json", get(openapi::document))

@@ -55,6 +55,11 @@ pub const ROUTES: &[(&str, &str, &str)] = &[
         "Add a group or members to it (administrators)",
     ),
     (
+        "/-/api/owner-changes",
+        "get",
+        "Every change of users, groups, domains and tokens, by whom (administrators)",
+    ),
+    (
         "/-/api/tokens",
         "get",
         "The caller's tokens without secrets (administrators: ?user=NAME)",
@@ -101,9 +106,14 @@ fn operation(method: &str, summary: &str, path: &str) -> Value {
     }
     let write = matches!(method, "put" | "delete" | "post");
     // Owners' routes need a token to read too: users and tokens are not public.
-    let owners = ["/-/api/users", "/-/api/groups", "/-/api/tokens"]
-        .iter()
-        .any(|p| path.starts_with(p))
+    let owners = [
+        "/-/api/users",
+        "/-/api/groups",
+        "/-/api/tokens",
+        "/-/api/owner-changes",
+    ]
+    .iter()
+    .any(|p| path.starts_with(p))
         || (path == "/-/api/domains" && write);
     if write || owners {
         let responses = &mut op["responses"];

@@ -71,6 +71,16 @@ pub async fn users(State(state): State<PurlState>, headers: HeaderMap) -> Answer
     })
 }
 
+/// `GET /-/api/owner-changes`: every change of users, groups, domains and tokens, oldest
+/// first, with who made it (administrators only).
+pub async fn changes(State(state): State<PurlState>, headers: HeaderMap) -> Answer {
+    administrator(&state, &headers).await?;
+    Ok(match state.registry.store().owner_changes().await {
+        Ok(changes) => Json(changes).into_response(),
+        Err(e) => unavailable(&e),
+    })
+}
+
 /// The body of `POST /-/api/users`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
