@@ -111,8 +111,9 @@ enum RecordSub {
 /// Options of `urlkit purl serve` (names and defaults as `urlkit serve`'s).
 #[derive(Args, Debug)]
 struct ServeArgs {
-    /// Address to listen on (port 0: any free port).
-    #[arg(long, default_value = "127.0.0.1:8081")]
+    /// Address to listen on (port 0: any free port); a container sets it with
+    /// URLKIT_PURL_ADDR=0.0.0.0:PORT.
+    #[arg(long, env = "URLKIT_PURL_ADDR", default_value = "127.0.0.1:8081")]
     addr: std::net::SocketAddr,
     /// TLS certificate chain (PEM); needs --tls-key.
     #[arg(long, value_name = "FILE", requires = "tls_key")]

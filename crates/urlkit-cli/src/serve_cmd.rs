@@ -20,8 +20,9 @@ Content-Length is refused at once), a silent connection or request body is cut o
 past --max-connections or --max-uploads clients get a 503 with Retry-After; one client
 holds at most a quarter of the uploads, and an upload slower than 1 KiB/s is cut off.")]
 pub struct ServeArgs {
-    /// Address to listen on (port 0: any free port).
-    #[arg(long, default_value = "127.0.0.1:8080")]
+    /// Address to listen on (port 0: any free port); a container sets it with
+    /// URLKIT_ADDR=0.0.0.0:PORT.
+    #[arg(long, env = "URLKIT_ADDR", default_value = "127.0.0.1:8080")]
     addr: std::net::SocketAddr,
     /// TLS certificate chain (PEM); needs --tls-key.
     #[arg(long, value_name = "FILE", requires = "tls_key")]

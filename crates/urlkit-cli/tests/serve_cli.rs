@@ -89,6 +89,31 @@ fn serve_listens_and_answers_health_checks() {
     assert!(answer.ends_with("{\"status\":\"ok\"}"), "{answer}");
 }
 
+/// As a container starts it: the address from `URLKIT_ADDR`, no argument but `serve`, and
+/// SIGTERM (what `podman stop` sends) ends it cleanly with status 0.
+#[test]
+fn serve_takes_its_address_from_the_environment_and_stops_on_sigterm() {
+    let store = std::env::temp_dir().join(format!("urlkit-serve-env-{}", std::process::id()));
+    let mut child = urlkit()
+        .arg("serve")
+        .args(["--store", &store.to_string_lossy()])
+        .env("URLKIT_ADDR", "127.0.0.1:0")
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stderr.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert!(line.contains("http://127.0.0.1:"), "{line}");
+    assert!(!line.contains(":8080"), "{line}");
+    // SAFETY: kill(2) on the child's own pid, which it still is (not yet waited for).
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
+    let status = child.wait().unwrap();
+    let _ = std::fs::remove_dir_all(&store);
+    assert_eq!(status.code(), Some(0), "{status:?}");
+}
+
 #[test]
 fn serve_refuses_bad_sizes_durations_and_half_tls() {
     for args in [

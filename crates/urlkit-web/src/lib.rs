@@ -442,10 +442,11 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
         config.ttl.as_secs(),
         limits.max_connections,
     );
+    let signal = shutdown_signal();
     announce(config.json_logs, &announcement);
     let listener = tokio::net::TcpListener::from_std(listener)?;
     let shutdown = async {
-        shutdown_signal().await;
+        signal.await;
         state.start_draining();
         announce(config.json_logs, "shutting down");
     };
@@ -468,22 +469,26 @@ fn announce(json: bool, line: &str) {
     }
 }
 
-/// Completes at the first Ctrl-C or SIGTERM.
-pub async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+/// Listens for Ctrl-C (SIGINT) and SIGTERM from the moment it is called (a signal that
+/// comes before the future is first awaited is not lost); the future completes at the
+/// first of them. Call it inside the runtime, before announcing that the server is up.
+pub fn shutdown_signal() -> impl std::future::Future<Output = ()> {
+    use tokio::signal::unix::{signal, Signal, SignalKind};
+    async fn first(signal: std::io::Result<Signal>) {
+        match signal {
             Ok(mut s) => {
                 s.recv().await;
             }
             Err(_) => std::future::pending().await,
         }
-    };
-    tokio::select! {
-        _ = ctrl_c => {},
-        _ = term => {},
+    }
+    let interrupt = first(signal(SignalKind::interrupt()));
+    let terminate = first(signal(SignalKind::terminate()));
+    async move {
+        tokio::select! {
+            _ = interrupt => {},
+            _ = terminate => {},
+        }
     }
 }
 
