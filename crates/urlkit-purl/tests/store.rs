@@ -1,5 +1,8 @@
 //! The store against real SQLite files in a temporary directory and in memory.
 
+#[path = "common/postgres.rs"]
+mod postgres;
+
 use std::os::unix::fs::PermissionsExt;
 use urlkit::purl::{Action, Name, RecordProblem};
 use urlkit_purl::checks::chain_check;
@@ -802,4 +805,19 @@ async fn a_database_locked_by_another_writer_is_locked() {
         )
         .await
         .unwrap();
+}
+
+#[test]
+fn the_postgres_harness_starts_and_stops_a_server() {
+    let Some(server) = postgres::Postgres::start("the_postgres_harness_starts_and_stops_a_server")
+    else {
+        return;
+    };
+    let port = server.port();
+    std::net::TcpStream::connect(("127.0.0.1", port)).expect("the server listens");
+    drop(server);
+    assert!(
+        std::net::TcpStream::connect(("127.0.0.1", port)).is_err(),
+        "the server stopped with its guard"
+    );
 }
