@@ -4,7 +4,7 @@
 //! | module | concept |
 //! |---|---|
 //! | `model` | what is stored: a record with its version, owner domain and last change; the history's events; who acts (a user, through a token, with grants per domain) |
-//! | `store` | the database (SQLite, migrations in `migrations/`): records, history, domains, users, tokens, resolution counts |
+//! | `store` | the database (SQLite or PostgreSQL, migrations in `migrations/`): records, history, domains, users, tokens, resolution counts |
 //! | `registry` | the records held in memory beside the store: reads answered from memory, writes checked (owner, version, chains) then stored then applied |
 //! | `server` | `urlkit purl serve`: resolution on every path but `/-/`, the JSON API, the page, health and metrics, on the web tool's connection layer |
 

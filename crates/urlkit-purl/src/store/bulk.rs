@@ -10,7 +10,8 @@ use urlkit::purl::Name;
 /// Records (and their events) written per transaction.
 pub const IMPORT_BATCH: usize = 10_000;
 
-/// Rows per `INSERT` statement: 7 or 9 bound values each, well under SQLite's 32,766.
+/// Rows per `INSERT` statement: 5 or 6 bound values each, well under SQLite's
+/// 32,766 and PostgreSQL's 65,535.
 const ROWS_PER_STATEMENT: usize = 500;
 
 /// Why an import stopped: the record at `index` (0-based, in the order given) was refused
@@ -45,6 +46,15 @@ fn longest_domain<'p>(prefixes: &'p [Name], name: &Name) -> Option<&'p Name> {
         .iter()
         .filter(|prefix| name.is_under(prefix))
         .max_by_key(|prefix| prefix.as_str().len())
+}
+
+/// `rows` groups of values for an `INSERT`, each of `per_row` parameters numbered from
+/// `$1` on (PostgreSQL's numbered parameters, which SQLite takes too).
+fn numbered(rows: usize, per_row: usize, row: impl Fn(usize) -> String) -> String {
+    (0..rows)
+        .map(|i| row(i * per_row + 1))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 impl Store {
@@ -114,7 +124,7 @@ impl Store {
             let text = serde_json::to_string(&body).expect("a record body is always JSON");
             rows.push((name, text));
         }
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await.map_err(sql)?;
+        let mut tx = self.begin_write().await.map_err(sql)?;
         let prefixes: Vec<(String,)> = sqlx::query_as("SELECT prefix FROM domains")
             .fetch_all(&mut *tx)
             .await
@@ -134,7 +144,10 @@ impl Store {
         }
         // Names already stored (tombstones too) are refused with the current record.
         for (chunk_at, chunk) in rows.chunks(ROWS_PER_STATEMENT).enumerate() {
-            let marks = vec!["?"; chunk.len()].join(", ");
+            let marks = (1..=chunk.len())
+                .map(|n| format!("${n}"))
+                .collect::<Vec<_>>()
+                .join(", ");
             let query = format!("SELECT name FROM records WHERE name IN ({marks}) LIMIT 1");
             let mut query = sqlx::query_as::<_, (String,)>(&query);
             for (name, _) in chunk {
@@ -163,7 +176,16 @@ impl Store {
             .chunks(ROWS_PER_STATEMENT)
             .zip(domains.chunks(ROWS_PER_STATEMENT))
         {
-            let marks = vec!["(?, ?, 1, ?, ?, ?, FALSE)"; chunk.len()].join(", ");
+            let marks = numbered(chunk.len(), 5, |n| {
+                format!(
+                    "(${}, ${}, 1, ${}, ${}, ${}, FALSE)",
+                    n,
+                    n + 1,
+                    n + 2,
+                    n + 3,
+                    n + 4
+                )
+            });
             let query = format!(
                 "INSERT INTO records (name, body, version, domain, changed_at, changed_by, \
                  deleted) VALUES {marks}"
@@ -178,7 +200,17 @@ impl Store {
                     .bind(actor.user.as_str());
             }
             query.execute(&mut *tx).await.map_err(sql)?;
-            let marks = vec!["(?, 1, ?, ?, ?, 'create', NULL, ?, ?)"; chunk.len()].join(", ");
+            let marks = numbered(chunk.len(), 6, |n| {
+                format!(
+                    "(${}, 1, ${}, ${}, ${}, 'create', NULL, ${}, ${})",
+                    n,
+                    n + 1,
+                    n + 2,
+                    n + 3,
+                    n + 4,
+                    n + 5
+                )
+            });
             let query = format!(
                 "INSERT INTO events (name, version, at, user_name, token, kind, before_body, \
                  after_body, reason) VALUES {marks}"

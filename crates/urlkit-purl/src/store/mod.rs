@@ -1,9 +1,11 @@
 //! The database: records, their history, domains, users, tokens and resolution counts.
 //!
-//! One schema for SQLite (the embedded default, in WAL mode) and, later, PostgreSQL, its
-//! migrations versioned in `migrations/` and applied at open. Every change of a record and
-//! its history event are written in one transaction; the history is only ever appended to.
-//! Passwords are stored as Argon2id hashes, tokens as hashes of their secret.
+//! One schema for SQLite (the embedded default, in WAL mode) and PostgreSQL (for many
+//! resolvers on one database), its migrations versioned in `migrations/` and applied at
+//! open. Each query is written once, for both, through `sqlx::Any`. Every change of a
+//! record and its history event are written in one transaction with the check of the
+//! expected version; the history is only ever appended to. Passwords are stored as
+//! Argon2id hashes, tokens as hashes of their secret.
 
 pub mod bulk;
 mod owners;
@@ -16,7 +18,8 @@ pub use records::{DELETED_MESSAGE, SEARCH_CAP};
 pub use tokens::TOKEN_PREFIX;
 
 use crate::model::{Body, Grant, Millis, Stored};
-use sqlx::sqlite::SqlitePool;
+use sqlx::any::{Any, AnyTypeInfo, AnyTypeInfoKind, AnyValueRef};
+use sqlx::AnyPool;
 use std::fmt;
 use urlkit::purl::{Name, RecordError};
 
@@ -162,11 +165,15 @@ impl StoreError {
     }
 }
 
-/// The kind of a database's failure: SQLite's primary result codes (the low byte of an
-/// extended code) for a locked, read-only, full or unopenable file.
+/// The kind of a database's failure: PostgreSQL's SQLSTATE classes, or SQLite's primary
+/// result codes (the low byte of an extended code) for a locked, read-only, full or
+/// unopenable file.
 fn problem_of(error: &sqlx::Error) -> StoreProblem {
     match error {
         sqlx::Error::Database(db) => {
+            if let Some(pg) = db.try_downcast_ref::<sqlx::postgres::PgDatabaseError>() {
+                return pg_problem(pg.code());
+            }
             let code = db
                 .code()
                 .and_then(|code| code.parse::<i64>().ok())
@@ -181,6 +188,24 @@ fn problem_of(error: &sqlx::Error) -> StoreProblem {
         }
         sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed => StoreProblem::Unreachable,
         sqlx::Error::Io(_) => StoreProblem::Unreachable,
+        _ => StoreProblem::Other,
+    }
+}
+
+/// The kind of a PostgreSQL error by its SQLSTATE.
+fn pg_problem(code: &str) -> StoreProblem {
+    match code {
+        // Disk full.
+        "53100" => StoreProblem::Full,
+        // A read-only transaction (a standby, default_transaction_read_only).
+        "25006" => StoreProblem::ReadOnly,
+        // Lock not available, deadlock, serialization failure.
+        "55P03" | "40P01" | "40001" => StoreProblem::Locked,
+        // Shut down by an administrator or a crash, not accepting connections yet;
+        // too many connections.
+        "57P01" | "57P02" | "57P03" | "53300" => StoreProblem::Unreachable,
+        // Connection exceptions.
+        code if code.starts_with("08") => StoreProblem::Unreachable,
         _ => StoreProblem::Other,
     }
 }
@@ -261,28 +286,76 @@ fn now() -> Millis {
         .unwrap_or(0)
 }
 
+/// A stored truth value: PostgreSQL's `BOOLEAN`, or SQLite's, an integer. `sqlx::Any`
+/// cannot read a SQLite column declared `BOOLEAN`: the queries read `column = TRUE`, an
+/// expression without a declared type, which SQLite gives as a number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Flag(bool);
+
+impl sqlx::Type<Any> for Flag {
+    fn type_info() -> AnyTypeInfo {
+        <bool as sqlx::Type<Any>>::type_info()
+    }
+
+    fn compatible(ty: &AnyTypeInfo) -> bool {
+        ty.kind() == AnyTypeInfoKind::Bool || ty.kind().is_integer()
+    }
+}
+
+impl<'r> sqlx::Decode<'r, Any> for Flag {
+    fn decode(value: AnyValueRef<'r>) -> Result<Flag, sqlx::error::BoxDynError> {
+        use sqlx::ValueRef;
+        if value.type_info().kind() == AnyTypeInfoKind::Bool {
+            <bool as sqlx::Decode<Any>>::decode(value).map(Flag)
+        } else {
+            <i64 as sqlx::Decode<Any>>::decode(value).map(|n| Flag(n != 0))
+        }
+    }
+}
+
+/// Which database a store is on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Backend {
+    Sqlite,
+    Postgres,
+}
+
 /// The database, with a pool of connections. Cheap to clone.
 #[derive(Clone, Debug)]
 pub struct Store {
-    pool: SqlitePool,
+    pool: AnyPool,
+    backend: Backend,
     /// Whether the last change found the disk full (until a change or a probe of
     /// [`Store::check`] finds room again).
     full: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Store {
-    /// Opens the database at `url` (`sqlite:PATH`, created if missing, or
-    /// `sqlite::memory:`), applying the migrations it lacks.
+    /// Opens the database at `url` (`sqlite:PATH`, created if missing, `sqlite::memory:`,
+    /// or `postgres://USER@HOST:PORT/DATABASE` for an existing PostgreSQL database),
+    /// applying the migrations it lacks.
     ///
-    /// Bad input: an unknown scheme, a file that is not a database, a schema newer than
-    /// this program, a directory that cannot be written are errors naming the file.
+    /// Bad input: an unknown scheme, a file that is not a database, a server that cannot
+    /// be reached, a schema newer than this program, a directory that cannot be written
+    /// are errors naming the address.
     pub async fn open(url: &str) -> Result<Store, StoreError> {
-        let pool = schema::connect(url).await?;
-        schema::migrate(&pool, url).await?;
+        let (pool, backend) = schema::connect(url).await?;
+        schema::migrate(&pool, backend, url).await?;
         Ok(Store {
             pool,
+            backend,
             full: Default::default(),
         })
+    }
+
+    /// A transaction that writes: on SQLite it takes the write lock at once (`BEGIN
+    /// IMMEDIATE`), so that two writers are one after the other; on PostgreSQL rows are
+    /// locked as they are changed, and the writes check the version they change.
+    async fn begin_write(&self) -> Result<sqlx::Transaction<'static, Any>, sqlx::Error> {
+        match self.backend {
+            Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await,
+            Backend::Postgres => self.pool.begin().await,
+        }
     }
 
     /// Whether the database answers and can be written (for `/-/readyz`). After a change
@@ -290,7 +363,7 @@ impl Store {
     /// so that it fails as [`StoreProblem::Full`] until there is room again.
     pub async fn check(&self) -> Result<(), StoreError> {
         // A write that changes nothing still needs the write lock and a writable file.
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.begin_write().await?;
         sqlx::query("DELETE FROM counts WHERE name = $1 AND hits < 0")
             .bind("/-/readyz")
             .execute(&mut *tx)
@@ -337,8 +410,15 @@ impl Store {
     /// that needs more pages fails as [`StoreProblem::Full`]. A cap below the database's
     /// size is raised to its size; the cap in force is returned. For tests of a full disk
     /// without root; connections opened later (after an idle one closed) have no cap.
+    /// On PostgreSQL, an error: there is no such setting.
     #[doc(hidden)]
     pub async fn cap_pages(&self, pages: u32) -> Result<u64, StoreError> {
+        if self.backend != Backend::Sqlite {
+            return Err(StoreError::new(
+                StoreProblem::Other,
+                "a cap of pages is SQLite's only",
+            ));
+        }
         let mut held = Vec::new();
         let mut cap = 0;
         for _ in 0..self.pool.options().get_max_connections() {

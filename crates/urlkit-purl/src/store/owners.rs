@@ -2,7 +2,7 @@
 //! their maintainers; and the resolution counts.
 
 use super::{
-    now, stored_name, Domain, OwnerChange, Store, StoreError, StoreProblem, User, WriteError,
+    now, stored_name, Domain, Flag, OwnerChange, Store, StoreError, StoreProblem, User, WriteError,
 };
 use crate::model::{Actor, Grant, Right};
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
@@ -121,7 +121,7 @@ impl Store {
                 domain: Some(prefix.clone()),
             });
         }
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.begin_write().await?;
         for maintainer in maintainers {
             let (sql, key) = match maintainer.strip_prefix('@') {
                 Some(group) => ("SELECT name FROM groups WHERE name = $1", group),
@@ -210,8 +210,8 @@ impl Store {
 
     /// Every user, by name, without secrets.
     pub async fn users(&self) -> Result<Vec<User>, StoreError> {
-        let users: Vec<(String, bool)> =
-            sqlx::query_as("SELECT name, admin FROM users ORDER BY name")
+        let users: Vec<(String, Flag)> =
+            sqlx::query_as("SELECT name, admin = TRUE FROM users ORDER BY name")
                 .fetch_all(&self.pool)
                 .await?;
         let members: Vec<(String, String)> =
@@ -220,7 +220,7 @@ impl Store {
                 .await?;
         Ok(users
             .into_iter()
-            .map(|(name, admin)| User {
+            .map(|(name, Flag(admin))| User {
                 groups: members
                     .iter()
                     .filter(|(user, _)| *user == name)
@@ -247,7 +247,7 @@ impl Store {
             return Err(WriteError::Forbidden { domain: None });
         }
         check_account_name(name).map_err(invalid_name)?;
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.begin_write().await?;
         for member in members {
             let found: Option<(String,)> = sqlx::query_as("SELECT name FROM users WHERE name = $1")
                 .bind(member)
@@ -280,11 +280,12 @@ impl Store {
 
     /// The user `name` acting on its own (no token), with the grants of its domains.
     pub async fn actor(&self, name: &str) -> Result<Option<Actor>, StoreError> {
-        let user: Option<(bool,)> = sqlx::query_as("SELECT admin FROM users WHERE name = $1")
-            .bind(name)
-            .fetch_optional(&self.pool)
-            .await?;
-        let Some((admin,)) = user else {
+        let user: Option<(Flag,)> =
+            sqlx::query_as("SELECT admin = TRUE FROM users WHERE name = $1")
+                .bind(name)
+                .fetch_optional(&self.pool)
+                .await?;
+        let Some((Flag(admin),)) = user else {
             return Ok(None);
         };
         let prefixes: Vec<(String,)> = sqlx::query_as(
@@ -423,7 +424,7 @@ impl Store {
             *sum = sum.saturating_add(*hits);
         }
         let counts: Vec<(&str, u64)> = summed.into_iter().collect();
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.begin_write().await?;
         for rows in counts.chunks(ROWS) {
             let mut sql = String::from("INSERT INTO counts (name, hits) VALUES ");
             for i in 0..rows.len() {

@@ -1,9 +1,10 @@
 //! Records and their history: reads, and changes written with their event in one
 //! transaction after the owner, the expected version and the body are checked.
 
+use super::Flag;
 use super::{now, stored_body, stored_name, Search, Store, StoreError, WriteError};
 use crate::model::{Actor, Body, Event, EventKind, Expect, Stored, Version};
-use sqlx::Sqlite;
+use sqlx::Any;
 use urlkit::purl::{Action, Name};
 
 /// What a tombstone says when its deletion gave no message.
@@ -12,12 +13,15 @@ pub const DELETED_MESSAGE: &str = "This persistent URL was deleted.";
 /// Most records one search answers.
 pub const SEARCH_CAP: usize = 1000;
 
-const RECORD_COLUMNS: &str = "name, body, version, domain, changed_at, changed_by, deleted";
+/// The columns of a record; `deleted = TRUE` as `sqlx::Any` reads no SQLite `BOOLEAN`
+/// column (an expression it reads as a number, see [`Flag`]).
+const RECORD_COLUMNS: &str =
+    "name, body, version, domain, changed_at, changed_by, deleted = TRUE AS deleted";
 
-type RecordRow = (String, String, i64, Option<String>, i64, String, bool);
+type RecordRow = (String, String, i64, Option<String>, i64, String, Flag);
 
 fn stored_of(row: RecordRow) -> Result<Stored, StoreError> {
-    let (name, body, version, domain, changed_at, changed_by, deleted) = row;
+    let (name, body, version, domain, changed_at, changed_by, Flag(deleted)) = row;
     let name = stored_name(&name)?;
     let body = stored_body(&body)?;
     Ok(Stored {
@@ -82,7 +86,7 @@ fn body_text(body: &Body) -> String {
 
 async fn get_in<'e, E>(executor: E, name: &Name) -> Result<Option<Stored>, StoreError>
 where
-    E: sqlx::Executor<'e, Database = Sqlite>,
+    E: sqlx::Executor<'e, Database = Any>,
 {
     let row: Option<RecordRow> = sqlx::query_as(&format!(
         "SELECT {RECORD_COLUMNS} FROM records WHERE name = $1"
@@ -96,7 +100,7 @@ where
 /// The longest domain prefix `name` lies under.
 pub(super) async fn domain_in<'e, E>(executor: E, name: &Name) -> Result<Option<Name>, StoreError>
 where
-    E: sqlx::Executor<'e, Database = Sqlite>,
+    E: sqlx::Executor<'e, Database = Any>,
 {
     let prefixes: Vec<(String,)> = sqlx::query_as("SELECT prefix FROM domains")
         .fetch_all(executor)
@@ -331,13 +335,13 @@ impl Store {
         reason: Option<&str>,
         change: Change,
     ) -> Result<Stored, WriteError> {
-        // BEGIN IMMEDIATE takes SQLite's write lock first, so two writers of one version
-        // are one after the other: the second reads the first's change and is stale.
-        let mut tx = self
-            .pool
-            .begin_with("BEGIN IMMEDIATE")
-            .await
-            .map_err(StoreError::from)?;
+        // On SQLite, BEGIN IMMEDIATE takes the write lock first, so two writers of one
+        // version are one after the other: the second reads the first's change and is
+        // stale. On PostgreSQL both may read the same version: the UPDATE below changes
+        // only that version (the second waits for the first's row lock, then finds a newer
+        // version and changes nothing), and of two INSERTs of a new name the second fails
+        // on the primary key; either way the second is stale.
+        let mut tx = self.begin_write().await.map_err(StoreError::from)?;
         let current = get_in(&mut *tx, name).await?;
         let domain = match &current {
             Some(current) => current.domain.clone(),
@@ -366,20 +370,33 @@ impl Store {
         let version = current.as_ref().map_or(1, |c| c.version + 1);
         let after = body_text(&body);
         let written = match &current {
-            None => sqlx::query(
-                "INSERT INTO records (name, body, version, domain, changed_at, changed_by, deleted) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
-            )
-            .bind(name.as_str())
-            .bind(&after)
-            .bind(version)
-            .bind(domain.as_ref().map(Name::as_str))
-            .bind(at)
-            .bind(&actor.user)
-            .bind(deleted)
-            .execute(&mut *tx)
-            .await
-            .map_err(StoreError::from)?,
+            None => {
+                let inserted = sqlx::query(
+                    "INSERT INTO records (name, body, version, domain, changed_at, changed_by, \
+                     deleted) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                )
+                .bind(name.as_str())
+                .bind(&after)
+                .bind(version)
+                .bind(domain.as_ref().map(Name::as_str))
+                .bind(at)
+                .bind(&actor.user)
+                .bind(deleted)
+                .execute(&mut *tx)
+                .await;
+                match inserted {
+                    Err(sqlx::Error::Database(error)) if error.is_unique_violation() => {
+                        // Another writer created the name since it was read: the
+                        // transaction is spoilt, so the current record is read outside it.
+                        drop(tx);
+                        let current = self.get(name).await?;
+                        return Err(WriteError::Stale {
+                            current: current.map(Box::new),
+                        });
+                    }
+                    other => other.map_err(StoreError::from)?,
+                }
+            }
             Some(current) => sqlx::query(
                 "UPDATE records SET body = $2, version = $3, changed_at = $4, changed_by = $5, \
                  deleted = $6 WHERE name = $1 AND version = $7",
