@@ -1,4 +1,5 @@
-//! The store against real SQLite files in a temporary directory and in memory.
+//! The store against real SQLite files in a temporary directory and in memory, and
+//! against a real PostgreSQL server (most tests run on both).
 
 #[path = "common/postgres.rs"]
 mod postgres;
@@ -36,6 +37,33 @@ fn file_url(dir: &tempfile::TempDir) -> String {
     format!("sqlite:{}", dir.path().join("purl.db").display())
 }
 
+/// A database for one run of a test: a SQLite file in a temporary directory, or a
+/// PostgreSQL server's.
+struct Db {
+    url: String,
+    _dir: Option<tempfile::TempDir>,
+    _server: Option<postgres::Postgres>,
+}
+
+/// The databases a test runs on: SQLite, and PostgreSQL when it is installed (see
+/// [`postgres::Postgres::start`]).
+fn databases(test: &str) -> Vec<Db> {
+    let dir = tempfile::tempdir().unwrap();
+    let mut all = vec![Db {
+        url: file_url(&dir),
+        _dir: Some(dir),
+        _server: None,
+    }];
+    if let Some(server) = postgres::Postgres::start(test) {
+        all.push(Db {
+            url: server.url(),
+            _dir: None,
+            _server: Some(server),
+        });
+    }
+    all
+}
+
 /// A store with users `net` (maintaining `/net/`) and `org` (maintaining `/org/` through
 /// the group `orgs`).
 async fn owned(url: &str) -> (Store, Actor, Actor) {
@@ -64,7 +92,13 @@ async fn owned(url: &str) -> (Store, Actor, Actor) {
 
 #[tokio::test]
 async fn create_update_and_stale_versions() {
-    let store = Store::open("sqlite::memory:").await.unwrap();
+    for db in databases("create_update_and_stale_versions") {
+        create_update_and_stale_versions_on(&db.url).await;
+    }
+}
+
+async fn create_update_and_stale_versions_on(url: &str) {
+    let store = Store::open(url).await.unwrap();
     let a = name("/net/a");
     let first = store
         .put(
@@ -152,7 +186,13 @@ async fn create_update_and_stale_versions() {
 
 #[tokio::test]
 async fn invalid_bodies_are_refused_with_their_field() {
-    let store = Store::open("sqlite::memory:").await.unwrap();
+    for db in databases("invalid_bodies_are_refused_with_their_field") {
+        invalid_bodies_are_refused_with_their_field_on(&db.url).await;
+    }
+}
+
+async fn invalid_bodies_are_refused_with_their_field_on(url: &str) {
+    let store = Store::open(url).await.unwrap();
     match store
         .put(
             &admin(),
@@ -175,8 +215,13 @@ async fn invalid_bodies_are_refused_with_their_field() {
 
 #[tokio::test]
 async fn delete_makes_a_tombstone_that_keeps_its_history_and_domain() {
-    let dir = tempfile::tempdir().unwrap();
-    let (store, net, org) = owned(&file_url(&dir)).await;
+    for db in databases("delete_makes_a_tombstone_that_keeps_its_history_and_domain") {
+        delete_makes_a_tombstone_that_keeps_its_history_and_domain_on(&db.url).await;
+    }
+}
+
+async fn delete_makes_a_tombstone_that_keeps_its_history_and_domain_on(url: &str) {
+    let (store, net, org) = owned(url).await;
     let x = name("/net/x");
     store
         .put(
@@ -251,7 +296,13 @@ async fn delete_makes_a_tombstone_that_keeps_its_history_and_domain() {
 
 #[tokio::test]
 async fn no_spelling_of_a_path_reaches_another_domain() {
-    let (store, net, _org) = owned("sqlite::memory:").await;
+    for db in databases("no_spelling_of_a_path_reaches_another_domain") {
+        no_spelling_of_a_path_reaches_another_domain_on(&db.url).await;
+    }
+}
+
+async fn no_spelling_of_a_path_reaches_another_domain_on(url: &str) {
+    let (store, net, _org) = owned(url).await;
     store
         .put(
             &admin(),
@@ -338,7 +389,13 @@ async fn no_spelling_of_a_path_reaches_another_domain() {
 
 #[tokio::test]
 async fn restore_brings_back_a_version_as_a_new_one() {
-    let store = Store::open("sqlite::memory:").await.unwrap();
+    for db in databases("restore_brings_back_a_version_as_a_new_one") {
+        restore_brings_back_a_version_as_a_new_one_on(&db.url).await;
+    }
+}
+
+async fn restore_brings_back_a_version_as_a_new_one_on(url: &str) {
+    let store = Store::open(url).await.unwrap();
     let r = name("/r");
     for (i, expect) in [Expect::Absent, Expect::Version(1), Expect::Version(2)]
         .into_iter()
@@ -393,10 +450,15 @@ async fn restore_brings_back_a_version_as_a_new_one() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_writers_of_one_version_one_wins() {
-    let dir = tempfile::tempdir().unwrap();
-    let store = Store::open(&file_url(&dir)).await.unwrap();
+    for db in databases("two_writers_of_one_version_one_wins") {
+        two_writers_of_one_version_one_wins_on(&db.url).await;
+    }
+}
+
+async fn two_writers_of_one_version_one_wins_on(url: &str) {
+    let store = Store::open(url).await.unwrap();
     // A second pool on the file, as another process would have.
-    let other = Store::open(&file_url(&dir)).await.unwrap();
+    let other = Store::open(url).await.unwrap();
     let c = name("/c");
     store
         .put(
@@ -447,11 +509,15 @@ async fn two_writers_of_one_version_one_wins() {
 
 #[tokio::test]
 async fn a_reopened_database_keeps_everything() {
-    let dir = tempfile::tempdir().unwrap();
-    let url = file_url(&dir);
+    for db in databases("a_reopened_database_keeps_everything") {
+        a_reopened_database_keeps_everything_on(&db.url).await;
+    }
+}
+
+async fn a_reopened_database_keeps_everything_on(url: &str) {
     let secret;
     {
-        let (store, net, _) = owned(&url).await;
+        let (store, net, _) = owned(url).await;
         store
             .put(
                 &net,
@@ -479,13 +545,15 @@ async fn a_reopened_database_keeps_everything() {
             .unwrap()
             .1;
     }
-    let store = Store::open(&url).await.unwrap();
-    // The file is in WAL mode, for every connection after.
-    let (mode,): (String,) = sqlx::query_as("PRAGMA journal_mode")
-        .fetch_one(&sqlx::SqlitePool::connect(&url).await.unwrap())
-        .await
-        .unwrap();
-    assert_eq!(mode, "wal");
+    let store = Store::open(url).await.unwrap();
+    if url.starts_with("sqlite:") {
+        // The file is in WAL mode, for every connection after.
+        let (mode,): (String,) = sqlx::query_as("PRAGMA journal_mode")
+            .fetch_one(&sqlx::SqlitePool::connect(url).await.unwrap())
+            .await
+            .unwrap();
+        assert_eq!(mode, "wal");
+    }
     let k = store.get(&name("/net/k")).await.unwrap().unwrap();
     assert_eq!(k.version, 1);
     assert_eq!(k.domain, Some(name("/net/")));
@@ -727,7 +795,13 @@ async fn tokens_are_stored_hashed_scoped_and_revocable() {
 
 #[tokio::test]
 async fn chains_that_loop_are_refused() {
-    let store = Store::open("sqlite::memory:").await.unwrap();
+    for db in databases("chains_that_loop_are_refused") {
+        chains_that_loop_are_refused_on(&db.url).await;
+    }
+}
+
+async fn chains_that_loop_are_refused_on(url: &str) {
+    let store = Store::open(url).await.unwrap();
     let chain = |to: &str| Body {
         action: Action::Chain { to: name(to) },
         max_age: None,
