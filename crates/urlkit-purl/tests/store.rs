@@ -895,3 +895,128 @@ fn the_postgres_harness_starts_and_stops_a_server() {
         "the server stopped with its guard"
     );
 }
+
+/// Two resolvers on one PostgreSQL database (two stores: two pools) creating, then
+/// changing, one record at the same expected version at once: each time exactly one wins,
+/// the other is stale with the winner's record, and the history holds exactly the
+/// winners' events.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_instances_on_postgres_writing_one_record_one_wins() {
+    let test = "two_instances_on_postgres_writing_one_record_one_wins";
+    let Some(server) = postgres::Postgres::start(test) else {
+        return;
+    };
+    let first = Store::open(&server.url()).await.unwrap();
+    let second = Store::open(&server.url()).await.unwrap();
+    let c = name("/c");
+    let mut winners = Vec::new();
+    for round in 0..=10i64 {
+        let expect = if round == 0 {
+            Expect::Absent
+        } else {
+            Expect::Version(round)
+        };
+        let barrier = std::sync::Arc::new(tokio::sync::Barrier::new(2));
+        let writers: Vec<_> = [first.clone(), second.clone()]
+            .into_iter()
+            .enumerate()
+            .map(|(w, store)| {
+                let c = c.clone();
+                let barrier = barrier.clone();
+                tokio::spawn(async move {
+                    let body = redirect(&format!("https://example.com/{round}/{w}"));
+                    barrier.wait().await;
+                    let put = store.put(&admin(), &c, body.clone(), expect, None).await;
+                    (body, put)
+                })
+            })
+            .collect();
+        let mut won = Vec::new();
+        let mut stale = Vec::new();
+        for writer in writers {
+            match writer.await.unwrap() {
+                (body, Ok(stored)) => {
+                    assert_eq!(stored.version, round + 1);
+                    won.push(body)
+                }
+                (
+                    _,
+                    Err(WriteError::Stale {
+                        current: Some(current),
+                    }),
+                ) => stale.push(current),
+                (_, Err(other)) => panic!("round {round}: {other:?}"),
+            }
+        }
+        assert_eq!((won.len(), stale.len()), (1, 1), "round {round}");
+        assert_eq!(stale[0].version, round + 1, "round {round}");
+        assert_eq!(stale[0].record.action, won[0].action, "round {round}");
+        winners.push(won.remove(0));
+    }
+    let history = first.history(&c).await.unwrap();
+    let versions: Vec<i64> = history.iter().map(|event| event.version).collect();
+    assert_eq!(versions, (1..=11).collect::<Vec<_>>());
+    for (event, winner) in history.iter().zip(&winners) {
+        assert_eq!(&event.after, winner, "version {}", event.version);
+    }
+    assert_eq!(history[0].kind, EventKind::Create);
+    assert_eq!(history[1].before.as_ref(), Some(&winners[0]));
+    let now = second.get(&c).await.unwrap().unwrap();
+    assert_eq!(now.version, 11);
+    assert_eq!(now.record.action, winners[10].action);
+}
+
+/// PostgreSQL's failures are the store's problems: a read-only database refuses writes as
+/// read-only, a stopped server (or a port nobody listens on) is unreachable.
+#[tokio::test]
+async fn postgres_failures_are_named() {
+    let Some(server) = postgres::Postgres::start("postgres_failures_are_named") else {
+        return;
+    };
+    let store = Store::open(&server.url()).await.unwrap();
+    store
+        .put(
+            &admin(),
+            &name("/a"),
+            redirect("https://example.com/a"),
+            Expect::Absent,
+            None,
+        )
+        .await
+        .unwrap();
+    server.create_database("readonly");
+    let admin_pool = sqlx::PgPool::connect(&server.url_of("readonly"))
+        .await
+        .unwrap();
+    Store::open(&server.url_of("readonly")).await.unwrap();
+    sqlx::query("ALTER DATABASE readonly SET default_transaction_read_only = on")
+        .execute(&admin_pool)
+        .await
+        .unwrap();
+    admin_pool.close().await;
+    let reader = Store::open(&server.url_of("readonly")).await.unwrap();
+    assert!(reader.get(&name("/a")).await.unwrap().is_none());
+    match reader
+        .put(
+            &admin(),
+            &name("/a"),
+            redirect("https://example.com/a"),
+            Expect::Absent,
+            None,
+        )
+        .await
+    {
+        Err(WriteError::Store(error)) => {
+            assert_eq!(error.kind, StoreProblem::ReadOnly, "{}", error.message)
+        }
+        other => panic!("expected a read-only database, got {other:?}"),
+    }
+    let port = server.port();
+    drop(server);
+    let error = store.get(&name("/a")).await.unwrap_err();
+    assert_eq!(error.kind, StoreProblem::Unreachable, "{}", error.message);
+    let url = format!("postgres://postgres@127.0.0.1:{port}/purl");
+    let error = Store::open(&url).await.unwrap_err();
+    assert_eq!(error.kind, StoreProblem::Unreachable, "{}", error.message);
+    assert!(error.message.contains(&url), "{}", error.message);
+}
