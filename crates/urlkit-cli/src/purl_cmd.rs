@@ -38,13 +38,15 @@ use urlkit_purl::server::api::RecordView;
   urlkit purl token create alice --domain /net/=write --label deploy
   urlkit purl serve --addr 127.0.0.1:8081
 
-The database is the file of --db (created and migrated when missing). Writes on it act as
+The database is the file of --db (created and migrated when missing), or a PostgreSQL
+database (--db postgres://USER@HOST:PORT/NAME, migrated when behind) that any number of
+resolvers may serve. Writes on it act as
 an administrator, recorded in the history under your OS user's name or --user.
 With --server URL the records commands work through a resolver's API instead, as the user
 of the token in URLKIT_PURL_TOKEN:
   URLKIT_PURL_TOKEN=upt_… urlkit purl set /net/docs https://docs.example.org/ --server http://127.0.0.1:8081")]
 pub struct PurlCommand {
-    /// The database: sqlite:PATH (created if missing).
+    /// The database: sqlite:PATH (created if missing) or postgres://USER@HOST:PORT/NAME.
     #[arg(
         long,
         global = true,

@@ -1,6 +1,8 @@
 //! `urlkit purl …` on a database file in a temporary directory, through the built binary.
 
 mod common;
+#[path = "../../urlkit-purl/tests/common/postgres.rs"]
+mod postgres;
 
 use common::{stderr, stdout, urlkit};
 use std::process::Output;
@@ -525,4 +527,61 @@ fn a_closed_pipe_ends_the_output_quietly() {
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(stderr(&out), "");
+}
+
+/// `GET path` on a server, without following redirects: the status line and the
+/// `Location` header.
+fn get(url: &str, path: &str) -> (String, Option<String>) {
+    use std::io::{Read, Write};
+    let addr = url.trim_start_matches("http://").trim_end_matches('/');
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    let head = answer.split("\r\n\r\n").next().unwrap_or("");
+    let mut lines = head.lines();
+    let status = lines.next().unwrap_or("").to_string();
+    let location = lines.find_map(|line| {
+        let (name, value) = line.split_once(':')?;
+        name.eq_ignore_ascii_case("location")
+            .then(|| value.trim().to_string())
+    });
+    (status, location)
+}
+
+/// `--db postgres://…`: the commands and two resolvers work on one PostgreSQL database.
+#[test]
+fn records_and_resolvers_on_postgres() {
+    let Some(server) = postgres::Postgres::start("records_and_resolvers_on_postgres") else {
+        return;
+    };
+    let db = Db {
+        dir: tempfile::tempdir().unwrap(),
+        url: server.url(),
+    };
+    assert_eq!(
+        db.ok(&["add", "/net/x", "https://example.net/x"]),
+        "created /net/x (version 1)\n"
+    );
+    let shown = json(&db.ok(&["show", "/net/x", "--json"]));
+    assert_eq!(shown["version"], 1, "{shown}");
+    let first = Server::start(&db);
+    let second = Server::start(&db);
+    for resolver in [&first, &second] {
+        let (status, location) = get(&resolver.url, "/net/x");
+        assert!(status.contains(" 302 "), "{status}");
+        assert_eq!(location.as_deref(), Some("https://example.net/x"));
+        let (status, _) = get(&resolver.url, "/net/none");
+        assert!(status.contains(" 404 "), "{status}");
+    }
+    // A stale version is refused on PostgreSQL as on a file.
+    db.ok(&["set", "/net/x", "https://example.net/y", "--version", "1"]);
+    let refused = db.refused(&["set", "/net/x", "https://example.net/z", "--version", "1"]);
+    assert!(refused.contains("version 2"), "{refused}");
+    let history = json(&db.ok(&["history", "/net/x", "--json"]));
+    assert_eq!(history.as_array().unwrap().len(), 2, "{history}");
 }
