@@ -1020,3 +1020,88 @@ async fn postgres_failures_are_named() {
     assert_eq!(error.kind, StoreProblem::Unreachable, "{}", error.message);
     assert!(error.message.contains(&url), "{}", error.message);
 }
+
+/// What the other tests leave out, on both databases: imports in batches, searches by
+/// prefix, target and domain, owner changes in the order made, the readiness check.
+#[tokio::test]
+async fn imports_searches_owner_changes_and_checks() {
+    for db in databases("imports_searches_owner_changes_and_checks") {
+        imports_searches_owner_changes_and_checks_on(&db.url).await;
+    }
+}
+
+async fn imports_searches_owner_changes_and_checks_on(url: &str) {
+    let (store, net, _org) = owned(url).await;
+    let records: Vec<(Name, Body)> = (0..1200)
+        .map(|i| {
+            (
+                name(&format!("/net/i/{i:04}")),
+                redirect(&format!("https://example.net/{i}")),
+            )
+        })
+        .collect();
+    assert_eq!(
+        store.import(&net, records, Some("bulk")).await.unwrap(),
+        1200
+    );
+    let again = vec![(name("/net/i/0005"), redirect("https://example.net/x"))];
+    let error = store.import(&net, again, None).await.unwrap_err();
+    assert_eq!(error.index, Some(0));
+    assert!(matches!(
+        error.error,
+        WriteError::Stale { current: Some(_) }
+    ));
+    let imported = store.get(&name("/net/i/1199")).await.unwrap().unwrap();
+    assert_eq!(imported.version, 1);
+    assert_eq!(imported.domain, Some(name("/net/")));
+    assert!(!imported.deleted);
+    let history = store.history(&name("/net/i/0007")).await.unwrap();
+    assert_eq!(history.len(), 1);
+    assert_eq!(history[0].reason.as_deref(), Some("bulk"));
+
+    let by_prefix = Search {
+        name_prefix: Some("/net/i/11".into()),
+        limit: 50,
+        ..Search::default()
+    };
+    let found = store.search(&by_prefix).await.unwrap();
+    assert_eq!(found.len(), 50);
+    assert_eq!(found[0].record.name, name("/net/i/1100"));
+    let next = Search {
+        after: Some(name("/net/i/1190")),
+        ..by_prefix.clone()
+    };
+    let found = store.search(&next).await.unwrap();
+    assert_eq!(found.len(), 9);
+    let by_target = Search {
+        target_contains: Some("example.net/11_".into()),
+        ..Search::default()
+    };
+    assert!(store.search(&by_target).await.unwrap().is_empty());
+    let by_target = Search {
+        target_contains: Some("example.net/119".into()),
+        domain: Some(name("/net/")),
+        ..Search::default()
+    };
+    assert_eq!(store.search(&by_target).await.unwrap().len(), 11);
+
+    for (i, kind) in ["user-add", "domain-add", "token-create"]
+        .iter()
+        .enumerate()
+    {
+        store
+            .record_owner_change(
+                &admin(),
+                kind,
+                &format!("s{i}"),
+                &serde_json::json!({"i": i}),
+            )
+            .await
+            .unwrap();
+    }
+    let changes = store.owner_changes().await.unwrap();
+    let kinds: Vec<&str> = changes.iter().map(|c| c.kind.as_str()).collect();
+    assert_eq!(kinds, ["user-add", "domain-add", "token-create"]);
+    assert_eq!(changes[2].detail, serde_json::json!({"i": 2}));
+    store.check().await.unwrap();
+}
