@@ -155,6 +155,10 @@ expected_x86_kernels() {
 section_rust() {
   # g++ builds the URL parser (ada, C++20), where Rust alone brings only a C linker.
   ensure_debian node:nodejs python3:python3 python3-venv g++:g++ || true
+  # A real PostgreSQL for the resolver's store tests: each test starts its own server
+  # (initdb and pg_ctl on a loopback port, in a temporary directory). Without it they
+  # report themselves skipped, a failure under CI=true.
+  ensure_debian postgresql || true
   # moto's S3 server for the tests of several instances on one bucket (about 40 s to
   # install, once, into target/moto-venv).
   if URLKIT_MOTO_SERVER="$(scripts/moto-venv.sh)"; then

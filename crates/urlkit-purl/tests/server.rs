@@ -823,12 +823,15 @@ async fn a_full_disk_refuses_writes_with_503_while_redirects_go_on() {
 
     // Room again: ready, and the same write goes through.
     store.cap_pages(1 << 30).await.unwrap();
-    assert_eq!(r.get("/-/readyz").await.status(), StatusCode::OK);
+    let ready = r.get("/-/readyz").await;
+    assert_eq!(ready.status(), StatusCode::OK, "{}", ready.text().await.unwrap());
     let done = r
         .put(&r.net_token, "/net/a", body, ("If-Match", "\"1\""))
         .await;
-    assert_eq!(done.status(), StatusCode::OK);
-    assert_eq!(done.headers()[header::ETAG], "\"2\"");
+    let status = done.status();
+    let etag = done.headers()[header::ETAG].clone();
+    assert_eq!(status, StatusCode::OK, "{}", done.text().await.unwrap());
+    assert_eq!(etag, "\"2\"");
     let answer = r.get("/net/a").await;
     assert_eq!(location(&answer), "https://example.org/b");
 }

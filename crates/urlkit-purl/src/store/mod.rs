@@ -362,33 +362,50 @@ impl Store {
     /// found the disk full, this writes (and removes) a row large enough to need new pages,
     /// so that it fails as [`StoreProblem::Full`] until there is room again.
     pub async fn check(&self) -> Result<(), StoreError> {
-        // A write that changes nothing still needs the write lock and a writable file.
-        let mut tx = self.begin_write().await?;
-        sqlx::query("DELETE FROM counts WHERE name = $1 AND hits < 0")
-            .bind("/-/readyz")
-            .execute(&mut *tx)
-            .await?;
-        if self.full.load(std::sync::atomic::Ordering::Relaxed) {
-            // 64 KiB spill into overflow pages; committed, they reach the disk (a rolled
-            // back transaction might never write).
-            let probe = format!("/-/readyz/{}", "-".repeat(64 << 10));
-            let probed = async {
+        // The transaction by hand on a connection of its own: a COMMIT that fails (a full
+        // disk) leaves SQLite without a transaction but sqlx's count of them at one, and a
+        // connection in that state is closed here rather than handed to the next writer.
+        let mut connection = self.pool.acquire().await?;
+        let begin = match self.backend {
+            Backend::Sqlite => "BEGIN IMMEDIATE",
+            Backend::Postgres => "BEGIN",
+        };
+        sqlx::query(begin).execute(&mut *connection).await?;
+        let full = self.full.load(std::sync::atomic::Ordering::Relaxed);
+        let checked = async {
+            // A write that changes nothing still needs the write lock and a writable file.
+            sqlx::query("DELETE FROM counts WHERE name = $1 AND hits < 0")
+                .bind("/-/readyz")
+                .execute(&mut *connection)
+                .await?;
+            if full {
+                // 64 KiB spill into overflow pages; committed, they reach the disk (a
+                // rolled back transaction might never write).
+                let probe = format!("/-/readyz/{}", "-".repeat(64 << 10));
                 sqlx::query("INSERT INTO counts (name, hits) VALUES ($1, -1)")
                     .bind(&probe)
-                    .execute(&mut *tx)
+                    .execute(&mut *connection)
                     .await?;
                 sqlx::query("DELETE FROM counts WHERE name = $1")
                     .bind(&probe)
-                    .execute(&mut *tx)
+                    .execute(&mut *connection)
                     .await?;
-                tx.commit().await
             }
-            .await;
-            self.note(&probed.map_err(StoreError::from))?;
-            return Ok(());
+            sqlx::query("COMMIT").execute(&mut *connection).await
         }
-        tx.commit().await?;
-        Ok(())
+        .await
+        .map_err(StoreError::from);
+        if checked.is_err() {
+            // SQLite may have rolled back on its own already; either way this connection
+            // is not used again.
+            let _ = sqlx::query("ROLLBACK").execute(&mut *connection).await;
+            connection.close_on_drop();
+        }
+        if full {
+            self.note(&checked)
+        } else {
+            checked.map(|_| ())
+        }
     }
 
     /// Notes whether a change found the disk full, for [`Store::check`].
