@@ -835,3 +835,117 @@ async fn a_full_disk_refuses_writes_with_503_while_redirects_go_on() {
     let answer = r.get("/net/a").await;
     assert_eq!(location(&answer), "https://example.org/b");
 }
+
+/// The status line, headers (but `date`) and body of `method path` sent byte for byte.
+fn raw_answer(addr: std::net::SocketAddr, method: &str, path: &str, accept: &str) -> String {
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .unwrap();
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: purl.test\r\nAccept: {accept}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    answer
+        .split("\r\n")
+        .filter(|line| !line.starts_with("date:"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn purls_answered_in_front_of_the_router_answer_as_the_router_does() {
+    let r = start("front").await;
+    for (path, body) in [
+        (
+            "/net/f",
+            json!({"type": "redirect", "target": "https://e.org/f", "max_age": 60}),
+        ),
+        (
+            "/net/p/",
+            json!({"type": "partial", "status": 307, "target": "https://e.org/p/"}),
+        ),
+        ("/net/c", json!({"type": "chain", "to": "/net/f"})),
+        (
+            "/net/n",
+            json!({"type": "negotiate", "offers": [{"media_type": "text/turtle", "target": "https://e.org/n.ttl"}]}),
+        ),
+        ("/net/g", json!({"type": "gone", "message": "withdrawn"})),
+        (
+            "/net/日本",
+            json!({"type": "redirect", "target": "https://e.org/ja"}),
+        ),
+    ] {
+        assert_eq!(
+            r.create(path, body).await.status(),
+            StatusCode::CREATED,
+            "{path}"
+        );
+    }
+    // The same state behind the router alone: with a rate limit nothing takes the fast path.
+    let config = urlkit_purl::server::PurlConfig {
+        rate_limit: Some(urlkit_web::RateLimit {
+            per_second: 10_000.0,
+            burst: 10_000,
+        }),
+        ..Default::default()
+    };
+    let router = urlkit_purl::server::app(r.state.clone(), &config);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let slow = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        axum::serve(listener, router).await.unwrap();
+    });
+    let requests = [
+        ("GET", "/net/f", "*/*"),
+        ("HEAD", "/net/f", "*/*"),
+        ("GET", "/net/./x/../f", "*/*"),
+        ("GET", "/net/p/a/b?q=1", "*/*"),
+        ("GET", "/net/c", "*/*"),
+        ("GET", "/net/n", "text/turtle"),
+        ("GET", "/net/n", "text/html"),
+        ("GET", "/net/g", "*/*"),
+        ("HEAD", "/net/g", "*/*"),
+        ("GET", "/net/%E6%97%A5%E6%9C%AC", "*/*"),
+        ("GET", "/net/none", "*/*"),
+        ("GET", "/net/%zz", "*/*"),
+        ("POST", "/net/f", "*/*"),
+        ("GET", "/-/nothing", "*/*"),
+        ("GET", "/-/healthz", "*/*"),
+        ("GET", "/net/f?info", "application/json"),
+    ];
+    for (method, path, accept) in requests {
+        let (fast_addr, slow_addr) = (r.addr, slow);
+        let fast = tokio::task::spawn_blocking(move || raw_answer(fast_addr, method, path, accept))
+            .await
+            .unwrap();
+        let slow = tokio::task::spawn_blocking(move || raw_answer(slow_addr, method, path, accept))
+            .await
+            .unwrap();
+        assert!(fast.starts_with("HTTP/1.1 "), "{method} {path}: {fast}");
+        assert!(
+            fast.contains("x-content-type-options: nosniff"),
+            "{method} {path}: {fast}"
+        );
+        assert!(
+            fast.contains("referrer-policy: no-referrer"),
+            "{method} {path}: {fast}"
+        );
+        assert_eq!(fast, slow, "{method} {path}");
+    }
+    // Both count in the connection metrics as requests no route matched.
+    let metrics = r.get("/-/metrics").await.text().await.unwrap();
+    for line in [
+        "urlkit_http_requests_total{route=\"unmatched\",method=\"GET\",status=\"302\"} 8",
+        "urlkit_http_requests_total{route=\"unmatched\",method=\"HEAD\",status=\"302\"} 2",
+        "urlkit_http_requests_total{route=\"unmatched\",method=\"GET\",status=\"410\"} 2",
+        "urlkit_purl_resolutions_total{kind=\"partial\",status=\"307\"} 2",
+        "urlkit_purl_resolutions_total{kind=\"not_acceptable\",status=\"406\"} 2",
+        "urlkit_purl_resolutions_total{kind=\"bad_name\",status=\"400\"} 2",
+    ] {
+        assert!(metrics.contains(line), "{line}\n{metrics}");
+    }
+}

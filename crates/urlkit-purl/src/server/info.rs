@@ -47,7 +47,8 @@ pub async fn show(state: &PurlState, name: &Name, uri: &Uri, headers: &HeaderMap
         Ok(history) => history,
         Err(e) => return super::api::unavailable(&e),
     };
-    let resolutions = store.count(name).await.unwrap_or(0) + state.counts.pending(name);
+    let resolutions =
+        store.count(name).await.unwrap_or(0) + state.counts.pending(&state.registry, name);
     let mut response = if wants_json(headers) {
         let info = Info {
             stored: RecordView::of(&stored),

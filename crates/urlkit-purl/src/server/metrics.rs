@@ -25,6 +25,83 @@ pub struct WriteLabels {
     pub outcome: &'static str,
 }
 
+/// The kinds of resolution, as [`ResolutionLabels::kind`] names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A plain redirect (perhaps through a chain).
+    Redirect,
+    /// A partial record's redirect.
+    Partial,
+    /// A negotiated record's redirect.
+    Negotiated,
+    /// A record's `404` or `410` message.
+    Message,
+    /// `406`: no offer of a negotiated record fits.
+    NotAcceptable,
+    /// `508`: a chain too deep or to nowhere.
+    BrokenChain,
+    /// `404`: the rest of a partial name would leave its target's site.
+    LeavesTarget,
+    /// `404`: no record.
+    NoRecord,
+    /// `400`: not a name.
+    BadName,
+}
+
+impl Kind {
+    const ALL: [Kind; 9] = [
+        Kind::Redirect,
+        Kind::Partial,
+        Kind::Negotiated,
+        Kind::Message,
+        Kind::NotAcceptable,
+        Kind::BrokenChain,
+        Kind::LeavesTarget,
+        Kind::NoRecord,
+        Kind::BadName,
+    ];
+
+    /// The label.
+    pub fn label(self) -> &'static str {
+        match self {
+            Kind::Redirect => "redirect",
+            Kind::Partial => "partial",
+            Kind::Negotiated => "negotiated",
+            Kind::Message => "message",
+            Kind::NotAcceptable => "not_acceptable",
+            Kind::BrokenChain => "broken_chain",
+            Kind::LeavesTarget => "leaves_target",
+            Kind::NoRecord => "no_record",
+            Kind::BadName => "bad_name",
+        }
+    }
+}
+
+/// The statuses a resolution answers with, whose counters are kept at hand.
+pub const RESOLUTION_STATUSES: [u16; 10] = [301, 302, 303, 307, 308, 400, 404, 406, 410, 508];
+
+/// Counters of one family kept at hand by a few small indices, so that counting takes no
+/// lock and formats no label once a counter exists.
+#[derive(Clone, Debug)]
+pub struct Handy<const N: usize> {
+    cells: [std::sync::OnceLock<Counter>; N],
+}
+
+impl<const N: usize> Default for Handy<N> {
+    fn default() -> Self {
+        Handy {
+            cells: std::array::from_fn(|_| std::sync::OnceLock::new()),
+        }
+    }
+}
+
+impl<const N: usize> Handy<N> {
+    /// The counter at `at` (below `N`), made by `make` the first time.
+    pub fn get(&self, at: usize, make: impl FnOnce() -> Counter) -> &Counter {
+        self.cells[at].get_or_init(make)
+    }
+}
+
 /// Every metric of the resolver.
 #[derive(Clone, Default)]
 pub struct PurlMetrics {
@@ -38,6 +115,8 @@ pub struct PurlMetrics {
     pub records: Gauge,
     /// Batches of resolution counts that could not be written (kept for the next try).
     pub count_flush_failures: Counter,
+    /// The counters of `resolutions` by kind and status, at hand.
+    handy: Handy<{ Kind::ALL.len() * RESOLUTION_STATUSES.len() }>,
 }
 
 impl PurlMetrics {
@@ -76,6 +155,29 @@ impl PurlMetrics {
         self.resolutions
             .get_or_create(&ResolutionLabels { kind, status })
             .inc();
+    }
+
+    /// Counts a resolution of `kind` answered with `status`: an atomic increment, once
+    /// its counter exists.
+    pub fn resolved_as(&self, kind: Kind, status: axum::http::StatusCode) {
+        let status = status.as_u16();
+        let kind_at = Kind::ALL.iter().position(|k| *k == kind).unwrap_or(0);
+        match RESOLUTION_STATUSES.iter().position(|s| *s == status) {
+            Some(status_at) => {
+                let at = kind_at * RESOLUTION_STATUSES.len() + status_at;
+                self.handy
+                    .get(at, || {
+                        self.resolutions
+                            .get_or_create(&ResolutionLabels {
+                                kind: kind.label(),
+                                status,
+                            })
+                            .clone()
+                    })
+                    .inc();
+            }
+            None => self.resolved(kind.label(), status),
+        }
     }
 
     /// Counts a write.

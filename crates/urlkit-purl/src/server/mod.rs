@@ -4,6 +4,7 @@
 //!
 //! | module | concept |
 //! |---|---|
+//! | `front` | the fast path: resolutions answered before the router and its middleware |
 //! | `resolve` | the answer to a request for a PURL, from memory |
 //! | `info` | a record shown instead of followed (`?info`, `/-/info/…`) |
 //! | `page` | the page: browse, search, log in, create and edit with a preview, history, restore |
@@ -16,6 +17,7 @@
 
 pub mod api;
 mod counts;
+mod front;
 pub mod info;
 pub mod metrics;
 pub mod openapi;
@@ -105,7 +107,8 @@ pub struct PurlState {
     sessions: Arc<session::Sessions>,
     /// Logins checked at once (each costs an Argon2id hash).
     logins: Arc<tokio::sync::Semaphore>,
-    default_max_age: u32,
+    /// `Cache-Control` of redirects whose record sets none.
+    default_cache_control: HeaderValue,
     draining: Arc<AtomicBool>,
     tls: bool,
 }
@@ -127,7 +130,7 @@ impl PurlState {
             counts: Arc::new(Counts::default()),
             sessions: Arc::new(session::Sessions::default()),
             logins: Arc::new(tokio::sync::Semaphore::new(LOGINS_AT_ONCE)),
-            default_max_age,
+            default_cache_control: resolve::cache_control(default_max_age),
             draining: Arc::new(AtomicBool::new(false)),
             tls,
         }
@@ -140,7 +143,7 @@ impl PurlState {
 
     /// Writes the resolution counts gathered so far.
     pub async fn flush_counts(&self) {
-        if self.counts.flush(self.registry.store()).await.is_err() {
+        if self.counts.flush(&self.registry).await.is_err() {
             self.metrics.count_flush_failures.inc();
         }
     }
@@ -158,8 +161,18 @@ impl PurlState {
     }
 }
 
-/// The resolver's routes: `/-/…` and every other path as a PURL.
+/// The resolver's routes: `/-/…` and every other path as a PURL (a `GET` or `HEAD` of a
+/// PURL answered in front of the routes, unless a rate limit is set).
 pub fn app(state: PurlState, config: &PurlConfig) -> Router {
+    let rate_limited = config.rate_limit.is_some();
+    let router = routes(state.clone(), config);
+    if rate_limited {
+        return router;
+    }
+    Router::new().fallback_service(front::Front::new(state, router))
+}
+
+fn routes(state: PurlState, config: &PurlConfig) -> Router {
     let api = Router::new()
         .route("/-/api/purls", get(api::search))
         .route(
@@ -208,7 +221,11 @@ pub fn app(state: PurlState, config: &PurlConfig) -> Router {
 }
 
 async fn security_headers(mut response: Response) -> Response {
-    let h = response.headers_mut();
+    add_security_headers(response.headers_mut());
+    response
+}
+
+fn add_security_headers(h: &mut axum::http::HeaderMap) {
     h.insert(
         header::X_CONTENT_TYPE_OPTIONS,
         HeaderValue::from_static("nosniff"),
@@ -224,7 +241,6 @@ async fn security_headers(mut response: Response) -> Response {
         header::REFERRER_POLICY,
         HeaderValue::from_static("no-referrer"),
     );
-    response
 }
 
 async fn info_route(

@@ -1,11 +1,12 @@
 //! Resolution: every path outside `/-/` is looked up in the records held in memory and
 //! answered at once (a redirect, a record's message, or why not).
 
+use super::metrics::Kind;
 use super::{info, PurlState};
 use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
-use urlkit::purl::{Answer, Name, RESERVED_PREFIX};
+use urlkit::purl::{Answer, Name, RedirectKind, RESERVED_PREFIX};
 use urlkit_web::error::ApiError;
 
 /// The query that shows a record instead of following it (ARK's inflection). A partial
@@ -46,7 +47,8 @@ fn header_text(headers: &HeaderMap, name: header::HeaderName) -> Option<&str> {
     headers.get(name).and_then(|v| v.to_str().ok())
 }
 
-/// Any request outside the routes of `/-/`: a PURL.
+/// Any request outside the routes of `/-/` that the fast path ([`super::front`]) passed on:
+/// a PURL shown (`?info`), or a method or path no PURL answers.
 pub async fn resolve(
     State(state): State<PurlState>,
     method: Method,
@@ -75,48 +77,65 @@ pub async fn resolve(
             ),
         };
     }
-    let accept = header_text(&headers, header::ACCEPT);
-    let accept_language = header_text(&headers, header::ACCEPT_LANGUAGE);
+    answer(&state, &uri, &headers)
+}
+
+/// Whether a request is a resolution [`answer`] gives at once: `GET` or `HEAD` of a path
+/// outside `/-/` that does not ask for the record's info.
+pub fn answers_at_once(method: &Method, uri: &Uri) -> bool {
+    let path = uri.path();
+    (method == Method::GET || method == Method::HEAD)
+        && !path.starts_with(RESERVED_PREFIX)
+        && path != "/-"
+        && uri.query() != Some(INFO_QUERY)
+}
+
+/// The answer to a `GET` or `HEAD` of a PURL (see [`answers_at_once`]), from memory,
+/// counted for its record and in the metrics.
+pub fn answer(state: &PurlState, uri: &Uri, headers: &HeaderMap) -> Response {
+    let path = uri.path();
+    let accept = header_text(headers, header::ACCEPT);
+    let accept_language = header_text(headers, header::ACCEPT_LANGUAGE);
     let table = state.registry.table();
-    let (kind, response, counted) = match table.resolve(path, uri.query(), accept, accept_language)
-    {
+    let (kind, response) = match table.resolve(path, uri.query(), accept, accept_language) {
         Answer::Redirect {
             status,
             location,
             max_age,
             vary,
-            record,
+            kind,
+            ..
         } => {
-            let kind = match table.get(record).map(|r| &r.action) {
-                Some(urlkit::purl::Action::Partial { .. }) => "partial",
-                Some(urlkit::purl::Action::Negotiate { .. }) => "negotiated",
-                _ => "redirect",
+            let kind = match kind {
+                RedirectKind::Partial => Kind::Partial,
+                RedirectKind::Negotiated => Kind::Negotiated,
+                RedirectKind::Plain => Kind::Redirect,
             };
             let status = StatusCode::from_u16(status).unwrap_or(StatusCode::FOUND);
             let mut response = status.into_response();
             let h = response.headers_mut();
             h.insert(header::LOCATION, location_value(&location));
-            let age = max_age.unwrap_or(state.default_max_age);
-            if let Ok(value) = HeaderValue::from_str(&format!("max-age={age}")) {
-                h.insert(header::CACHE_CONTROL, value);
-            }
+            let cache = match max_age {
+                None => state.default_cache_control.clone(),
+                Some(age) => cache_control(age),
+            };
+            h.insert(header::CACHE_CONTROL, cache);
             if !vary.is_empty() {
                 h.insert(header::VARY, HeaderValue::from_static(vary));
             }
-            (kind, response, Some(record.clone()))
+            (kind, response)
         }
         Answer::Message {
-            status,
-            message,
-            record,
+            status, message, ..
         } => {
             let status = StatusCode::from_u16(status).unwrap_or(StatusCode::NOT_FOUND);
-            let mut body = message.to_string();
+            let mut body = String::with_capacity(message.len() + 1);
+            body.push_str(message);
             body.push('\n');
-            ("message", text(status, body), Some(record.clone()))
+            (Kind::Message, text(status, body))
         }
         Answer::NotAcceptable { record, offered } => (
-            "not_acceptable",
+            Kind::NotAcceptable,
             text(
                 StatusCode::NOT_ACCEPTABLE,
                 format!(
@@ -124,47 +143,46 @@ pub async fn resolve(
                     offered.join(", ")
                 ),
             ),
-            Some(record.clone()),
         ),
         Answer::BrokenChain { record, message } => (
-            "broken_chain",
+            Kind::BrokenChain,
             text(
                 StatusCode::LOOP_DETECTED,
                 format!("{record} cannot be resolved: {message}\n"),
             ),
-            Some(record.clone()),
         ),
         Answer::LeavesTarget { record } => (
-            "leaves_target",
+            Kind::LeavesTarget,
             text(
                 StatusCode::NOT_FOUND,
                 format!(
                     "{record} does not lead to this path: the rest would leave its target's site\n"
                 ),
             ),
-            None,
         ),
         Answer::NoRecord => (
-            "no_record",
+            Kind::NoRecord,
             text(
                 StatusCode::NOT_FOUND,
                 format!("no persistent URL named {path}\n"),
             ),
-            None,
         ),
         Answer::BadName(e) => (
-            "bad_name",
+            Kind::BadName,
             text(
                 StatusCode::BAD_REQUEST,
                 format!("not a persistent URL's name: {e}\n"),
             ),
-            None,
         ),
     };
     drop(table);
-    state.metrics.resolved(kind, response.status().as_u16());
-    if let Some(name) = counted {
-        state.counts.add(&name);
-    }
+    state.metrics.resolved_as(kind, response.status());
     response
+}
+
+/// `Cache-Control: max-age=AGE`.
+pub fn cache_control(age: u32) -> HeaderValue {
+    // Digits and ASCII letters are always a header value.
+    HeaderValue::try_from(format!("max-age={age}"))
+        .unwrap_or_else(|_| HeaderValue::from_static("no-cache"))
 }

@@ -19,4 +19,4 @@ pub use record::{
     Action, Offer, Record, RecordError, RecordProblem, DEFAULT_NEGOTIATED_STATUS, DEFAULT_STATUS,
     MAX_CHAIN, REDIRECT_STATUSES,
 };
-pub use table::{Answer, Table};
+pub use table::{Answer, RedirectKind, Table};

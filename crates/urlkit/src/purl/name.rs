@@ -77,6 +77,9 @@ impl Name {
     /// [`RESERVED_PREFIX`] once normalized, or is longer than [`MAX_NAME_BYTES`] is an
     /// error with the byte at fault in `text`.
     pub fn parse(text: &str) -> Result<Name, NameError> {
+        if is_plain_normal(text) {
+            return Ok(Name(text.to_owned()));
+        }
         if !text.starts_with('/') {
             return Err(error(
                 0,
@@ -161,6 +164,50 @@ impl Name {
             || (name.starts_with(prefix)
                 && (prefix.ends_with('/') || name.as_bytes()[prefix.len()] == b'/'))
     }
+}
+
+/// Whether `text` is a name in normal form that [`Name::parse`] would give back as it is,
+/// judged without allocating: it starts with one `/`, holds only unreserved characters,
+/// sub-delimiters, `:`, `@` and `/` (no escape, nothing outside ASCII), no `.` or `..`
+/// segment, is not reserved and not too long. `false` says nothing: the text may still be a
+/// name, after normalization, or no name at all.
+pub(crate) fn is_plain_normal(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    if bytes.first() != Some(&b'/')
+        || bytes.get(1) == Some(&b'/')
+        || bytes.len() > MAX_NAME_BYTES
+        || text.starts_with(RESERVED_PREFIX)
+        || text == "/-"
+    {
+        return false;
+    }
+    let plain = bytes.iter().all(|&b| {
+        b.is_ascii_alphanumeric()
+            || matches!(
+                b,
+                b'-' | b'.'
+                    | b'_'
+                    | b'~'
+                    | b'!'
+                    | b'$'
+                    | b'&'
+                    | b'\''
+                    | b'('
+                    | b')'
+                    | b'*'
+                    | b'+'
+                    | b','
+                    | b';'
+                    | b'='
+                    | b':'
+                    | b'@'
+                    | b'/'
+            )
+    });
+    plain
+        && !text[1..]
+            .split('/')
+            .any(|segment| segment == "." || segment == "..")
 }
 
 #[cfg(feature = "serde")]
@@ -261,6 +308,51 @@ mod tests {
                 "{name} under /net/"
             );
         }
+    }
+
+    proptest::proptest! {
+        /// The shortcut for names already in normal form gives what normalizing gives.
+        #[test]
+        fn plain_normal_names_are_their_own_normal_form(
+            text in "/[a-zA-Z0-9./_~!$&'()*+,;=:@%-]{0,12}(/[-.a-z%2E]{0,4}){0,3}"
+        ) {
+            if is_plain_normal(&text) {
+                let mut full = String::from(&text);
+                full.push('\u{e9}'); // not plain: normalized the long way, then cut back
+                let long = Name::parse(&full).unwrap();
+                proptest::prop_assert_eq!(
+                    long.as_str().strip_suffix("%C3%A9"),
+                    Some(text.as_str()),
+                    "{}", text
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn plain_normal_names_need_no_normalization() {
+        for plain in [
+            "/",
+            "/net/a",
+            "/r/12",
+            "/p/1/x.y",
+            "/a:b@c/~d_e-f!$&'()*+,;=",
+            "/-x",
+            "/..a/.b",
+        ] {
+            assert!(is_plain_normal(plain), "{plain}");
+            assert_eq!(Name::parse(plain).unwrap().as_str(), plain);
+        }
+        for not in [
+            "", "a", "//x", "/-", "/-/x", "/a/./b", "/a/..", "/.", "/%41", "/a b", "/é", "/a?b",
+            "/a[b",
+        ] {
+            assert!(!is_plain_normal(not), "{not}");
+        }
+        assert!(!is_plain_normal(&format!(
+            "/{}",
+            "a".repeat(MAX_NAME_BYTES)
+        )));
     }
 
     #[test]

@@ -6,11 +6,25 @@
 //! Every location the resolver answers starts with a record's target and keeps that
 //! target's origin: nothing in a request can send a client to a site no record names.
 
-use super::name::{Name, NameError};
+use super::name::{is_plain_normal, Name, NameError};
 use super::negotiate;
 use super::record::{Action, Record, RecordError, RecordProblem, MAX_CHAIN};
 use crate::inspect::whatwg;
-use std::collections::HashMap;
+use std::borrow::Cow;
+use std::fmt;
+use std::hash::{BuildHasher, RandomState};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// What kind of record a redirect comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RedirectKind {
+    /// A plain redirect (perhaps reached through a chain).
+    Plain,
+    /// A partial record: the rest of the path and the query appended to its target.
+    Partial,
+    /// A negotiated record: the target chosen by `Accept` (and `Accept-Language`).
+    Negotiated,
+}
 
 /// The answer to a request.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -19,14 +33,17 @@ pub enum Answer<'a> {
     Redirect {
         /// The status.
         status: u16,
-        /// Where to.
-        location: String,
+        /// Where to: a record's target as it is, or (partial records) with the rest of
+        /// the request appended.
+        location: Cow<'a, str>,
         /// `Cache-Control: max-age`, as the record asks (`None`: the resolver's default).
         max_age: Option<u32>,
         /// The request headers the answer depends on, for `Vary` (empty when none).
         vary: &'static str,
         /// The record that answered (the last of a chain).
         record: &'a Name,
+        /// What kind of record that is.
+        kind: RedirectKind,
     },
     /// `404` or `410`, with the record's message.
     Message {
@@ -62,10 +79,55 @@ pub enum Answer<'a> {
     BadName(NameError),
 }
 
-/// The records, by name.
-#[derive(Clone, Debug, Default)]
+/// A record and how often it answered since its count was last taken.
+struct Slot {
+    record: Record,
+    hits: AtomicU64,
+}
+
+impl Clone for Slot {
+    fn clone(&self) -> Self {
+        Slot {
+            record: self.record.clone(),
+            hits: AtomicU64::new(self.hits.load(Ordering::Relaxed)),
+        }
+    }
+}
+
+/// The records, by name, each with a count of the requests it answered.
+///
+/// The records lie side by side in one vector; a hash table of their positions finds
+/// them by name without holding each name twice.
+#[derive(Default)]
 pub struct Table {
-    records: HashMap<String, Record>,
+    slots: Vec<Slot>,
+    index: hashbrown::HashTable<usize>,
+    hasher: RandomState,
+    /// Counts of records removed before their count was taken.
+    removed: std::sync::Mutex<Vec<(Name, u64)>>,
+}
+
+impl Clone for Table {
+    fn clone(&self) -> Self {
+        Table {
+            slots: self.slots.clone(),
+            index: self.index.clone(),
+            hasher: self.hasher.clone(),
+            removed: std::sync::Mutex::new(self.removed().clone()),
+        }
+    }
+}
+
+impl fmt::Debug for Table {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map()
+            .entries(
+                self.slots
+                    .iter()
+                    .map(|s| (s.record.name.as_str(), &s.record)),
+            )
+            .finish()
+    }
 }
 
 /// Where `rest` and `query` go in `target`: before its fragment.
@@ -107,30 +169,82 @@ impl Table {
         Self::default()
     }
 
+    /// An empty table with room for `records` records without growing.
+    pub fn with_capacity(records: usize) -> Self {
+        Table {
+            slots: Vec::with_capacity(records),
+            index: hashbrown::HashTable::with_capacity(records),
+            ..Self::default()
+        }
+    }
+
     /// How many records.
     pub fn len(&self) -> usize {
-        self.records.len()
+        self.slots.len()
     }
 
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
-        self.records.is_empty()
+        self.slots.is_empty()
+    }
+
+    /// Where the record named `name` (in normal form) lies.
+    fn position(&self, name: &str) -> Option<usize> {
+        let hash = self.hasher.hash_one(name);
+        self.index
+            .find(hash, |&at| self.slots[at].record.name.as_str() == name)
+            .copied()
     }
 
     /// The record of `name`.
     pub fn get(&self, name: &Name) -> Option<&Record> {
-        self.records.get(name.as_str())
+        self.position(name.as_str())
+            .map(|at| &self.slots[at].record)
     }
 
-    /// Keeps `record`, replacing the one of its name, which is returned.
+    /// Keeps `record`, replacing the one of its name, which is returned (the count of
+    /// resolutions goes on from the replaced record's).
     ///
     /// Bad input: a record [`Record::check`] refuses, or a chain that would come back to
     /// itself, is an error and the table is unchanged.
     pub fn insert(&mut self, record: Record) -> Result<Option<Record>, RecordError> {
         self.check(&record)?;
-        Ok(self
-            .records
-            .insert(record.name.as_str().to_string(), record))
+        Ok(self.insert_checked(record))
+    }
+
+    /// Keeps `record` whose own fields [`Record::check`] has already accepted (as it was
+    /// when it was stored), checking only that a chain does not come back to itself.
+    ///
+    /// Bad input: such a chain is an error and the table is unchanged. A record whose
+    /// fields were never checked may answer what [`Table::insert`] would refuse.
+    pub fn insert_unchecked_fields(
+        &mut self,
+        record: Record,
+    ) -> Result<Option<Record>, RecordError> {
+        self.check_chain(&record)?;
+        Ok(self.insert_checked(record))
+    }
+
+    fn insert_checked(&mut self, record: Record) -> Option<Record> {
+        if let Some(at) = self.position(record.name.as_str()) {
+            return Some(std::mem::replace(&mut self.slots[at].record, record));
+        }
+        let Table {
+            slots,
+            index,
+            hasher,
+            ..
+        } = self;
+        let at = slots.len();
+        let hash = hasher.hash_one(record.name.as_str());
+        slots.push(Slot {
+            record,
+            hits: AtomicU64::new(0),
+        });
+        index.insert_unique(hash, at, |&i| {
+            hasher.hash_one(slots[i].record.name.as_str())
+        });
+        None
     }
 
     /// Whether [`Table::insert`] would keep `record`, without keeping it.
@@ -139,9 +253,13 @@ impl Table {
     /// itself, is an error.
     pub fn check(&self, record: &Record) -> Result<(), RecordError> {
         record.check()?;
+        self.check_chain(record)
+    }
+
+    fn check_chain(&self, record: &Record) -> Result<(), RecordError> {
         if let Action::Chain { to } = &record.action {
             let mut at = to;
-            for _ in 0..=self.records.len() {
+            for _ in 0..=self.slots.len() {
                 if at == &record.name {
                     return Err(RecordError {
                         field: "to".into(),
@@ -149,7 +267,7 @@ impl Table {
                         message: format!("the chain from {} comes back to it", record.name),
                     });
                 }
-                match self.records.get(at.as_str()).map(|r| &r.action) {
+                match self.get(at).map(|r| &r.action) {
                     Some(Action::Chain { to }) => at = to,
                     _ => break,
                 }
@@ -158,21 +276,84 @@ impl Table {
         Ok(())
     }
 
-    /// Removes the record of `name`, returning it.
+    /// Removes the record of `name`, returning it (its count of resolutions not yet taken
+    /// is kept for [`Table::take_counts`]).
     pub fn remove(&mut self, name: &Name) -> Option<Record> {
-        self.records.remove(name.as_str())
+        let Table {
+            slots,
+            index,
+            hasher,
+            removed,
+        } = self;
+        let hash = hasher.hash_one(name.as_str());
+        let entry = index
+            .find_entry(hash, |&at| slots[at].record.name == *name)
+            .ok()?;
+        let (at, _) = entry.remove();
+        let last = slots.len() - 1;
+        if at != last {
+            // The last record moves into the hole: its position changes.
+            let moved = hasher.hash_one(slots[last].record.name.as_str());
+            if let Some(position) = index.find_mut(moved, |&i| i == last) {
+                *position = at;
+            }
+        }
+        let slot = slots.swap_remove(at);
+        let hits = slot.hits.into_inner();
+        if hits > 0 {
+            let removed = removed.get_mut().unwrap_or_else(|p| p.into_inner());
+            removed.push((slot.record.name.clone(), hits));
+        }
+        Some(slot.record)
     }
 
     /// Every record, in no order.
     pub fn records(&self) -> impl Iterator<Item = &Record> {
-        self.records.values()
+        self.slots.iter().map(|s| &s.record)
     }
 
-    /// The record that answers `path`, and the rest of the path after a partial record's
-    /// name (empty for an exact match).
-    fn find<'p>(&self, path: &'p str) -> Option<(&Record, &'p str)> {
-        if let Some(record) = self.records.get(path) {
-            return Some((record, ""));
+    /// The requests each record answered since the counts were last taken (records that
+    /// answered none left out), and the counts start again from zero: others may resolve
+    /// meanwhile, no answer is counted twice or lost. Every answer of [`Table::resolve`]
+    /// that names a record counts for that record.
+    pub fn take_counts(&self) -> Vec<(Name, u64)> {
+        let mut counts = std::mem::take(&mut *self.removed());
+        counts.extend(self.slots.iter().filter_map(|s| {
+            // A load first: most records were not asked for, and a swap would write
+            // every one.
+            if s.hits.load(Ordering::Relaxed) == 0 {
+                return None;
+            }
+            let hits = s.hits.swap(0, Ordering::Relaxed);
+            (hits > 0).then(|| (s.record.name.clone(), hits))
+        }));
+        counts
+    }
+
+    fn removed(&self) -> std::sync::MutexGuard<'_, Vec<(Name, u64)>> {
+        // Nothing can panic while it is held.
+        self.removed.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The requests the record of `name` answered since the counts were last taken.
+    pub fn count(&self, name: &Name) -> u64 {
+        let pending = self
+            .position(name.as_str())
+            .map_or(0, |at| self.slots[at].hits.load(Ordering::Relaxed));
+        let removed: u64 = self
+            .removed()
+            .iter()
+            .filter(|(n, _)| n == name)
+            .map(|(_, hits)| hits)
+            .sum();
+        pending + removed
+    }
+
+    /// The record that answers `path` (in normal form), and the rest of the path after a
+    /// partial record's name (empty for an exact match).
+    fn find<'p>(&self, path: &'p str) -> Option<(usize, &'p str)> {
+        if let Some(at) = self.position(path) {
+            return Some((at, ""));
         }
         // Prefixes at segment boundaries, longest first: `/a/b/c` tries `/a/b/`, `/a/b`,
         // `/a/`, `/a`, `/`.
@@ -181,9 +362,9 @@ impl Table {
             let with_slash = (slash + 1 < path.len()).then_some(slash + 1);
             let without = (slash > 0).then_some(slash);
             for cut in [with_slash, without].into_iter().flatten() {
-                if let Some(record) = self.records.get(&path[..cut]) {
-                    if matches!(record.action, Action::Partial { .. }) {
-                        return Some((record, &path[cut..]));
+                if let Some(at) = self.position(&path[..cut]) {
+                    if matches!(self.slots[at].record.action, Action::Partial { .. }) {
+                        return Some((at, &path[cut..]));
                     }
                 }
             }
@@ -194,69 +375,113 @@ impl Table {
 
     /// The answer to a request for `path` (as sent: percent-encoded, without the query)
     /// with `query` (without the `?`) and the request's `Accept` and `Accept-Language`.
+    /// The answer counts for the record it names (see [`Table::take_counts`]).
     ///
     /// Bad input: a path that is not a name is [`Answer::BadName`]; nothing else fails.
-    pub fn resolve(
-        &self,
+    pub fn resolve<'a>(
+        &'a self,
         path: &str,
         query: Option<&str>,
         accept: Option<&str>,
         accept_language: Option<&str>,
-    ) -> Answer<'_> {
-        let name = match Name::parse(path) {
-            Ok(name) => name,
-            Err(e) => return Answer::BadName(e),
+    ) -> Answer<'a> {
+        // Most requests spell their name in normal form already: looked up as sent.
+        let parsed;
+        let normal = if is_plain_normal(path) {
+            path
+        } else {
+            match Name::parse(path) {
+                Ok(name) => {
+                    parsed = name;
+                    parsed.as_str()
+                }
+                Err(e) => return Answer::BadName(e),
+            }
         };
-        let Some((mut record, rest)) = self.find(name.as_str()) else {
+        let Some((first, rest)) = self.find(normal) else {
             return Answer::NoRecord;
         };
-        let first = &record.name;
+        let (answer, counted) = self.follow(first, rest, query, accept, accept_language);
+        if let Some(at) = counted {
+            self.slots[at].hits.fetch_add(1, Ordering::Relaxed);
+        }
+        answer
+    }
+
+    /// The answer of the record at `first`, following chains, and the position of the
+    /// record it counts for (none when no record answered).
+    fn follow<'a>(
+        &'a self,
+        first: usize,
+        rest: &str,
+        query: Option<&str>,
+        accept: Option<&str>,
+        accept_language: Option<&str>,
+    ) -> (Answer<'a>, Option<usize>) {
+        let first_name = &self.slots[first].record.name;
+        let mut at = first;
         let mut depth = 0;
         loop {
-            match &record.action {
+            let record = &self.slots[at].record;
+            let answer = match &record.action {
                 Action::Chain { to } => {
                     depth += 1;
                     if depth > MAX_CHAIN {
-                        return Answer::BrokenChain {
-                            record: first,
-                            message: format!("the chain is deeper than {MAX_CHAIN} records"),
-                        };
+                        let message = format!("the chain is deeper than {MAX_CHAIN} records");
+                        return (
+                            Answer::BrokenChain {
+                                record: first_name,
+                                message,
+                            },
+                            Some(first),
+                        );
                     }
-                    match self.records.get(to.as_str()) {
-                        Some(next) => record = next,
+                    match self.position(to.as_str()) {
+                        Some(next) => {
+                            at = next;
+                            continue;
+                        }
                         None => {
-                            return Answer::BrokenChain {
-                                record: first,
-                                message: format!("the chain leads to {to}, which has no record"),
-                            }
+                            let message = format!("the chain leads to {to}, which has no record");
+                            return (
+                                Answer::BrokenChain {
+                                    record: first_name,
+                                    message,
+                                },
+                                Some(first),
+                            );
                         }
                     }
                 }
                 // Only a partial record is found with a rest; a plain redirect goes to its
                 // target as written, whatever the request adds.
-                Action::Redirect { status, target } => {
-                    return Answer::Redirect {
-                        status: *status,
-                        location: target.clone(),
-                        max_age: record.max_age,
-                        vary: "",
-                        record: &record.name,
-                    };
-                }
+                Action::Redirect { status, target } => Answer::Redirect {
+                    status: *status,
+                    location: Cow::Borrowed(target.as_str()),
+                    max_age: record.max_age,
+                    vary: "",
+                    record: &record.name,
+                    kind: RedirectKind::Plain,
+                },
                 Action::Partial { status, target } => {
                     let location = join(target, rest, query);
                     if !rest.is_empty() && !same_site(target, &location) {
-                        return Answer::LeavesTarget {
-                            record: &record.name,
-                        };
+                        // Not counted: the record did not answer.
+                        return (
+                            Answer::LeavesTarget {
+                                record: &record.name,
+                            },
+                            None,
+                        );
                     }
-                    return Answer::Redirect {
+                    Answer::Redirect {
                         status: *status,
-                        location,
+                        location: Cow::Owned(location),
                         max_age: record.max_age,
                         vary: "",
                         record: &record.name,
-                    };
+                        kind: RedirectKind::Partial,
+                    }
                 }
                 Action::Negotiate {
                     status,
@@ -277,36 +502,37 @@ impl Table {
                         None => match fallback {
                             Some(target) => target,
                             None => {
-                                return Answer::NotAcceptable {
-                                    record: &record.name,
-                                    offered: choices.iter().map(|(m, _)| *m).collect(),
-                                }
+                                return (
+                                    Answer::NotAcceptable {
+                                        record: &record.name,
+                                        offered: choices.iter().map(|(m, _)| *m).collect(),
+                                    },
+                                    Some(at),
+                                )
                             }
                         },
                     };
-                    return Answer::Redirect {
+                    Answer::Redirect {
                         status: *status,
-                        location: target.clone(),
+                        location: Cow::Borrowed(target.as_str()),
                         max_age: record.max_age,
                         vary,
                         record: &record.name,
-                    };
-                }
-                Action::NotFound { message } => {
-                    return Answer::Message {
-                        status: 404,
-                        message,
-                        record: &record.name,
+                        kind: RedirectKind::Negotiated,
                     }
                 }
-                Action::Gone { message } => {
-                    return Answer::Message {
-                        status: 410,
-                        message,
-                        record: &record.name,
-                    }
-                }
-            }
+                Action::NotFound { message } => Answer::Message {
+                    status: 404,
+                    message,
+                    record: &record.name,
+                },
+                Action::Gone { message } => Answer::Message {
+                    status: 410,
+                    message,
+                    record: &record.name,
+                },
+            };
+            return (answer, Some(at));
         }
     }
 }
@@ -352,7 +578,7 @@ mod tests {
 
     fn location(answer: Answer<'_>) -> String {
         match answer {
-            Answer::Redirect { location, .. } => location,
+            Answer::Redirect { location, .. } => location.into_owned(),
             other => panic!("not a redirect: {other:?}"),
         }
     }
@@ -367,10 +593,7 @@ mod tests {
             Answer::Redirect {
                 status, location, ..
             } => {
-                assert_eq!(
-                    (status, location.as_str()),
-                    (307, "https://example.org/a#top")
-                );
+                assert_eq!((status, &*location), (307, "https://example.org/a#top"));
             }
             other => panic!("{other:?}"),
         }
@@ -515,7 +738,7 @@ mod tests {
                 ..
             } => {
                 assert_eq!(
-                    (status, location.as_str(), vary, max_age),
+                    (status, &*location, vary, max_age),
                     (
                         303,
                         "https://e.org/term.ttl",
@@ -561,5 +784,232 @@ mod tests {
                 ..
             }
         ));
+    }
+
+    #[test]
+    fn answers_are_counted_per_record_and_taken_once() {
+        let mut table = Table::new();
+        table
+            .insert(redirect("/end", 302, "https://example.org/end"))
+            .unwrap();
+        table.insert(chain("/a", "/end")).unwrap();
+        table
+            .insert(partial("/p/", "https://example.org/p/"))
+            .unwrap();
+        for path in ["/end", "/a", "/a", "/p/x", "/p/y", "/nothing", "/%zz"] {
+            table.resolve(path, None, None, None);
+        }
+        // A chain counts for the record that answers; a partial record for each rest.
+        assert_eq!(table.count(&name("/end")), 3);
+        assert_eq!(table.count(&name("/a")), 0);
+        assert_eq!(table.count(&name("/p/")), 2);
+        let mut taken = table.take_counts();
+        taken.sort();
+        assert_eq!(taken, vec![(name("/end"), 3), (name("/p/"), 2)]);
+        assert!(table.take_counts().is_empty());
+        // Replacing a record keeps its count; removing it keeps the count for the taking.
+        table.resolve("/end", None, None, None);
+        table
+            .insert(redirect("/end", 307, "https://example.org/new"))
+            .unwrap();
+        table.resolve("/end", None, None, None);
+        assert_eq!(table.count(&name("/end")), 2);
+        assert_eq!(
+            table.remove(&name("/end")).map(|r| r.action),
+            Some(Action::Redirect {
+                status: 307,
+                target: "https://example.org/new".into()
+            })
+        );
+        assert_eq!(table.count(&name("/end")), 2);
+        assert_eq!(table.take_counts(), vec![(name("/end"), 2)]);
+        assert_eq!(table.count(&name("/end")), 0);
+    }
+
+    #[test]
+    fn removing_a_record_leaves_the_others_where_they_can_be_found() {
+        let mut table = Table::new();
+        for i in 0..50 {
+            table
+                .insert(redirect(
+                    &format!("/r/{i}"),
+                    302,
+                    &format!("https://e.org/{i}"),
+                ))
+                .unwrap();
+        }
+        for i in (0..50).step_by(3) {
+            assert!(table.remove(&name(&format!("/r/{i}"))).is_some());
+            assert!(table.remove(&name(&format!("/r/{i}"))).is_none());
+        }
+        assert_eq!(table.len(), 50 - 17);
+        for i in 0..50 {
+            let answer = table.resolve(&format!("/r/{i}"), None, None, None);
+            if i % 3 == 0 {
+                assert_eq!(answer, Answer::NoRecord, "/r/{i}");
+            } else {
+                assert_eq!(location(answer), format!("https://e.org/{i}"));
+            }
+        }
+        assert_eq!(table.records().count(), 33);
+    }
+
+    /// The answers of the table against those of a plain model: every record in a list,
+    /// the longest partial prefix found by trying each record in turn.
+    mod model {
+        use super::*;
+        use proptest::prelude::*;
+        use std::collections::BTreeMap;
+
+        #[derive(Clone, Debug)]
+        enum Op {
+            Insert(Record),
+            Remove(String),
+        }
+
+        /// Names from a small alphabet so that they meet: partial prefixes, chains,
+        /// Unicode names (held escaped), dot segments in requests.
+        fn segment() -> impl Strategy<Value = &'static str> {
+            prop::sample::select(vec!["a", "b", "é", "%41", "x.y", "~u", "日本"])
+        }
+
+        fn spelled() -> impl Strategy<Value = String> {
+            (prop::collection::vec(segment(), 1..4), any::<bool>()).prop_map(|(segments, slash)| {
+                let mut path = format!("/{}", segments.join("/"));
+                if slash {
+                    path.push('/');
+                }
+                path
+            })
+        }
+
+        fn record() -> impl Strategy<Value = Record> {
+            (spelled(), 0..6u8, spelled()).prop_map(|(n, kind, other)| {
+                let name = Name::parse(&n).unwrap();
+                let target = format!("https://e.org/t{}", name.as_str());
+                let action = match kind {
+                    0 | 1 => Action::Redirect {
+                        status: 302,
+                        target,
+                    },
+                    2 => Action::Partial {
+                        status: 307,
+                        target: format!("{target}/"),
+                    },
+                    3 => Action::Chain {
+                        to: Name::parse(&other).unwrap(),
+                    },
+                    4 => Action::Gone {
+                        message: format!("{n} is gone"),
+                    },
+                    _ => Action::NotFound {
+                        message: format!("{n} is not here"),
+                    },
+                };
+                Record {
+                    name,
+                    action,
+                    max_age: None,
+                }
+            })
+        }
+
+        fn op() -> impl Strategy<Value = Op> {
+            prop_oneof![
+                4 => record().prop_map(Op::Insert),
+                1 => spelled().prop_map(Op::Remove),
+            ]
+        }
+
+        /// What the model answers: the status and location or message, as text.
+        fn model_answer(records: &BTreeMap<String, Record>, path: &str) -> String {
+            let Ok(name) = Name::parse(path) else {
+                return "400".into();
+            };
+            let path = name.as_str();
+            let found = records.get(path).map(|r| (r, "")).or_else(|| {
+                records
+                    .values()
+                    .filter(|r| matches!(r.action, Action::Partial { .. }))
+                    .filter(|r| {
+                        let n = r.name.as_str();
+                        path.starts_with(n)
+                            && (n.ends_with('/') || path.as_bytes()[n.len()] == b'/')
+                    })
+                    .max_by_key(|r| r.name.as_str().len())
+                    .map(|r| (r, &path[r.name.as_str().len()..]))
+            });
+            let Some((mut record, rest)) = found else {
+                return "404".into();
+            };
+            for _ in 0..=MAX_CHAIN {
+                match &record.action {
+                    Action::Chain { to } => match records.get(to.as_str()) {
+                        Some(next) => record = next,
+                        None => return "508".into(),
+                    },
+                    Action::Redirect { status, target } => return format!("{status} {target}"),
+                    Action::Partial { status, target } => {
+                        return format!("{status} {target}{rest}")
+                    }
+                    Action::Gone { message } => return format!("410 {message}"),
+                    Action::NotFound { message } => return format!("404 {message}"),
+                    Action::Negotiate { .. } => unreachable!("not generated"),
+                }
+            }
+            "508".into()
+        }
+
+        fn table_answer(answer: Answer<'_>) -> String {
+            match answer {
+                Answer::Redirect {
+                    status, location, ..
+                } => format!("{status} {location}"),
+                Answer::Message {
+                    status, message, ..
+                } => format!("{status} {message}"),
+                Answer::BrokenChain { .. } => "508".into(),
+                Answer::NoRecord => "404".into(),
+                Answer::BadName(_) => "400".into(),
+                other => format!("{other:?}"),
+            }
+        }
+
+        proptest! {
+            #[test]
+            fn the_table_answers_as_the_model_does(
+                ops in prop::collection::vec(op(), 1..40),
+                asked in prop::collection::vec((spelled(), prop::sample::select(vec!["", "/z", "/./", "/a/../b"])), 1..20),
+            ) {
+                let mut table = Table::new();
+                let mut records = BTreeMap::new();
+                for op in ops {
+                    match op {
+                        Op::Insert(record) => {
+                            if table.insert(record.clone()).is_ok() {
+                                records.insert(record.name.as_str().to_string(), record);
+                            }
+                        }
+                        Op::Remove(n) => {
+                            let name = Name::parse(&n).unwrap();
+                            let was = records.remove(name.as_str());
+                            prop_assert_eq!(table.remove(&name), was);
+                        }
+                    }
+                }
+                prop_assert_eq!(table.len(), records.len());
+                for record in records.values() {
+                    prop_assert_eq!(table.get(&record.name), Some(record));
+                }
+                for (path, tail) in asked {
+                    let path = format!("{path}{tail}");
+                    prop_assert_eq!(
+                        table_answer(table.resolve(&path, None, None, None)),
+                        model_answer(&records, &path),
+                        "{}", path
+                    );
+                }
+            }
+        }
     }
 }

@@ -1,0 +1,154 @@
+//! The fast path: a `GET` or `HEAD` of a PURL is answered here, before the router and its
+//! middleware, with everything they would add (the security headers, the connection
+//! metrics, the debug log line); every other request goes on to the router. With a rate
+//! limit the router takes every request, so that one limit counts them all.
+
+use super::resolve;
+use super::PurlState;
+use axum::body::Body;
+use axum::http::{header, HeaderValue, Method, Request};
+use axum::response::Response;
+use axum::Router;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::histogram::Histogram;
+use std::convert::Infallible;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, OnceLock};
+use std::task::{Context, Poll};
+use std::time::Instant;
+use urlkit_web::metrics::{RequestLabels, RouteLabels};
+
+/// The route label of requests no route of the router matched, resolutions among them.
+const ROUTE: &str = "unmatched";
+
+/// The connection metrics of resolutions, at hand: no lock, no label formatted.
+struct Handles {
+    latency: Histogram,
+    bytes_out: Counter,
+    /// By method (`GET`, `HEAD`) and status (see [`super::metrics::RESOLUTION_STATUSES`]).
+    requests: [OnceLock<Counter>; 2 * super::metrics::RESOLUTION_STATUSES.len()],
+}
+
+/// The router behind a fast path for PURLs.
+#[derive(Clone)]
+pub struct Front {
+    state: PurlState,
+    router: Router,
+    handles: Arc<Handles>,
+}
+
+impl Front {
+    /// `router` with resolutions answered in front of it.
+    pub fn new(state: PurlState, router: Router) -> Front {
+        let metrics = &state.connection_metrics;
+        let latency = metrics
+            .latency
+            .get_or_create(&RouteLabels {
+                route: ROUTE.to_owned(),
+            })
+            .clone();
+        let handles = Handles {
+            latency,
+            bytes_out: metrics.bytes_out.clone(),
+            requests: std::array::from_fn(|_| OnceLock::new()),
+        };
+        Front {
+            state,
+            router,
+            handles: Arc::new(handles),
+        }
+    }
+
+    fn observe(&self, method: &Method, status: u16, body_bytes: u64, started: Instant) {
+        let took = started.elapsed();
+        let metrics = &self.state.connection_metrics;
+        let h = &self.handles;
+        h.latency.observe(took.as_secs_f64());
+        h.bytes_out.inc_by(body_bytes);
+        let (method_label, method_at) = if method == Method::HEAD {
+            ("HEAD", 1)
+        } else {
+            ("GET", 0)
+        };
+        let statuses = &super::metrics::RESOLUTION_STATUSES;
+        let labels = || RequestLabels {
+            route: ROUTE.to_owned(),
+            method: method_label,
+            status,
+        };
+        match statuses.iter().position(|s| *s == status) {
+            Some(at) => h.requests[method_at * statuses.len() + at]
+                .get_or_init(|| metrics.requests.get_or_create(&labels()).clone())
+                .inc(),
+            None => metrics.requests.get_or_create(&labels()).inc(),
+        };
+        tracing::debug!(
+            %method,
+            route = ROUTE,
+            status,
+            micros = took.as_micros() as u64,
+            "request"
+        );
+    }
+}
+
+/// A response at once, or the router's.
+pub enum FrontFuture {
+    /// Answered here.
+    Ready(std::future::Ready<Result<Response, Infallible>>),
+    /// The router's answer.
+    Router(Pin<Box<dyn Future<Output = Result<Response, Infallible>> + Send>>),
+}
+
+impl Future for FrontFuture {
+    type Output = Result<Response, Infallible>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        match self.get_mut() {
+            FrontFuture::Ready(ready) => Pin::new(ready).poll(cx),
+            FrontFuture::Router(future) => future.as_mut().poll(cx),
+        }
+    }
+}
+
+impl tower::Service<Request<Body>> for Front {
+    type Response = Response;
+    type Error = Infallible;
+    type Future = FrontFuture;
+
+    fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: Request<Body>) -> FrontFuture {
+        if !resolve::answers_at_once(request.method(), request.uri()) {
+            let router = self.router.clone();
+            return FrontFuture::Router(Box::pin(tower::ServiceExt::oneshot(router, request)));
+        }
+        let started = Instant::now();
+        let mut response = resolve::answer(&self.state, request.uri(), request.headers());
+        super::add_security_headers(response.headers_mut());
+        let size = axum::body::HttpBody::size_hint(response.body()).exact();
+        // As the router's routes do: a known length is said, for `HEAD` too (whose body
+        // the connection leaves out).
+        if let Some(size) = size {
+            let headers = response.headers_mut();
+            if !headers.contains_key(header::CONTENT_LENGTH) {
+                headers.insert(header::CONTENT_LENGTH, HeaderValue::from(size));
+            }
+        }
+        let body_bytes = if request.method() == Method::HEAD {
+            0
+        } else {
+            size.unwrap_or(0)
+        };
+        self.observe(
+            request.method(),
+            response.status().as_u16(),
+            body_bytes,
+            started,
+        );
+        FrontFuture::Ready(std::future::ready(Ok(response)))
+    }
+}
