@@ -5,7 +5,7 @@
 use crate::model::{Actor, Body, Expect, Stored, Version};
 use crate::store::{Store, StoreError, WriteError};
 use std::sync::{Arc, RwLock, RwLockReadGuard};
-use urlkit::purl::{Name, Table};
+use urlkit::purl::{Action, Name, Record, Table};
 
 /// The records in memory and the store they come from. Cheap to clone.
 #[derive(Clone)]
@@ -21,18 +21,27 @@ impl Registry {
     /// another version of the program) is left out with a warning in the log rather than
     /// stopping the resolver.
     pub async fn load(store: Store) -> Result<Registry, StoreError> {
-        let stored = store.records().await?;
         let mut table = Table::new();
         // Chains are checked against the records already inserted, so a chain whose
         // target comes later would look fine either way: insert chains last.
-        let (chains, others): (Vec<_>, Vec<_>) = stored.into_iter().partition(|s| {
-            matches!(s.record.action, urlkit::purl::Action::Chain { .. }) && !s.deleted
-        });
-        for stored in others.into_iter().chain(chains) {
-            let name = stored.record.name.clone();
-            if let Err(e) = table.insert(stored.record) {
+        let mut chains = Vec::new();
+        let keep = |table: &mut Table, record: Record| {
+            let name = record.name.clone();
+            if let Err(e) = table.insert(record) {
                 tracing::warn!("record {name} left out: {e}");
             }
+        };
+        store
+            .each_record(|stored| {
+                if matches!(stored.record.action, Action::Chain { .. }) && !stored.deleted {
+                    chains.push(stored.record);
+                } else {
+                    keep(&mut table, stored.record);
+                }
+            })
+            .await?;
+        for record in chains {
+            keep(&mut table, record);
         }
         Ok(Registry {
             store,

@@ -1105,3 +1105,63 @@ async fn imports_searches_owner_changes_and_checks_on(url: &str) {
     assert_eq!(changes[2].detail, serde_json::json!({"i": 2}));
     store.check().await.unwrap();
 }
+
+#[tokio::test]
+async fn records_are_read_a_page_at_a_time_and_loaded_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&file_url(&dir)).await.unwrap();
+    // Chains (`/a/…`) sort before the records they lead to.
+    for i in 0..11 {
+        store
+            .put(
+                &admin(),
+                &name(&format!("/z/{i}")),
+                redirect(&format!("https://e.org/{i}")),
+                Expect::Absent,
+                None,
+            )
+            .await
+            .unwrap();
+        let chain = Body {
+            action: Action::Chain {
+                to: name(&format!("/z/{i}")),
+            },
+            max_age: None,
+        };
+        store
+            .put(
+                &admin(),
+                &name(&format!("/a/{i}")),
+                chain,
+                Expect::Absent,
+                None,
+            )
+            .await
+            .unwrap();
+    }
+    store
+        .delete(&admin(), &name("/z/3"), Expect::Version(1), None, None)
+        .await
+        .unwrap();
+    let all = store.records().await.unwrap();
+    assert_eq!(all.len(), 22);
+    for page in [1, 4, 11, 22, 100] {
+        let mut paged = Vec::new();
+        store
+            .each_record_paged(page, |stored| paged.push(stored))
+            .await
+            .unwrap();
+        assert_eq!(paged, all, "pages of {page}");
+    }
+    let registry = urlkit_purl::registry::Registry::load(store).await.unwrap();
+    let table = registry.table();
+    assert_eq!(table.len(), 22);
+    match table.resolve("/a/5", None, None, None) {
+        urlkit::purl::Answer::Redirect { location, .. } => assert_eq!(location, "https://e.org/5"),
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(
+        table.resolve("/a/3", None, None, None),
+        urlkit::purl::Answer::Message { status: 410, .. }
+    ));
+}

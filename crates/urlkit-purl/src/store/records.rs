@@ -135,6 +135,41 @@ impl Store {
         rows.into_iter().map(stored_of).collect()
     }
 
+    /// Every record, tombstones included, handed to `each` in order of name, read a page
+    /// of rows at a time (the resolver's memory is filled without holding every row
+    /// twice). Stops at the first record the database cannot give.
+    pub async fn each_record(&self, each: impl FnMut(Stored)) -> Result<(), StoreError> {
+        self.each_record_paged(10_000, each).await
+    }
+
+    /// [`Store::each_record`], `page` rows a read (at least one).
+    pub async fn each_record_paged(
+        &self,
+        page: usize,
+        mut each: impl FnMut(Stored),
+    ) -> Result<(), StoreError> {
+        let page = i64::try_from(page.max(1)).unwrap_or(i64::MAX);
+        let mut after: Option<String> = None;
+        loop {
+            // Each page from where the last ended, through the index of names.
+            let rows: Vec<RecordRow> = sqlx::query_as(&format!(
+                "SELECT {RECORD_COLUMNS} FROM records WHERE name > $1 ORDER BY name LIMIT $2"
+            ))
+            .bind(after.as_deref().unwrap_or(""))
+            .bind(page)
+            .fetch_all(&self.pool)
+            .await?;
+            let full = i64::try_from(rows.len()) == Ok(page);
+            after = rows.last().map(|row| row.0.clone());
+            for row in rows {
+                each(stored_of(row)?);
+            }
+            if !full {
+                return Ok(());
+            }
+        }
+    }
+
     /// The record of `name`, or its tombstone.
     pub async fn get(&self, name: &Name) -> Result<Option<Stored>, StoreError> {
         get_in(&self.pool, name).await

@@ -169,15 +169,6 @@ impl Table {
         Self::default()
     }
 
-    /// An empty table with room for `records` records without growing.
-    pub fn with_capacity(records: usize) -> Self {
-        Table {
-            slots: Vec::with_capacity(records),
-            index: hashbrown::HashTable::with_capacity(records),
-            ..Self::default()
-        }
-    }
-
     /// How many records.
     pub fn len(&self) -> usize {
         self.slots.len()
@@ -209,19 +200,6 @@ impl Table {
     /// itself, is an error and the table is unchanged.
     pub fn insert(&mut self, record: Record) -> Result<Option<Record>, RecordError> {
         self.check(&record)?;
-        Ok(self.insert_checked(record))
-    }
-
-    /// Keeps `record` whose own fields [`Record::check`] has already accepted (as it was
-    /// when it was stored), checking only that a chain does not come back to itself.
-    ///
-    /// Bad input: such a chain is an error and the table is unchanged. A record whose
-    /// fields were never checked may answer what [`Table::insert`] would refuse.
-    pub fn insert_unchecked_fields(
-        &mut self,
-        record: Record,
-    ) -> Result<Option<Record>, RecordError> {
-        self.check_chain(&record)?;
         Ok(self.insert_checked(record))
     }
 
