@@ -79,28 +79,16 @@ pub enum Answer<'a> {
     BadName(NameError),
 }
 
-/// A record and how often it answered since its count was last taken.
-struct Slot {
-    record: Record,
-    hits: AtomicU64,
-}
-
-impl Clone for Slot {
-    fn clone(&self) -> Self {
-        Slot {
-            record: self.record.clone(),
-            hits: AtomicU64::new(self.hits.load(Ordering::Relaxed)),
-        }
-    }
-}
-
 /// The records, by name, each with a count of the requests it answered.
 ///
 /// The records lie side by side in one vector; a hash table of their positions finds
-/// them by name without holding each name twice.
+/// them by name without holding each name twice. Their counts lie in a vector of their
+/// own, so that taking them reads a few bytes a record.
 #[derive(Default)]
 pub struct Table {
-    slots: Vec<Slot>,
+    slots: Vec<Record>,
+    /// Requests answered by the record at the same position since its count was taken.
+    hits: Vec<AtomicU64>,
     index: hashbrown::HashTable<usize>,
     hasher: RandomState,
     /// Counts of records removed before their count was taken.
@@ -111,6 +99,11 @@ impl Clone for Table {
     fn clone(&self) -> Self {
         Table {
             slots: self.slots.clone(),
+            hits: self
+                .hits
+                .iter()
+                .map(|h| AtomicU64::new(h.load(Ordering::Relaxed)))
+                .collect(),
             index: self.index.clone(),
             hasher: self.hasher.clone(),
             removed: std::sync::Mutex::new(self.removed().clone()),
@@ -121,11 +114,7 @@ impl Clone for Table {
 impl fmt::Debug for Table {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_map()
-            .entries(
-                self.slots
-                    .iter()
-                    .map(|s| (s.record.name.as_str(), &s.record)),
-            )
+            .entries(self.slots.iter().map(|r| (r.name.as_str(), r)))
             .finish()
     }
 }
@@ -183,14 +172,13 @@ impl Table {
     fn position(&self, name: &str) -> Option<usize> {
         let hash = self.hasher.hash_one(name);
         self.index
-            .find(hash, |&at| self.slots[at].record.name.as_str() == name)
+            .find(hash, |&at| self.slots[at].name.as_str() == name)
             .copied()
     }
 
     /// The record of `name`.
     pub fn get(&self, name: &Name) -> Option<&Record> {
-        self.position(name.as_str())
-            .map(|at| &self.slots[at].record)
+        self.position(name.as_str()).map(|at| &self.slots[at])
     }
 
     /// Keeps `record`, replacing the one of its name, which is returned (the count of
@@ -205,23 +193,20 @@ impl Table {
 
     fn insert_checked(&mut self, record: Record) -> Option<Record> {
         if let Some(at) = self.position(record.name.as_str()) {
-            return Some(std::mem::replace(&mut self.slots[at].record, record));
+            return Some(std::mem::replace(&mut self.slots[at], record));
         }
         let Table {
             slots,
+            hits,
             index,
             hasher,
             ..
         } = self;
         let at = slots.len();
         let hash = hasher.hash_one(record.name.as_str());
-        slots.push(Slot {
-            record,
-            hits: AtomicU64::new(0),
-        });
-        index.insert_unique(hash, at, |&i| {
-            hasher.hash_one(slots[i].record.name.as_str())
-        });
+        slots.push(record);
+        hits.push(AtomicU64::new(0));
+        index.insert_unique(hash, at, |&i| hasher.hash_one(slots[i].name.as_str()));
         None
     }
 
@@ -259,35 +244,34 @@ impl Table {
     pub fn remove(&mut self, name: &Name) -> Option<Record> {
         let Table {
             slots,
+            hits,
             index,
             hasher,
             removed,
         } = self;
         let hash = hasher.hash_one(name.as_str());
-        let entry = index
-            .find_entry(hash, |&at| slots[at].record.name == *name)
-            .ok()?;
+        let entry = index.find_entry(hash, |&at| slots[at].name == *name).ok()?;
         let (at, _) = entry.remove();
         let last = slots.len() - 1;
         if at != last {
             // The last record moves into the hole: its position changes.
-            let moved = hasher.hash_one(slots[last].record.name.as_str());
+            let moved = hasher.hash_one(slots[last].name.as_str());
             if let Some(position) = index.find_mut(moved, |&i| i == last) {
                 *position = at;
             }
         }
-        let slot = slots.swap_remove(at);
-        let hits = slot.hits.into_inner();
-        if hits > 0 {
+        let record = slots.swap_remove(at);
+        let count = hits.swap_remove(at).into_inner();
+        if count > 0 {
             let removed = removed.get_mut().unwrap_or_else(|p| p.into_inner());
-            removed.push((slot.record.name.clone(), hits));
+            removed.push((record.name.clone(), count));
         }
-        Some(slot.record)
+        Some(record)
     }
 
     /// Every record, in no order.
     pub fn records(&self) -> impl Iterator<Item = &Record> {
-        self.slots.iter().map(|s| &s.record)
+        self.slots.iter()
     }
 
     /// The requests each record answered since the counts were last taken (records that
@@ -296,14 +280,14 @@ impl Table {
     /// that names a record counts for that record.
     pub fn take_counts(&self) -> Vec<(Name, u64)> {
         let mut counts = std::mem::take(&mut *self.removed());
-        counts.extend(self.slots.iter().filter_map(|s| {
+        counts.extend(self.hits.iter().enumerate().filter_map(|(at, count)| {
             // A load first: most records were not asked for, and a swap would write
             // every one.
-            if s.hits.load(Ordering::Relaxed) == 0 {
+            if count.load(Ordering::Relaxed) == 0 {
                 return None;
             }
-            let hits = s.hits.swap(0, Ordering::Relaxed);
-            (hits > 0).then(|| (s.record.name.clone(), hits))
+            let taken = count.swap(0, Ordering::Relaxed);
+            (taken > 0).then(|| (self.slots[at].name.clone(), taken))
         }));
         counts
     }
@@ -317,7 +301,7 @@ impl Table {
     pub fn count(&self, name: &Name) -> u64 {
         let pending = self
             .position(name.as_str())
-            .map_or(0, |at| self.slots[at].hits.load(Ordering::Relaxed));
+            .map_or(0, |at| self.hits[at].load(Ordering::Relaxed));
         let removed: u64 = self
             .removed()
             .iter()
@@ -341,7 +325,7 @@ impl Table {
             let without = (slash > 0).then_some(slash);
             for cut in [with_slash, without].into_iter().flatten() {
                 if let Some(at) = self.position(&path[..cut]) {
-                    if matches!(self.slots[at].record.action, Action::Partial { .. }) {
+                    if matches!(self.slots[at].action, Action::Partial { .. }) {
                         return Some((at, &path[cut..]));
                     }
                 }
@@ -381,7 +365,7 @@ impl Table {
         };
         let (answer, counted) = self.follow(first, rest, query, accept, accept_language);
         if let Some(at) = counted {
-            self.slots[at].hits.fetch_add(1, Ordering::Relaxed);
+            self.hits[at].fetch_add(1, Ordering::Relaxed);
         }
         answer
     }
@@ -396,11 +380,11 @@ impl Table {
         accept: Option<&str>,
         accept_language: Option<&str>,
     ) -> (Answer<'a>, Option<usize>) {
-        let first_name = &self.slots[first].record.name;
+        let first_name = &self.slots[first].name;
         let mut at = first;
         let mut depth = 0;
         loop {
-            let record = &self.slots[at].record;
+            let record = &self.slots[at];
             let answer = match &record.action {
                 Action::Chain { to } => {
                     depth += 1;
