@@ -824,7 +824,12 @@ async fn a_full_disk_refuses_writes_with_503_while_redirects_go_on() {
     // Room again: ready, and the same write goes through.
     store.cap_pages(1 << 30).await.unwrap();
     let ready = r.get("/-/readyz").await;
-    assert_eq!(ready.status(), StatusCode::OK, "{}", ready.text().await.unwrap());
+    assert_eq!(
+        ready.status(),
+        StatusCode::OK,
+        "{}",
+        ready.text().await.unwrap()
+    );
     let done = r
         .put(&r.net_token, "/net/a", body, ("If-Match", "\"1\""))
         .await;

@@ -148,7 +148,8 @@ impl PurlState {
         }
     }
 
-    /// Writes the resolution counts every [`counts::FLUSH_EVERY`], until aborted.
+    /// Writes the resolution counts every few seconds (`counts::FLUSH_EVERY`), until
+    /// aborted.
     pub fn spawn_count_writer(&self) -> tokio::task::JoinHandle<()> {
         let state = self.clone();
         tokio::spawn(async move {
@@ -310,6 +311,8 @@ pub async fn serve(config: PurlConfig) -> anyhow::Result<()> {
     let local = listener.local_addr()?;
     let scheme = if tls.is_some() { "https" } else { "http" };
     let records = state.registry.table().len();
+    // Listening for SIGTERM before saying so: a signal at once still ends it cleanly.
+    let signal = urlkit_web::shutdown_signal();
     let line = format!(
         "resolving on {scheme}://{local}  ({records} records from {}; API at /-/api/, described at /-/api/openapi.json)",
         config.db
@@ -323,7 +326,7 @@ pub async fn serve(config: PurlConfig) -> anyhow::Result<()> {
     let listener = tokio::net::TcpListener::from_std(listener)?;
     let draining = state.draining.clone();
     let shutdown = async move {
-        urlkit_web::shutdown_signal().await;
+        signal.await;
         draining.store(true, Ordering::Relaxed);
     };
     urlkit_web::serve_connections(
