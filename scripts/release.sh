@@ -5,7 +5,7 @@
 #       pages, shell completions, README, CHANGELOG, licenses and THIRD-PARTY-NOTICES.txt
 #   pyurlkit-VERSION-cp39-abi3-manylinux_2_17_{x86_64,aarch64}.whl
 #       the Python package (abi3, CPython 3.9 and later), checked by `auditwheel show`, its
-#       licenses and third-party notices in the wheel's .dist-info/licenses/
+#       licenses and third-party notices (LICENSE-THIRD-PARTY.txt) in .dist-info/licenses/
 #   urlkit-VERSION-oci.tar
 #       an OCI image FROM scratch: the static binary, CA certificates, a non-root user;
 #       `urlkit serve` on URLKIT_ADDR (default 0.0.0.0:8080), stops on SIGTERM
@@ -102,7 +102,7 @@ for target in "${targets[@]}"; do
   cp "target/$target/release/urlkit" "$stage/"
   cp README.md CHANGELOG.md LICENSE-MIT LICENSE-APACHE THIRD-PARTY-NOTICES.txt "$stage/"
   # Man pages and completions are the same for both: the x86-64 binary writes them.
-  "$host_binary" man "$stage/man"
+  "$host_binary" man "$stage/man" >/dev/null
   "$host_binary" completions bash > "$stage/completions/urlkit.bash"
   "$host_binary" completions zsh > "$stage/completions/_urlkit"
   "$host_binary" completions fish > "$stage/completions/urlkit.fish"
@@ -115,18 +115,19 @@ for target in "${targets[@]}"; do
 done
 
 say "wheels"
-# The wheel's licenses: the package's own and the notices of what is compiled into it.
-for file in LICENSE-MIT LICENSE-APACHE THIRD-PARTY-NOTICES.txt; do
-  cp "$file" "crates/urlkit-py/$file"
-done
-trap 'rm -f crates/urlkit-py/LICENSE-MIT crates/urlkit-py/LICENSE-APACHE crates/urlkit-py/THIRD-PARTY-NOTICES.txt' EXIT
+# The wheel's licenses: the package's own and the notices of what is compiled into it,
+# under names maturin takes as license files (LICENSE*), for .dist-info/licenses/.
+wheel_licenses=(LICENSE-MIT LICENSE-APACHE LICENSE-THIRD-PARTY.txt)
+cp LICENSE-MIT LICENSE-APACHE crates/urlkit-py/
+cp THIRD-PARTY-NOTICES.txt crates/urlkit-py/LICENSE-THIRD-PARTY.txt
+trap 'rm -f crates/urlkit-py/LICENSE-MIT crates/urlkit-py/LICENSE-APACHE crates/urlkit-py/LICENSE-THIRD-PARTY.txt' EXIT
 for target in x86_64-unknown-linux-gnu aarch64-unknown-linux-gnu; do
   maturin build --release --locked --zig --target "$target" --compatibility manylinux2014 \
     -m crates/urlkit-py/Cargo.toml -o "$dist"
 done
 for wheel in "$dist"/pyurlkit-*.whl; do
   auditwheel show "$wheel"
-  for file in LICENSE-MIT LICENSE-APACHE THIRD-PARTY-NOTICES.txt; do
+  for file in "${wheel_licenses[@]}"; do
     python3 -m zipfile -l "$wheel" | grep -q "dist-info/licenses/$file" \
       || { echo "release.sh: $wheel lacks $file" >&2; exit 1; }
   done
