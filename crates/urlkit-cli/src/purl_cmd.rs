@@ -117,44 +117,11 @@ struct ServeArgs {
     /// URLKIT_PURL_ADDR=0.0.0.0:PORT.
     #[arg(long, env = "URLKIT_PURL_ADDR", default_value = "127.0.0.1:8081")]
     addr: std::net::SocketAddr,
-    /// TLS certificate chain (PEM); needs --tls-key.
-    #[arg(long, value_name = "FILE", requires = "tls_key")]
-    tls_cert: Option<std::path::PathBuf>,
-    /// TLS private key (PEM); needs --tls-cert.
-    #[arg(long, value_name = "FILE", requires = "tls_cert")]
-    tls_key: Option<std::path::PathBuf>,
-    /// Serve TLS with a certificate made at start-up (browsers will warn).
-    #[arg(long, conflicts_with_all = ["tls_cert", "tls_key"])]
-    tls_self_signed: bool,
     /// `Cache-Control: max-age` in seconds of redirects whose record sets none.
     #[arg(long, value_name = "SECONDS", default_value = "300")]
     default_max_age: u32,
-    /// How long a client may take to send a request's headers.
-    #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = urlkit_web::parse_duration)]
-    header_timeout: std::time::Duration,
-    /// How long a connection between requests, or a request body, may send nothing.
-    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = urlkit_web::parse_duration)]
-    idle_timeout: std::time::Duration,
-    /// Most connections open at once [default: 4096, or fewer if the descriptor limit is
-    /// lower].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    max_connections: Option<u32>,
-    /// Requests per client address (20, 20/s, 600/m); past it, a 429 with Retry-After.
-    #[arg(long, value_name = "RATE", value_parser = urlkit_web::RateLimit::parse)]
-    rate_limit: Option<urlkit_web::RateLimit>,
-    /// A proxy (address or network) whose X-Forwarded-For names the client; repeat for
-    /// several.
-    #[arg(long, value_name = "ADDRESS", value_parser = crate::serve_cmd::parse_network)]
-    trusted_proxy: Vec<ipnet::IpNet>,
-    /// How long requests in flight may take to finish after SIGTERM or Ctrl-C.
-    #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = urlkit_web::parse_duration)]
-    shutdown_timeout: std::time::Duration,
-    /// Log every request.
-    #[arg(short, long)]
-    verbose: bool,
-    /// Logs as text lines or as JSON lines.
-    #[arg(long, value_enum, default_value = "text")]
-    log_format: crate::serve_cmd::LogFormat,
+    #[command(flatten)]
+    connection: crate::serve_cmd::ConnectionArgs,
 }
 
 /// What a record answers: a TARGET (302, or --status), or one of --partial, --chain,
@@ -992,26 +959,26 @@ async fn local(command: PurlCommand) -> Outcome {
 
 /// `urlkit purl serve`.
 fn serve(db: String, args: ServeArgs) -> ExitCode {
-    let tls = match (args.tls_cert, args.tls_key, args.tls_self_signed) {
-        (Some(cert), Some(key), _) => urlkit_web::TlsMode::Pem { cert, key },
-        (_, _, true) => urlkit_web::TlsMode::SelfSigned,
-        _ => urlkit_web::TlsMode::Off,
-    };
-    let json_logs = args.log_format == crate::serve_cmd::LogFormat::Json;
+    let json_logs = args.connection.json_logs();
+    let limits = args.connection.limits();
     let config = urlkit_purl::server::PurlConfig {
         addr: args.addr,
         db,
-        tls,
+        tls: args.connection.tls(),
         default_max_age: args.default_max_age,
-        header_timeout: args.header_timeout,
-        idle_timeout: args.idle_timeout,
-        max_connections: args.max_connections.map(|n| n as usize),
-        rate_limit: args.rate_limit,
-        trusted_proxies: args.trusted_proxy,
-        shutdown_grace: args.shutdown_timeout,
+        header_timeout: limits.header_timeout,
+        idle_timeout: limits.idle_timeout,
+        max_connections: limits.max_connections,
+        rate_limit: limits.rate_limit,
+        trusted_proxies: limits.trusted_proxies,
+        shutdown_grace: limits.shutdown_grace,
         json_logs,
     };
-    crate::serve_cmd::start_logging(json_logs, args.verbose, &["urlkit_web", "urlkit_purl"]);
+    crate::serve_cmd::start_logging(
+        json_logs,
+        args.connection.verbose,
+        &["urlkit_web", "urlkit_purl"],
+    );
     crate::serve_cmd::run_server(urlkit_purl::server::serve(config))
 }
 

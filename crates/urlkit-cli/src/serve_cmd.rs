@@ -24,15 +24,6 @@ pub struct ServeArgs {
     /// URLKIT_ADDR=0.0.0.0:PORT.
     #[arg(long, env = "URLKIT_ADDR", default_value = "127.0.0.1:8080")]
     addr: std::net::SocketAddr,
-    /// TLS certificate chain (PEM); needs --tls-key.
-    #[arg(long, value_name = "FILE", requires = "tls_key")]
-    tls_cert: Option<std::path::PathBuf>,
-    /// TLS private key (PEM); needs --tls-cert.
-    #[arg(long, value_name = "FILE", requires = "tls_cert")]
-    tls_key: Option<std::path::PathBuf>,
-    /// Serve TLS with a certificate made at start-up (browsers will warn).
-    #[arg(long, conflicts_with_all = ["tls_cert", "tls_key"])]
-    tls_self_signed: bool,
     /// Where results wait for their download: a directory (leftover results in it are
     /// deleted at start-up), or s3://BUCKET/PREFIX for S3 or a compatible service shared
     /// by several instances (credentials, region and endpoint from the AWS_* variables).
@@ -52,6 +43,30 @@ pub struct ServeArgs {
     /// downloads in progress): bytes, or with a unit (10GiB). Past it, uploads get a 507.
     #[arg(long, value_name = "SIZE", default_value = "1GiB", value_parser = urlkit_web::parse_size)]
     max_store: u64,
+    /// Most uploads processed at once; past it uploads get a 503. One client may have a
+    /// quarter of them (at least one) in progress; past that, a 429.
+    #[arg(long, value_name = "N", default_value = "16", value_parser = clap::value_parser!(u32).range(1..))]
+    max_uploads: u32,
+    /// How long a result waits for its download (90s, 15m, 1h).
+    #[arg(long, value_name = "DURATION", default_value = "15m", value_parser = urlkit_web::parse_duration)]
+    ttl: std::time::Duration,
+    #[command(flatten)]
+    connection: ConnectionArgs,
+}
+
+/// What every server of the program takes: TLS, the bounds of a connection, the rate
+/// limit and its proxies, the shutdown and the logs.
+#[derive(clap::Args, Debug)]
+pub(crate) struct ConnectionArgs {
+    /// TLS certificate chain (PEM); needs --tls-key.
+    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    tls_cert: Option<std::path::PathBuf>,
+    /// TLS private key (PEM); needs --tls-cert.
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    tls_key: Option<std::path::PathBuf>,
+    /// Serve TLS with a certificate made at start-up (browsers will warn).
+    #[arg(long, conflicts_with_all = ["tls_cert", "tls_key"])]
+    tls_self_signed: bool,
     /// How long a client may take to send a request's headers (and to finish the TLS
     /// handshake) before it is disconnected.
     #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = urlkit_web::parse_duration)]
@@ -64,10 +79,6 @@ pub struct ServeArgs {
     /// [default: 4096, or fewer if the descriptor limit is lower].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     max_connections: Option<u32>,
-    /// Most uploads processed at once; past it uploads get a 503. One client may have a
-    /// quarter of them (at least one) in progress; past that, a 429.
-    #[arg(long, value_name = "N", default_value = "16", value_parser = clap::value_parser!(u32).range(1..))]
-    max_uploads: u32,
     /// Requests per client address (20, 20/s, 600/m); past it, a 429 with Retry-After.
     /// Bursts of twice a second's worth (at least 10) pass. Default: no limit.
     #[arg(long, value_name = "RATE", value_parser = urlkit_web::RateLimit::parse)]
@@ -79,19 +90,58 @@ pub struct ServeArgs {
     /// How long requests in flight may take to finish after SIGTERM or Ctrl-C.
     #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = urlkit_web::parse_duration)]
     shutdown_timeout: std::time::Duration,
-    /// How long a result waits for its download (90s, 15m, 1h).
-    #[arg(long, value_name = "DURATION", default_value = "15m", value_parser = urlkit_web::parse_duration)]
-    ttl: std::time::Duration,
     /// Log every request: method, route, status and time (never bodies or result ids).
     #[arg(short, long)]
-    verbose: bool,
+    pub(crate) verbose: bool,
     /// Logs as text lines or as JSON lines.
     #[arg(long, value_enum, default_value = "text")]
     log_format: LogFormat,
 }
 
+impl ConnectionArgs {
+    /// TLS as asked: certificate files, a certificate made at start-up, or none.
+    pub(crate) fn tls(&self) -> urlkit_web::TlsMode {
+        match (&self.tls_cert, &self.tls_key, self.tls_self_signed) {
+            (Some(cert), Some(key), _) => urlkit_web::TlsMode::Pem {
+                cert: cert.clone(),
+                key: key.clone(),
+            },
+            (_, _, true) => urlkit_web::TlsMode::SelfSigned,
+            _ => urlkit_web::TlsMode::Off,
+        }
+    }
+
+    /// Whether logs are JSON lines.
+    pub(crate) fn json_logs(&self) -> bool {
+        self.log_format == LogFormat::Json
+    }
+
+    /// The bounds of a connection, the rate limit and the shutdown, as the servers take
+    /// them.
+    pub(crate) fn limits(&self) -> ConnectionLimits {
+        ConnectionLimits {
+            header_timeout: self.header_timeout,
+            idle_timeout: self.idle_timeout,
+            max_connections: self.max_connections.map(|n| n as usize),
+            rate_limit: self.rate_limit,
+            trusted_proxies: self.trusted_proxy.clone(),
+            shutdown_grace: self.shutdown_timeout,
+        }
+    }
+}
+
+/// [`ConnectionArgs`] read, for a server's configuration.
+pub(crate) struct ConnectionLimits {
+    pub(crate) header_timeout: std::time::Duration,
+    pub(crate) idle_timeout: std::time::Duration,
+    pub(crate) max_connections: Option<usize>,
+    pub(crate) rate_limit: Option<urlkit_web::RateLimit>,
+    pub(crate) trusted_proxies: Vec<ipnet::IpNet>,
+    pub(crate) shutdown_grace: std::time::Duration,
+}
+
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum LogFormat {
+enum LogFormat {
     Text,
     Json,
 }
@@ -104,11 +154,7 @@ pub(crate) fn parse_network(text: &str) -> Result<ipnet::IpNet, String> {
 }
 
 pub fn serve(args: ServeArgs) -> ExitCode {
-    let tls = match (args.tls_cert, args.tls_key, args.tls_self_signed) {
-        (Some(cert), Some(key), _) => urlkit_web::TlsMode::Pem { cert, key },
-        (_, _, true) => urlkit_web::TlsMode::SelfSigned,
-        _ => urlkit_web::TlsMode::Off,
-    };
+    let tls = args.connection.tls();
     let store = match args.store {
         None => urlkit_web::StoreConfig::Temporary,
         Some(url) if url.starts_with("s3://") => urlkit_web::StoreConfig::S3 {
@@ -123,7 +169,8 @@ pub fn serve(args: ServeArgs) -> ExitCode {
             urlkit_web::StoreConfig::Dir(dir.into())
         }
     };
-    let json_logs = args.log_format == LogFormat::Json;
+    let json_logs = args.connection.json_logs();
+    let limits = args.connection.limits();
     let config = urlkit_web::ServeConfig {
         addr: args.addr,
         tls,
@@ -131,16 +178,16 @@ pub fn serve(args: ServeArgs) -> ExitCode {
         max_upload: args.max_upload,
         ttl: args.ttl,
         max_store: args.max_store,
-        header_timeout: args.header_timeout,
-        idle_timeout: args.idle_timeout,
-        max_connections: args.max_connections.map(|n| n as usize),
+        header_timeout: limits.header_timeout,
+        idle_timeout: limits.idle_timeout,
+        max_connections: limits.max_connections,
         max_uploads: args.max_uploads as usize,
-        rate_limit: args.rate_limit,
-        trusted_proxies: args.trusted_proxy,
-        shutdown_grace: args.shutdown_timeout,
+        rate_limit: limits.rate_limit,
+        trusted_proxies: limits.trusted_proxies,
+        shutdown_grace: limits.shutdown_grace,
         json_logs,
     };
-    start_logging(json_logs, args.verbose, &["urlkit_web"]);
+    start_logging(json_logs, args.connection.verbose, &["urlkit_web"]);
     run_server(urlkit_web::serve(config))
 }
 

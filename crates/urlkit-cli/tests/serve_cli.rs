@@ -8,18 +8,19 @@ fn urlkit() -> Command {
     Command::new(env!("CARGO_BIN_EXE_urlkit"))
 }
 
-/// Starts `urlkit serve` with `args` and returns the child and the URL it prints.
-fn start(args: &[&str]) -> (std::process::Child, String) {
-    let mut child = urlkit()
-        .arg("serve")
-        .args(args)
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+/// Spawns `command` and returns the child and the first line it writes to stderr.
+fn spawn_reading_first_line(command: &mut Command) -> (std::process::Child, String) {
+    let mut child = command.stderr(Stdio::piped()).spawn().unwrap();
     let mut line = String::new();
     BufReader::new(child.stderr.take().unwrap())
         .read_line(&mut line)
         .unwrap();
+    (child, line)
+}
+
+/// Starts `urlkit serve` with `args` and returns the child and the URL it prints.
+fn start(args: &[&str]) -> (std::process::Child, String) {
+    let (child, line) = spawn_reading_first_line(urlkit().arg("serve").args(args));
     let url = line
         .split_whitespace()
         .find(|w| w.starts_with("http"))
@@ -94,17 +95,12 @@ fn serve_listens_and_answers_health_checks() {
 #[test]
 fn serve_takes_its_address_from_the_environment_and_stops_on_sigterm() {
     let store = std::env::temp_dir().join(format!("urlkit-serve-env-{}", std::process::id()));
-    let mut child = urlkit()
-        .arg("serve")
-        .args(["--store", &store.to_string_lossy()])
-        .env("URLKIT_ADDR", "127.0.0.1:0")
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stderr.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
+    let (mut child, line) = spawn_reading_first_line(
+        urlkit()
+            .arg("serve")
+            .args(["--store", &store.to_string_lossy()])
+            .env("URLKIT_ADDR", "127.0.0.1:0"),
+    );
     assert!(line.contains("http://127.0.0.1:"), "{line}");
     assert!(!line.contains(":8080"), "{line}");
     // SAFETY: kill(2) on the child's own pid, which it still is (not yet waited for).

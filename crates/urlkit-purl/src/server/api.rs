@@ -4,7 +4,7 @@
 //! `If-None-Match: *` to create); a stale one gets `412` with the current record.
 
 use super::PurlState;
-use crate::model::{Actor, Body, Expect, Grant, Millis, Stored, Version};
+use crate::model::{Actor, Body, Expect, Millis, Stored, Version};
 use crate::store::{Search, StoreError, StoreProblem, WriteError};
 use axum::body::Bytes;
 use axum::extract::{Query, State};
@@ -217,7 +217,11 @@ pub fn outcome(error: &WriteError) -> &'static str {
 }
 
 /// The answer to a refused or failed write.
-fn write_error(state: &PurlState, operation: &'static str, error: WriteError) -> Response {
+pub(super) fn write_error(
+    state: &PurlState,
+    operation: &'static str,
+    error: WriteError,
+) -> Response {
     state.metrics.wrote(operation, outcome(&error));
     match error {
         WriteError::Stale { current } => match current.as_deref() {
@@ -531,74 +535,4 @@ pub async fn domains(State(state): State<PurlState>) -> Response {
         Ok(domains) => Json(domains).into_response(),
         Err(e) => unavailable(&e),
     }
-}
-
-/// The body of `POST /-/api/tokens`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TokenRequest {
-    /// The rights of the new token (within the caller's own).
-    pub grants: Vec<Grant>,
-    /// What it is for.
-    pub label: Option<String>,
-}
-
-/// The answer of `POST /-/api/tokens`: the token, and its secret, shown this once.
-#[derive(Debug, Serialize)]
-pub struct TokenCreated {
-    /// The token, without its secret.
-    pub token: crate::store::TokenInfo,
-    /// The secret, to send as `Authorization: Bearer …`; it is not stored and cannot be
-    /// shown again.
-    pub secret: String,
-}
-
-/// `POST /-/api/tokens`: a token for the caller with rights within its own. The caller is
-/// a Bearer token's, or a user's own with `Authorization: Basic` (user and password: how a
-/// user gets a first token without the database file).
-pub async fn create_token(
-    State(state): State<PurlState>,
-    headers: HeaderMap,
-    bytes: Bytes,
-) -> Answer {
-    let actor = match super::owners::basic_login(&state, &headers).await? {
-        Some(actor) => actor,
-        None => actor(&state, &headers).await?,
-    };
-    let request: TokenRequest = serde_json::from_slice(&bytes).map_err(|e| bad_json(&state, e))?;
-    let within = request.grants.iter().all(|g| {
-        actor.admin
-            || actor
-                .grants
-                .iter()
-                .any(|mine| mine.domain == g.domain && mine.right >= g.right)
-    });
-    if !within {
-        return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            "forbidden",
-            "a token can only be given rights its creator has",
-        )
-        .into());
-    }
-    let created = state
-        .registry
-        .store()
-        .create_token(&actor.user, &request.grants, request.label.as_deref())
-        .await;
-    Ok(match created {
-        Ok((token, secret)) => {
-            let detail = serde_json::json!({"user": token.user, "grants": token.grants});
-            if let Err(error) = state
-                .registry
-                .store()
-                .record_owner_change(&actor, "token-create", &token.id, &detail)
-                .await
-            {
-                tracing::warn!("the token {} was made but not recorded: {error}", token.id);
-            }
-            (StatusCode::CREATED, Json(TokenCreated { token, secret })).into_response()
-        }
-        Err(e) => write_error(&state, "token", e),
-    })
 }

@@ -189,7 +189,10 @@ fn routes(state: PurlState, config: &PurlConfig) -> Router {
         .route("/-/api/users", get(owners::users).post(owners::add_user))
         .route("/-/api/groups", post(owners::add_group))
         .route("/-/api/owner-changes", get(owners::changes))
-        .route("/-/api/tokens", get(owners::tokens).post(api::create_token))
+        .route(
+            "/-/api/tokens",
+            get(owners::tokens).post(owners::create_token),
+        )
         .route("/-/api/tokens/{id}", delete(owners::revoke_token))
         .route("/-/api/openapi.json", get(openapi::document))
         .route("/-/info/{*name}", get(info_route))

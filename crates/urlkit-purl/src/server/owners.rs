@@ -2,16 +2,16 @@
 //! user's own; an administrator's, anyone's). Every change is checked against the actor
 //! behind the request and recorded among the store's owner changes.
 
-use super::api::{actor, bad_json, unavailable, Answer, Refusal};
+use super::api::{actor, bad_json, unavailable, write_error, Answer, Refusal};
 use super::PurlState;
-use crate::model::Actor;
+use crate::model::{Actor, Grant};
 use crate::store::{check_account_name, WriteError};
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::IntoResponse;
 use axum::Json;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 use std::time::Duration;
 use urlkit::purl::Name;
@@ -406,4 +406,74 @@ mod tests {
             assert_eq!(base64_decode(bad), None, "{bad}");
         }
     }
+}
+
+/// The body of `POST /-/api/tokens`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TokenRequest {
+    /// The rights of the new token (within the caller's own).
+    pub grants: Vec<Grant>,
+    /// What it is for.
+    pub label: Option<String>,
+}
+
+/// The answer of `POST /-/api/tokens`: the token, and its secret, shown this once.
+#[derive(Debug, Serialize)]
+pub struct TokenCreated {
+    /// The token, without its secret.
+    pub token: crate::store::TokenInfo,
+    /// The secret, to send as `Authorization: Bearer …`; it is not stored and cannot be
+    /// shown again.
+    pub secret: String,
+}
+
+/// `POST /-/api/tokens`: a token for the caller with rights within its own. The caller is
+/// a Bearer token's, or a user's own with `Authorization: Basic` (user and password: how a
+/// user gets a first token without the database file).
+pub async fn create_token(
+    State(state): State<PurlState>,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> Answer {
+    let actor = match basic_login(&state, &headers).await? {
+        Some(actor) => actor,
+        None => actor(&state, &headers).await?,
+    };
+    let request: TokenRequest = serde_json::from_slice(&bytes).map_err(|e| bad_json(&state, e))?;
+    let within = request.grants.iter().all(|g| {
+        actor.admin
+            || actor
+                .grants
+                .iter()
+                .any(|mine| mine.domain == g.domain && mine.right >= g.right)
+    });
+    if !within {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "forbidden",
+            "a token can only be given rights its creator has",
+        )
+        .into());
+    }
+    let created = state
+        .registry
+        .store()
+        .create_token(&actor.user, &request.grants, request.label.as_deref())
+        .await;
+    Ok(match created {
+        Ok((token, secret)) => {
+            let detail = serde_json::json!({"user": token.user, "grants": token.grants});
+            if let Err(error) = state
+                .registry
+                .store()
+                .record_owner_change(&actor, "token-create", &token.id, &detail)
+                .await
+            {
+                tracing::warn!("the token {} was made but not recorded: {error}", token.id);
+            }
+            (StatusCode::CREATED, Json(TokenCreated { token, secret })).into_response()
+        }
+        Err(e) => write_error(&state, "token", e),
+    })
 }
