@@ -139,19 +139,23 @@ fn name_after(uri: &Uri, prefix: &str) -> Result<Name, Refusal> {
     })
 }
 
+/// A `401` that names what to send (`challenge`, the `WWW-Authenticate` value), counted
+/// among the refusals.
+pub(super) fn unauthorized(state: &PurlState, challenge: &'static str, message: &str) -> Refusal {
+    state.metrics.refusals.inc();
+    let mut response =
+        ApiError::new(StatusCode::UNAUTHORIZED, "unauthorized", message).into_response();
+    response.headers_mut().insert(
+        header::WWW_AUTHENTICATE,
+        HeaderValue::from_static(challenge),
+    );
+    Refusal::from(response)
+}
+
 /// The actor behind the request's Bearer token (`401` without one, or for an unknown or
 /// revoked one).
 pub(super) async fn actor(state: &PurlState, headers: &HeaderMap) -> Result<Actor, Refusal> {
-    let refuse = |message: &str| {
-        state.metrics.refusals.inc();
-        let mut response =
-            ApiError::new(StatusCode::UNAUTHORIZED, "unauthorized", message).into_response();
-        response.headers_mut().insert(
-            header::WWW_AUTHENTICATE,
-            HeaderValue::from_static("Bearer realm=\"urlkit purl\""),
-        );
-        Refusal::from(response)
-    };
+    let refuse = |message: &str| unauthorized(state, "Bearer realm=\"urlkit purl\"", message);
     let Some(value) = headers.get(header::AUTHORIZATION) else {
         return Err(refuse(
             "this needs a token: send Authorization: Bearer <token> (urlkit purl token create)",

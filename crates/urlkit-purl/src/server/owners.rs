@@ -2,7 +2,7 @@
 //! user's own; an administrator's, anyone's). Every change is checked against the actor
 //! behind the request and recorded among the store's owner changes.
 
-use super::api::{actor, bad_json, unavailable, write_error, Answer, Refusal};
+use super::api::{actor, bad_json, unauthorized, unavailable, write_error, Answer, Refusal};
 use super::PurlState;
 use crate::model::{Actor, Grant};
 use crate::store::{check_account_name, WriteError};
@@ -313,16 +313,7 @@ pub(super) async fn basic_login(
     else {
         return Ok(None);
     };
-    let refuse = |message: &str| {
-        state.metrics.refusals.inc();
-        let mut response =
-            ApiError::new(StatusCode::UNAUTHORIZED, "unauthorized", message).into_response();
-        response.headers_mut().insert(
-            header::WWW_AUTHENTICATE,
-            header::HeaderValue::from_static("Basic realm=\"urlkit purl\""),
-        );
-        Refusal::from(response)
-    };
+    let refuse = |message: &str| unauthorized(state, "Basic realm=\"urlkit purl\"", message);
     let decoded = base64_decode(encoded.trim())
         .and_then(|bytes| String::from_utf8(bytes).ok())
         .ok_or_else(|| refuse("the Basic credentials are not base64 of user:password"))?;
