@@ -351,32 +351,27 @@ impl Store {
     /// A transaction that writes: on SQLite it takes the write lock at once (`BEGIN
     /// IMMEDIATE`), so that two writers are one after the other; on PostgreSQL rows are
     /// locked as they are changed, and the writes check the version they change.
-    async fn begin_write(&self) -> Result<sqlx::Transaction<'static, Any>, sqlx::Error> {
-        match self.backend {
-            Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await,
-            Backend::Postgres => self.pool.begin().await,
-        }
-    }
-
-    /// Whether the database answers and can be written (for `/-/readyz`). After a change
-    /// found the disk full, this writes (and removes) a row large enough to need new pages,
-    /// so that it fails as [`StoreProblem::Full`] until there is room again.
-    pub async fn check(&self) -> Result<(), StoreError> {
-        // The transaction by hand on a connection of its own: a COMMIT that fails (a full
-        // disk) leaves SQLite without a transaction but sqlx's count of them at one, and a
-        // connection in that state is closed here rather than handed to the next writer.
+    async fn begin_write(&self) -> Result<WriteTx, sqlx::Error> {
         let mut connection = self.pool.acquire().await?;
         let begin = match self.backend {
             Backend::Sqlite => "BEGIN IMMEDIATE",
             Backend::Postgres => "BEGIN",
         };
         sqlx::query(begin).execute(&mut *connection).await?;
+        Ok(WriteTx::new(connection))
+    }
+
+    /// Whether the database answers and can be written (for `/-/readyz`). After a change
+    /// found the disk full, this writes (and removes) a row large enough to need new pages,
+    /// so that it fails as [`StoreProblem::Full`] until there is room again.
+    pub async fn check(&self) -> Result<(), StoreError> {
+        let mut tx = self.begin_write().await?;
         let full = self.full.load(std::sync::atomic::Ordering::Relaxed);
         let checked = async {
             // A write that changes nothing still needs the write lock and a writable file.
             sqlx::query("DELETE FROM counts WHERE name = $1 AND hits < 0")
                 .bind("/-/readyz")
-                .execute(&mut *connection)
+                .execute(&mut *tx)
                 .await?;
             if full {
                 // 64 KiB spill into overflow pages; committed, they reach the disk (a
@@ -384,27 +379,21 @@ impl Store {
                 let probe = format!("/-/readyz/{}", "-".repeat(64 << 10));
                 sqlx::query("INSERT INTO counts (name, hits) VALUES ($1, -1)")
                     .bind(&probe)
-                    .execute(&mut *connection)
+                    .execute(&mut *tx)
                     .await?;
                 sqlx::query("DELETE FROM counts WHERE name = $1")
                     .bind(&probe)
-                    .execute(&mut *connection)
+                    .execute(&mut *tx)
                     .await?;
             }
-            sqlx::query("COMMIT").execute(&mut *connection).await
+            tx.commit().await
         }
         .await
         .map_err(StoreError::from);
-        if checked.is_err() {
-            // SQLite may have rolled back on its own already; either way this connection
-            // is not used again.
-            let _ = sqlx::query("ROLLBACK").execute(&mut *connection).await;
-            connection.close_on_drop();
-        }
         if full {
             self.note(&checked)
         } else {
-            checked.map(|_| ())
+            checked
         }
     }
 
@@ -447,5 +436,76 @@ impl Store {
             held.push(connection);
         }
         Ok(cap)
+    }
+}
+
+/// A write transaction begun by hand on a connection of the pool. sqlx's own transaction
+/// counts how deep a connection is in, and a COMMIT that fails (a full disk, after which
+/// SQLite has rolled back on its own) leaves that count at one and the connection refusing
+/// every later `BEGIN`. Here a transaction that is dropped uncommitted, or whose COMMIT
+/// failed, is rolled back before its connection goes back to the pool (a ROLLBACK with no
+/// transaction open does no harm); without a runtime to do that in, the connection is
+/// closed instead, which ends the transaction too.
+struct WriteTx {
+    /// Always `Some` until dropped.
+    connection: Option<sqlx::pool::PoolConnection<Any>>,
+    committed: bool,
+}
+
+impl WriteTx {
+    fn new(connection: sqlx::pool::PoolConnection<Any>) -> WriteTx {
+        WriteTx {
+            connection: Some(connection),
+            committed: false,
+        }
+    }
+
+    /// Commits; on failure the transaction is rolled back when this is dropped.
+    async fn commit(mut self) -> Result<(), sqlx::Error> {
+        sqlx::query("COMMIT").execute(&mut *self).await?;
+        self.committed = true;
+        Ok(())
+    }
+}
+
+impl std::ops::Deref for WriteTx {
+    type Target = sqlx::AnyConnection;
+    fn deref(&self) -> &Self::Target {
+        self.connection
+            .as_ref()
+            .expect("a transaction's connection until it is dropped")
+    }
+}
+
+impl std::ops::DerefMut for WriteTx {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        self.connection
+            .as_mut()
+            .expect("a transaction's connection until it is dropped")
+    }
+}
+
+impl Drop for WriteTx {
+    fn drop(&mut self) {
+        let Some(mut connection) = self.connection.take() else {
+            return;
+        };
+        if self.committed {
+            return;
+        }
+        match tokio::runtime::Handle::try_current() {
+            Ok(runtime) => {
+                runtime.spawn(async move {
+                    if let Err(error) = sqlx::query("ROLLBACK").execute(&mut *connection).await {
+                        // No transaction open (SQLite ended it on its own) is the state
+                        // wanted; anything else is a connection in doubt, not reused.
+                        if !error.to_string().contains("no transaction is active") {
+                            connection.close_on_drop();
+                        }
+                    }
+                });
+            }
+            Err(_) => connection.close_on_drop(),
+        }
     }
 }
