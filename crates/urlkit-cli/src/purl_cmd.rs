@@ -959,26 +959,22 @@ async fn local(command: PurlCommand) -> Outcome {
 
 /// `urlkit purl serve`.
 fn serve(db: String, args: ServeArgs) -> ExitCode {
-    let json_logs = args.connection.json_logs();
-    let limits = args.connection.limits();
+    let c = args.connection;
+    let json_logs = c.json_logs();
     let config = urlkit_purl::server::PurlConfig {
         addr: args.addr,
         db,
-        tls: args.connection.tls(),
+        tls: c.tls(),
         default_max_age: args.default_max_age,
-        header_timeout: limits.header_timeout,
-        idle_timeout: limits.idle_timeout,
-        max_connections: limits.max_connections,
-        rate_limit: limits.rate_limit,
-        trusted_proxies: limits.trusted_proxies,
-        shutdown_grace: limits.shutdown_grace,
+        header_timeout: c.header_timeout,
+        idle_timeout: c.idle_timeout,
+        max_connections: c.max_connections.map(|n| n as usize),
+        rate_limit: c.rate_limit,
+        trusted_proxies: c.trusted_proxy,
+        shutdown_grace: c.shutdown_timeout,
         json_logs,
     };
-    crate::serve_cmd::start_logging(
-        json_logs,
-        args.connection.verbose,
-        &["urlkit_web", "urlkit_purl"],
-    );
+    crate::serve_cmd::start_logging(json_logs, c.verbose, &["urlkit_web", "urlkit_purl"]);
     crate::serve_cmd::run_server(urlkit_purl::server::serve(config))
 }
 

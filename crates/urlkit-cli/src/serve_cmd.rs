@@ -70,26 +70,26 @@ pub(crate) struct ConnectionArgs {
     /// How long a client may take to send a request's headers (and to finish the TLS
     /// handshake) before it is disconnected.
     #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = urlkit_web::parse_duration)]
-    header_timeout: std::time::Duration,
+    pub(crate) header_timeout: std::time::Duration,
     /// How long a connection between requests, or a request body, may send nothing
     /// before it is cut off (a body with a 408).
     #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = urlkit_web::parse_duration)]
-    idle_timeout: std::time::Duration,
+    pub(crate) idle_timeout: std::time::Duration,
     /// Most connections open at once; past it new ones get a 503 and are closed
     /// [default: 4096, or fewer if the descriptor limit is lower].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    max_connections: Option<u32>,
+    pub(crate) max_connections: Option<u32>,
     /// Requests per client address (20, 20/s, 600/m); past it, a 429 with Retry-After.
     /// Bursts of twice a second's worth (at least 10) pass. Default: no limit.
     #[arg(long, value_name = "RATE", value_parser = urlkit_web::RateLimit::parse)]
-    rate_limit: Option<urlkit_web::RateLimit>,
+    pub(crate) rate_limit: Option<urlkit_web::RateLimit>,
     /// A proxy (address or network, such as 127.0.0.1 or 10.0.0.0/8) whose
     /// X-Forwarded-For names the client for --rate-limit; repeat for several.
     #[arg(long, value_name = "ADDRESS", value_parser = parse_network)]
-    trusted_proxy: Vec<ipnet::IpNet>,
+    pub(crate) trusted_proxy: Vec<ipnet::IpNet>,
     /// How long requests in flight may take to finish after SIGTERM or Ctrl-C.
     #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = urlkit_web::parse_duration)]
-    shutdown_timeout: std::time::Duration,
+    pub(crate) shutdown_timeout: std::time::Duration,
     /// Log every request: method, route, status and time (never bodies or result ids).
     #[arg(short, long)]
     pub(crate) verbose: bool,
@@ -115,29 +115,6 @@ impl ConnectionArgs {
     pub(crate) fn json_logs(&self) -> bool {
         self.log_format == LogFormat::Json
     }
-
-    /// The bounds of a connection, the rate limit and the shutdown, as the servers take
-    /// them.
-    pub(crate) fn limits(&self) -> ConnectionLimits {
-        ConnectionLimits {
-            header_timeout: self.header_timeout,
-            idle_timeout: self.idle_timeout,
-            max_connections: self.max_connections.map(|n| n as usize),
-            rate_limit: self.rate_limit,
-            trusted_proxies: self.trusted_proxy.clone(),
-            shutdown_grace: self.shutdown_timeout,
-        }
-    }
-}
-
-/// [`ConnectionArgs`] read, for a server's configuration.
-pub(crate) struct ConnectionLimits {
-    pub(crate) header_timeout: std::time::Duration,
-    pub(crate) idle_timeout: std::time::Duration,
-    pub(crate) max_connections: Option<usize>,
-    pub(crate) rate_limit: Option<urlkit_web::RateLimit>,
-    pub(crate) trusted_proxies: Vec<ipnet::IpNet>,
-    pub(crate) shutdown_grace: std::time::Duration,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -170,7 +147,7 @@ pub fn serve(args: ServeArgs) -> ExitCode {
         }
     };
     let json_logs = args.connection.json_logs();
-    let limits = args.connection.limits();
+    let c = args.connection;
     let config = urlkit_web::ServeConfig {
         addr: args.addr,
         tls,
@@ -178,16 +155,16 @@ pub fn serve(args: ServeArgs) -> ExitCode {
         max_upload: args.max_upload,
         ttl: args.ttl,
         max_store: args.max_store,
-        header_timeout: limits.header_timeout,
-        idle_timeout: limits.idle_timeout,
-        max_connections: limits.max_connections,
+        header_timeout: c.header_timeout,
+        idle_timeout: c.idle_timeout,
+        max_connections: c.max_connections.map(|n| n as usize),
         max_uploads: args.max_uploads as usize,
-        rate_limit: limits.rate_limit,
-        trusted_proxies: limits.trusted_proxies,
-        shutdown_grace: limits.shutdown_grace,
+        rate_limit: c.rate_limit,
+        trusted_proxies: c.trusted_proxy,
+        shutdown_grace: c.shutdown_timeout,
         json_logs,
     };
-    start_logging(json_logs, args.connection.verbose, &["urlkit_web"]);
+    start_logging(json_logs, c.verbose, &["urlkit_web"]);
     run_server(urlkit_web::serve(config))
 }
 
