@@ -62,6 +62,10 @@ pub struct PurlCommand {
     /// a token in URLKIT_PURL_TOKEN and are made as its user.
     #[arg(long, global = true, value_name = "URL", conflicts_with = "user")]
     server: Option<String>,
+    /// With --server https://…: trust the certificates of this PEM file (a private CA's,
+    /// or the resolver's own) beside the system's. Not used without --server.
+    #[arg(long, global = true, value_name = "FILE", env = "URLKIT_PURL_CA_CERT")]
+    ca_cert: Option<std::path::PathBuf>,
     #[command(subcommand)]
     command: PurlSub,
 }
@@ -758,7 +762,11 @@ async fn local(command: PurlCommand) -> Outcome {
                  database file (--db)"
             )));
         };
-        return records(&Records::Remote(Remote::new(server)?), sub).await;
+        return records(
+            &Records::Remote(Remote::new(server, command.ca_cert.as_deref())?),
+            sub,
+        )
+        .await;
     }
     let store = Store::open(&command.db)
         .await

@@ -316,9 +316,15 @@ struct Server {
 
 impl Server {
     fn start(db: &Db) -> Server {
+        Server::start_with(db, &[])
+    }
+
+    /// A server on `db` with more options (`--tls-cert …`).
+    fn start_with(db: &Db, options: &[&str]) -> Server {
         use std::io::BufRead;
         let mut child = common::urlkit_command()
             .args(["purl", "serve", "--addr", "127.0.0.1:0", "--db", &db.url])
+            .args(options)
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::piped())
@@ -329,7 +335,7 @@ impl Server {
         lines.read_line(&mut line).unwrap();
         let url = line
             .split_whitespace()
-            .find(|w| w.starts_with("http://"))
+            .find(|w| w.starts_with("http://") || w.starts_with("https://"))
             .unwrap_or_else(|| panic!("no address in {line:?}"))
             .to_string();
         std::thread::spawn(move || std::io::copy(&mut lines, &mut std::io::sink()));
@@ -508,6 +514,83 @@ fn an_unreachable_or_bad_server_is_a_clear_refusal() {
     );
     let out = remote("not a url", None, &["show", "/net/a"]);
     assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn a_private_certificate_is_trusted_when_named() {
+    let db = Db::new();
+    db.ok(&["add", "/net/a", "https://example.net/a"]);
+    let (cert, key) = urlkit_web::tls::self_signed().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let (cert_file, key_file) = (dir.path().join("cert.pem"), dir.path().join("key.pem"));
+    std::fs::write(&cert_file, cert).unwrap();
+    std::fs::write(&key_file, key).unwrap();
+    let cert_path = cert_file.to_str().unwrap();
+    let server = Server::start_with(
+        &db,
+        &[
+            "--tls-cert",
+            cert_path,
+            "--tls-key",
+            key_file.to_str().unwrap(),
+        ],
+    );
+    assert!(
+        server.url.starts_with("https://127.0.0.1:"),
+        "{}",
+        server.url
+    );
+    // Not trusted by the system: the certificate is named as the reason.
+    let out = remote(&server.url, None, &["show", "/net/a"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("certificate"), "{}", stderr(&out));
+    // Trusted once named, by option or by environment.
+    let out = remote(
+        &server.url,
+        None,
+        &["show", "/net/a", "--ca-cert", cert_path],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("https://example.net/a"),
+        "{}",
+        stdout(&out)
+    );
+    let mut command = common::urlkit_command();
+    let out = command
+        .args(["purl", "show", "/net/a", "--server", &server.url])
+        .env("URLKIT_PURL_CA_CERT", cert_path)
+        .env_remove("URLKIT_PURL_TOKEN")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    // A file that is not a certificate, or is missing, is refused by name.
+    let out = remote(
+        &server.url,
+        None,
+        &["show", "/net/a", "--ca-cert", key_file.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("key.pem: no certificate"),
+        "{}",
+        stderr(&out)
+    );
+    let missing = dir.path().join("missing.pem");
+    let out = remote(
+        &server.url,
+        None,
+        &["show", "/net/a", "--ca-cert", missing.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("missing.pem: cannot read it"),
+        "{}",
+        stderr(&out)
+    );
+    // On the database file it has nothing to trust: the command works as without it.
+    let out = db.run(&["show", "/net/a", "--ca-cert", cert_path]);
+    assert!(out.status.success(), "{}", stderr(&out));
 }
 
 #[test]

@@ -21,6 +21,22 @@ pub(super) const TOKEN_VAR: &str = "URLKIT_PURL_TOKEN";
 /// How long a request to the server may take.
 const TIMEOUT: Duration = Duration::from_secs(30);
 
+/// The certificates of the PEM file at `path`, for `--ca-cert`. Bad input: a file that
+/// cannot be read, is not PEM, or holds no certificate is refused with its path.
+fn trusted_certificates(path: &std::path::Path) -> Result<Vec<reqwest::Certificate>, Stop> {
+    let shown = path.display();
+    let pem = std::fs::read(path)
+        .map_err(|error| refused(format!("--ca-cert {shown}: cannot read it: {error}")))?;
+    let certificates = reqwest::Certificate::from_pem_bundle(&pem)
+        .map_err(|error| refused(format!("--ca-cert {shown}: not PEM certificates: {error}")))?;
+    if certificates.is_empty() {
+        return Err(refused(format!(
+            "--ca-cert {shown}: no certificate in it (a PEM file with -----BEGIN CERTIFICATE----- blocks)"
+        )));
+    }
+    Ok(certificates)
+}
+
 /// The records, on the database file or behind a server.
 pub(super) enum Records {
     /// The database file; every change is made as `actor` (an administrator).
@@ -50,9 +66,11 @@ struct ErrorDetail {
 
 impl Remote {
     /// A client of the resolver at `server` (`http://` or `https://`), with the token of
-    /// `URLKIT_PURL_TOKEN` if set. Bad input: a URL that is not absolute HTTP(S) is a
-    /// usage error naming it.
-    pub(super) fn new(server: &str) -> Result<Remote, Stop> {
+    /// `URLKIT_PURL_TOKEN` if set, trusting the certificates of the PEM file `ca_cert`
+    /// beside the system's. Bad input: a URL that is not absolute HTTP(S) is a usage
+    /// error naming it; a `ca_cert` that cannot be read or holds no certificate is a
+    /// refusal naming the file.
+    pub(super) fn new(server: &str, ca_cert: Option<&std::path::Path>) -> Result<Remote, Stop> {
         let url = reqwest::Url::parse(server).map_err(|error| {
             Stop::Usage(format!(
                 "--server {server:?}: {error}; give the resolver's URL, such as http://127.0.0.1:8081"
@@ -67,10 +85,16 @@ impl Remote {
             .ok()
             .map(|t| t.trim().to_string())
             .filter(|t| !t.is_empty());
-        let client = reqwest::Client::builder()
+        let mut builder = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
             .timeout(TIMEOUT)
-            .user_agent(concat!("urlkit/", env!("CARGO_PKG_VERSION")))
+            .user_agent(concat!("urlkit/", env!("CARGO_PKG_VERSION")));
+        if let Some(path) = ca_cert {
+            for certificate in trusted_certificates(path)? {
+                builder = builder.add_root_certificate(certificate);
+            }
+        }
+        let client = builder
             .build()
             .map_err(|error| refused(format!("cannot make an HTTP client: {error}")))?;
         Ok(Remote {
