@@ -1,0 +1,131 @@
+//! Decodes the lines of FILE as one column, the way the Python package's column functions
+//! do (runs of plain rows through `Entries::plain_entries`, any other row through
+//! `Entries::run_in_full`), diagnostics counted only, and prints rows per second, MB/s,
+//! and what a row that leaves the fast path costs beside one that takes it (processor
+//! time of this thread, best of three).
+//!
+//! `cargo run --release -p urlkit --example column_rows -- FILE...`
+//! (`scripts/measure/bench-columns.py ROWS --write DIR` writes clean, dirty and percent
+//! inputs).
+
+#[path = "support/cpu.rs"]
+mod cpu;
+
+use cpu::best_of_three;
+use urlkit::settings::Entries;
+use urlkit::DecodeSettings;
+
+/// Rows decoded in one pass at most, as in the column functions.
+const MOST_ROWS_IN_A_RUN: usize = 4096;
+
+fn main() {
+    let paths: Vec<String> = std::env::args().skip(1).collect();
+    if paths.is_empty() {
+        eprintln!("usage: column_rows FILE...");
+        std::process::exit(2);
+    }
+    let settings = DecodeSettings::default().check().expect("default settings");
+    let entries = || settings.entries().counting_findings_only();
+    for path in paths {
+        let text = std::fs::read(&path).unwrap_or_else(|e| {
+            eprintln!("cannot read {path}: {e}");
+            std::process::exit(1);
+        });
+        let lines: Vec<&[u8]> = text
+            .split(|&b| b == b'\n')
+            .filter(|l| !l.is_empty())
+            .collect();
+        let column = Column::of(&lines);
+        let seconds = best_of_three(|| column.decode(&mut entries()));
+        println!(
+            "{path}: {} rows: {:.0} rows/s, {:.0} MB/s",
+            lines.len(),
+            lines.len() as f64 / seconds,
+            column.values.len() as f64 / seconds / 1e6
+        );
+        // Each kind of row alone: the plain ones in runs, the others one by one in full.
+        let (plain, other): (Vec<&[u8]>, Vec<&[u8]>) = lines.iter().partition(|line| {
+            entries().plain_entries(line, &[0, line.len()], &mut Vec::new(), &mut Vec::new()) == 1
+        });
+        if std::env::var_os("IN_FULL_ONLY").is_some() {
+            // For a profiler: the rows that leave the fast path, over and over.
+            let mut entries = entries();
+            let mut out = Vec::new();
+            for _ in 0..200 {
+                out.clear();
+                for line in &other {
+                    let _ = entries.run_in_full(line, &mut out);
+                }
+            }
+            continue;
+        }
+        let plain_column = Column::of(&plain);
+        let plain_ns = best_of_three(|| plain_column.decode(&mut entries())) * 1e9;
+        let other_ns = best_of_three(|| {
+            let mut entries = entries();
+            let mut out = Vec::new();
+            for line in &other {
+                let _ = entries.run_in_full(line, &mut out);
+            }
+            out.len()
+        }) * 1e9;
+        let mean = |rows: &[&[u8]]| {
+            rows.iter().map(|r| r.len()).sum::<usize>() as f64 / rows.len().max(1) as f64
+        };
+        let plain_row = plain_ns / plain.len().max(1) as f64;
+        let other_row = other_ns / other.len().max(1) as f64;
+        println!(
+            "  {} plain rows ({:.0} bytes): {plain_row:.0} ns a row; {} others ({:.0} bytes): \
+             {other_row:.0} ns a row in full, {:.1}× a plain one",
+            plain.len(),
+            mean(&plain),
+            other.len(),
+            mean(&other),
+            other_row / plain_row
+        );
+    }
+}
+
+/// Rows laid end to end, as in an Arrow column.
+struct Column {
+    values: Vec<u8>,
+    offsets: Vec<usize>,
+}
+
+impl Column {
+    fn of(rows: &[&[u8]]) -> Column {
+        let mut values = Vec::new();
+        let mut offsets = vec![0];
+        for row in rows {
+            values.extend_from_slice(row);
+            offsets.push(values.len());
+        }
+        Column { values, offsets }
+    }
+
+    /// Decodes every row as `pyurlkit.arrow.decode` does; returns the output's length.
+    fn decode(&self, entries: &mut Entries) -> usize {
+        let rows = self.offsets.len() - 1;
+        let mut out = Vec::with_capacity(self.values.len());
+        let mut out_ends = Vec::with_capacity(MOST_ROWS_IN_A_RUN);
+        let (mut row, mut most) = (0, MOST_ROWS_IN_A_RUN);
+        while row < rows {
+            let end = (row + most).min(rows);
+            let taken = entries.plain_entries(
+                &self.values,
+                &self.offsets[row..=end],
+                &mut out,
+                &mut out_ends,
+            );
+            out_ends.clear();
+            row += taken;
+            most = (2 * (taken + 1)).min(MOST_ROWS_IN_A_RUN);
+            if row < end {
+                let value = &self.values[self.offsets[row]..self.offsets[row + 1]];
+                let _ = entries.run_in_full(value, &mut out);
+                row += 1;
+            }
+        }
+        out.len()
+    }
+}
