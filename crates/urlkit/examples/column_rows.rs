@@ -4,7 +4,7 @@
 //! and what a row that leaves the fast path costs beside one that takes it (processor
 //! time of this thread, best of three).
 //!
-//! `cargo run --release -p urlkit --example column_rows -- FILE...`
+//! `cargo run --release -p urlkit --example column_rows -- [--auto] FILE...`
 //! (`scripts/measure/bench-columns.py ROWS --write DIR` writes clean, dirty and percent
 //! inputs).
 
@@ -19,12 +19,24 @@ use urlkit::DecodeSettings;
 const MOST_ROWS_IN_A_RUN: usize = 4096;
 
 fn main() {
-    let paths: Vec<String> = std::env::args().skip(1).collect();
+    let mut paths: Vec<String> = std::env::args().skip(1).collect();
+    let auto = paths.first().is_some_and(|a| a == "--auto");
+    if auto {
+        paths.remove(0);
+    }
     if paths.is_empty() {
-        eprintln!("usage: column_rows FILE...");
+        eprintln!("usage: column_rows [--auto] FILE...");
         std::process::exit(2);
     }
-    let settings = DecodeSettings::default().check().expect("default settings");
+    // `--auto`: each row's charset detected, as `pyurlkit.arrow.decode(charset="auto")`
+    // without diagnostics does.
+    let settings = DecodeSettings {
+        charset: auto.then(|| "auto".to_string()),
+        ..DecodeSettings::default()
+    }
+    .check()
+    .expect("settings")
+    .ranking(urlkit::detect::Ranking::Charset);
     let entries = || settings.entries().counting_findings_only();
     for path in paths {
         let text = std::fs::read(&path).unwrap_or_else(|e| {

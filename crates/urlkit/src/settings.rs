@@ -655,7 +655,14 @@ impl Entries {
     /// decoded and checked a group of about 512 input bytes at a time, so the entry it
     /// stops before costs at most the rest of its group, however many entries were given.
     /// Only decoding to UTF-8 text without `binary`, `per_line` or `until_stable` has this
-    /// fast path: otherwise it returns 0 and appends nothing.
+    /// fast path, and decoding with `auto` whose [`Ranking`](crate::detect::Ranking) is
+    /// `Charset` (the default): otherwise it returns 0 and appends nothing. With `auto` it
+    /// takes the entries that decode as plain UTF-8 and whose detection settles as UTF-8
+    /// without the statistical model (ASCII, valid UTF-8, no byte order mark; with `text`,
+    /// no literal non-ASCII character): their output is what [`run`](Self::run) gives,
+    /// and their one finding there, the `charset-detected` note naming UTF-8, is not made
+    /// (a caller that shows findings runs each entry with [`run`](Self::run), or ranks
+    /// runners-up, which this path does not take).
     ///
     /// # Panics
     /// When the offsets of the entries it looks at (those it decodes, and those of the
@@ -689,9 +696,10 @@ impl Entries {
         self.codec.plain_entries(values, offsets, out, out_ends)
     }
 
-    /// The charset of a plain entry's output.
+    /// The charset of a plain entry's output (UTF-8 with `auto`); `None` when
+    /// [`plain_entries`](Self::plain_entries) takes none.
     pub fn plain_charset(&self) -> Option<Charset> {
-        self.codec.charset()
+        self.codec.plain_charset()
     }
 }
 

@@ -196,6 +196,9 @@ pub(crate) struct Decoder {
     framing: Framing<EntryDecoder>,
     /// The fast path for plain entries, when the options allow one.
     pub(crate) plain: Option<plain::PlainUtf8>,
+    /// With `auto`: the fast path for plain entries whose detection settles as UTF-8, when
+    /// the options allow one (runs of entries only: see `Codec::plain_entries`).
+    pub(crate) plain_auto: Option<plain::PlainAuto>,
     /// Per line: the fast path for lines that are plain entries, when the options allow one.
     lines: Option<plain::PlainLines>,
 }
@@ -209,6 +212,7 @@ impl Decoder {
                 options.newline,
             ),
             plain: plain::PlainUtf8::for_options(options),
+            plain_auto: plain::PlainAuto::for_options(options),
             lines: plain::PlainLines::for_options(options),
         }
     }

@@ -234,6 +234,66 @@ impl PlainUtf8 {
     }
 }
 
+/// The fast path for whole entries decoded with `auto` (a column's rows, each detected on
+/// its own), when only the charset of each is asked for ([`Ranking::Charset`]): a plain
+/// UTF-8 entry whose detection settles as UTF-8 without a byte order mark (ASCII or valid
+/// UTF-8; see [`detect::settled_utf8`]) decodes as with a fixed UTF-8 charset, its one
+/// finding the `charset-detected` note that names UTF-8.
+pub(crate) struct PlainAuto {
+    plain: PlainUtf8,
+    /// The input is text: a literal non-ASCII character is not read by detection, so an
+    /// entry with one is left to the full decoder.
+    text: bool,
+}
+
+impl PlainAuto {
+    /// The fast path for `options`: `auto` charset, whole entries, text out, charset only.
+    pub(crate) fn for_options(options: &DecodeOptions) -> Option<Self> {
+        if options.charset != CharsetChoice::Auto
+            || options.ranking != Ranking::Charset
+            || options.per_line
+        {
+            return None;
+        }
+        let utf8 = DecodeOptions {
+            charset: CharsetChoice::Fixed(crate::Charset::UTF_8),
+            ..options.clone()
+        };
+        Some(PlainAuto {
+            plain: PlainUtf8::for_entries(&utf8)?,
+            text: options.text,
+        })
+    }
+
+    /// [`PlainUtf8::decode_run`], keeping only the leading entries whose detection settles
+    /// as UTF-8 (the output of the others taken back out of `out`).
+    pub(crate) fn decode_run(
+        &mut self,
+        values: &[u8],
+        offsets: &[usize],
+        out: &mut Vec<u8>,
+        out_ends: &mut Vec<usize>,
+    ) -> usize {
+        let (out_start, first_end) = (out.len(), out_ends.len());
+        let taken = self.plain.decode_run(values, offsets, out, out_ends);
+        let mut entry_start = out_start;
+        for entry in 0..taken {
+            let entry_end = out_ends[first_end + entry];
+            let raw = &values[offsets[entry]..offsets[entry + 1]];
+            let settled = (!self.text || raw.is_ascii())
+                && detect::settled_utf8(&out[entry_start..entry_end])
+                    .is_some_and(|d| d.charset.is_utf8() && d.bom_length == 0);
+            if !settled {
+                out.truncate(entry_start);
+                out_ends.truncate(first_end + entry);
+                return entry;
+            }
+            entry_start = entry_end;
+        }
+        taken
+    }
+}
+
 /// The most lines decoded in one run by [`PlainLines`].
 const MOST_LINES_IN_A_RUN: usize = 1024;
 

@@ -192,10 +192,25 @@ impl Codec {
         }
         match &mut self.direction {
             Direction::Decode(decoder, _) => {
-                let plain = decoder.plain.as_mut();
-                plain.map_or(0, |plain| plain.decode_run(values, offsets, out, out_ends))
+                if let Some(plain) = decoder.plain.as_mut() {
+                    plain.decode_run(values, offsets, out, out_ends)
+                } else if let Some(plain) = decoder.plain_auto.as_mut() {
+                    plain.decode_run(values, offsets, out, out_ends)
+                } else {
+                    0
+                }
             }
             Direction::Encode(..) => 0,
+        }
+    }
+
+    /// The charset of the entries [`plain_entries`](Self::plain_entries) decodes: the
+    /// fixed one, or UTF-8 with `auto`; `None` when it decodes none.
+    pub(crate) fn plain_charset(&self) -> Option<Charset> {
+        match &self.direction {
+            Direction::Decode(decoder, fixed) if decoder.plain.is_some() => *fixed,
+            Direction::Decode(decoder, _) if decoder.plain_auto.is_some() => Some(Charset::UTF_8),
+            _ => None,
         }
     }
 
