@@ -26,7 +26,7 @@ pub mod page;
 pub mod resolve;
 pub mod session;
 
-use crate::registry::Registry;
+use crate::registry::{Following, Registry};
 use crate::store::Store;
 use anyhow::Context;
 use axum::extract::{DefaultBodyLimit, State};
@@ -57,7 +57,7 @@ pub const DEFAULT_MAX_AGE: u32 = 300;
 pub struct PurlConfig {
     /// Where to listen (port 0 picks a free port).
     pub addr: SocketAddr,
-    /// The database (`sqlite:PATH`).
+    /// The database (`sqlite:PATH` or `postgres://…`).
     pub db: String,
     /// Plain HTTP, PEM files, or self-signed.
     pub tls: TlsMode,
@@ -112,6 +112,10 @@ pub struct PurlState {
     draining: Arc<AtomicBool>,
     tls: bool,
 }
+
+/// `Retry-After` of a readiness check failed because other resolvers' changes are not heard:
+/// the follower tries again at least this often.
+const FOLLOW_RETRY_AFTER: u32 = 2;
 
 /// Logins whose password is checked at once; the others wait.
 pub const LOGINS_AT_ONCE: usize = 2;
@@ -260,8 +264,9 @@ async fn info_route(
     }
 }
 
-/// `GET /-/readyz`: `200` while the database answers and can be written and the server is
-/// not shutting down; `503` otherwise (resolution goes on either way).
+/// `GET /-/readyz`: `200` while the database answers and can be written, the changes of
+/// other resolvers on a shared database are heard, and the server is not shutting down;
+/// `503` otherwise (resolution goes on either way).
 async fn readyz(State(state): State<PurlState>) -> Response {
     if state.draining.load(Ordering::Relaxed) {
         return ApiError::new(
@@ -271,10 +276,20 @@ async fn readyz(State(state): State<PurlState>) -> Response {
         )
         .into_response();
     }
-    match state.registry.store().check().await {
-        Ok(()) => axum::Json(serde_json::json!({"status": "ready"})).into_response(),
-        Err(e) => api::unavailable(&e),
+    if let Err(e) = state.registry.store().check().await {
+        return api::unavailable(&e);
     }
+    if state.registry.following() == Following::Lost {
+        return ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "not-following",
+            "the changes other resolvers make to the database are not heard yet: \
+             this resolver may answer with records changed since",
+        )
+        .retry_after(FOLLOW_RETRY_AFTER)
+        .into_response();
+    }
+    axum::Json(serde_json::json!({"status": "ready"})).into_response()
 }
 
 async fn metrics_route(State(state): State<PurlState>) -> Response {
@@ -326,6 +341,8 @@ pub async fn serve(config: PurlConfig) -> anyhow::Result<()> {
         eprintln!("urlkit: {line}");
     }
     let writer = state.spawn_count_writer();
+    // Other resolvers' changes on a shared database (PostgreSQL).
+    let follower = state.registry.spawn_follower();
     let listener = tokio::net::TcpListener::from_std(listener)?;
     let draining = state.draining.clone();
     let shutdown = async move {
@@ -342,6 +359,9 @@ pub async fn serve(config: PurlConfig) -> anyhow::Result<()> {
     )
     .await;
     writer.abort();
+    if let Some(follower) = follower {
+        follower.abort();
+    }
     state.flush_counts().await;
     Ok(())
 }

@@ -227,6 +227,10 @@ impl Store {
             }
             query.execute(&mut *tx).await.map_err(sql)?;
         }
+        let names = rows.iter().map(|(name, _)| name.as_str());
+        super::notify::announce(&mut tx, self.backend, names)
+            .await
+            .map_err(sql)?;
         tx.commit().await.map_err(sql)?;
         Ok(())
     }

@@ -8,6 +8,7 @@
 //! Argon2id hashes, tokens as hashes of their secret.
 
 pub mod bulk;
+pub mod notify;
 mod owners;
 mod records;
 mod schema;
@@ -325,6 +326,8 @@ enum Backend {
 pub struct Store {
     pool: AnyPool,
     backend: Backend,
+    /// The address, for a connection of its own that follows changes (PostgreSQL).
+    url: Option<std::sync::Arc<str>>,
     /// Whether the last change found the disk full (until a change or a probe of
     /// [`Store::check`] finds room again).
     full: std::sync::Arc<std::sync::atomic::AtomicBool>,
@@ -344,6 +347,7 @@ impl Store {
         Ok(Store {
             pool,
             backend,
+            url: (backend == Backend::Postgres).then(|| url.into()),
             full: Default::default(),
         })
     }

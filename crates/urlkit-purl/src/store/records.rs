@@ -15,12 +15,12 @@ pub const SEARCH_CAP: usize = 1000;
 
 /// The columns of a record; `deleted = TRUE` as `sqlx::Any` reads no SQLite `BOOLEAN`
 /// column (an expression it reads as a number, see [`Flag`]).
-const RECORD_COLUMNS: &str =
+pub(super) const RECORD_COLUMNS: &str =
     "name, body, version, domain, changed_at, changed_by, deleted = TRUE AS deleted";
 
-type RecordRow = (String, String, i64, Option<String>, i64, String, Flag);
+pub(super) type RecordRow = (String, String, i64, Option<String>, i64, String, Flag);
 
-fn stored_of(row: RecordRow) -> Result<Stored, StoreError> {
+pub(super) fn stored_of(row: RecordRow) -> Result<Stored, StoreError> {
     let (name, body, version, domain, changed_at, changed_by, Flag(deleted)) = row;
     let name = stored_name(&name)?;
     let body = stored_body(&body)?;
@@ -470,6 +470,10 @@ impl Store {
         .execute(&mut *tx)
         .await
         .map_err(StoreError::from)?;
+        // The other resolvers on the database reload the record when this commits.
+        super::notify::announce(&mut tx, self.backend, [name.as_str()])
+            .await
+            .map_err(StoreError::from)?;
         tx.commit().await.map_err(StoreError::from)?;
         Ok(Stored {
             record,
