@@ -1,6 +1,7 @@
 //! Several resolvers on one real PostgreSQL database, over real HTTP: an edit through one
 //! reaches the others within a second, two writes of one record at once give one success
-//! and one `412`, and a lost connection misses no change. Each test starts its own server (see
+//! and one `412`, and a database outage stops writes but not redirects, the service coming
+//! back by itself when the database does. Each test starts its own server (see
 //! `common/postgres.rs`: skipped by name without PostgreSQL, a failure under `CI=true`).
 
 #[path = "common/postgres.rs"]
@@ -22,6 +23,9 @@ use urlkit_purl::store::Store;
 /// How long an edit may take to reach the other instances.
 const EDIT_REACHES_ALL: Duration = Duration::from_secs(1);
 
+/// How long the service may take to come back after the database did.
+const RECOVERY: Duration = Duration::from_secs(30);
+
 fn name(text: &str) -> Name {
     Name::parse(text).unwrap()
 }
@@ -40,6 +44,8 @@ fn redirect(target: &str) -> Body {
 struct Tokens {
     /// alice's, with write rights on `/net/`.
     net: String,
+    /// root's, an administrator's.
+    admin: String,
 }
 
 /// Users root (administrator) and alice (password `correct horse`), the domains `/net/`
@@ -71,7 +77,8 @@ async fn owners(url: &str) -> Tokens {
         )
         .await
         .unwrap();
-    Tokens { net }
+    let (_, admin) = store.create_token("root", &[], None).await.unwrap();
+    Tokens { net, admin }
 }
 
 /// One resolver on the database at `url`, as `urlkit purl serve` runs it (records loaded,
@@ -379,6 +386,271 @@ async fn two_instances_writing_one_record_at_once_give_one_success_and_one_412()
         );
     }
     all_answer(&[&a, &b], "/net/r", 302, &winners[10]).await;
+}
+
+/// The write routes of the API, each as an administrator would send it, with what they
+/// send: (method, path, JSON body, If-Match).
+fn api_writes() -> Vec<(&'static str, &'static str, Value, Option<&'static str>)> {
+    vec![
+        (
+            "PUT",
+            "/-/api/purls/net/o",
+            json!({"type": "redirect", "target": "https://e.org/x"}),
+            Some("\"1\""),
+        ),
+        (
+            "PUT",
+            "/-/api/purls/net/new",
+            json!({"type": "redirect", "target": "https://e.org/x"}),
+            None,
+        ),
+        ("DELETE", "/-/api/purls/net/o", json!({}), Some("\"1\"")),
+        (
+            "POST",
+            "/-/api/restore/net/o",
+            json!({"version": 1}),
+            Some("\"1\""),
+        ),
+        (
+            "POST",
+            "/-/api/clone/net/copy",
+            json!({"from": "/net/o"}),
+            None,
+        ),
+        (
+            "POST",
+            "/-/api/domains",
+            json!({"prefix": "/edu/", "maintainers": ["alice"]}),
+            None,
+        ),
+        ("POST", "/-/api/users", json!({"name": "bob"}), None),
+        (
+            "POST",
+            "/-/api/groups",
+            json!({"name": "editors", "members": ["alice"]}),
+            None,
+        ),
+        (
+            "POST",
+            "/-/api/tokens",
+            json!({"grants": [{"domain": "/net/", "right": "write"}]}),
+            None,
+        ),
+        ("DELETE", "/-/api/tokens/0123456789abcdef", json!({}), None),
+    ]
+}
+
+/// The value of the hidden field `name` in a page.
+fn hidden(html: &str, name: &str) -> String {
+    let marker = format!("name=\"{name}\" value=\"");
+    let at = html
+        .find(&marker)
+        .unwrap_or_else(|| panic!("no {name} in {html}"))
+        + marker.len();
+    html[at..at + html[at..].find('"').unwrap()].to_string()
+}
+
+/// The `name=value` of the `Set-Cookie` named `name`.
+fn cookie(response: &reqwest::Response, name: &str) -> String {
+    response
+        .headers()
+        .get_all(header::SET_COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find(|v| v.starts_with(&format!("{name}=")))
+        .and_then(|v| v.split(';').next())
+        .unwrap_or_else(|| panic!("no cookie {name}"))
+        .to_string()
+}
+
+/// Logs alice in on the page of `instance`: the session cookie and its CSRF token, and
+/// the login form's cookie and token (for a second login).
+async fn log_in(instance: &Instance) -> (String, String, String, String) {
+    let form = instance.get("/-/login").await;
+    let login_cookie = cookie(&form, "urlkit-purl-login");
+    let login_csrf = hidden(&form.text().await.unwrap(), "csrf");
+    let done = instance
+        .client
+        .post(instance.url("/-/login"))
+        .header(header::COOKIE, &login_cookie)
+        .form(&[
+            ("csrf", login_csrf.as_str()),
+            ("user", "alice"),
+            ("password", "correct horse"),
+        ])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(done.status(), StatusCode::SEE_OTHER);
+    let session = cookie(&done, "urlkit-purl-session");
+    let page = instance
+        .client
+        .get(instance.url("/-/new"))
+        .header(header::COOKIE, &session)
+        .send()
+        .await
+        .unwrap();
+    let csrf = hidden(&page.text().await.unwrap(), "csrf");
+    (session, csrf, login_cookie, login_csrf)
+}
+
+/// PostgreSQL stopped under two instances: redirects go on from memory without waiting,
+/// every write route (API and page) answers `503` with `Retry-After`, `/-/readyz` fails;
+/// started again on the same data and port, writes go through again and reach the other
+/// instance, and both are ready again, by themselves.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_database_outage_stops_writes_not_redirects_and_the_service_comes_back() {
+    let test = "a_database_outage_stops_writes_not_redirects_and_the_service_comes_back";
+    let Some(server) = postgres::Postgres::start(test) else {
+        return;
+    };
+    let tokens = owners(&server.url()).await;
+    let (a, b) = (instance(&server.url()).await, instance(&server.url()).await);
+    let created = a
+        .put(
+            &tokens.net,
+            "/net/o",
+            json!({"type": "redirect", "target": "https://e.org/o"}),
+            ("If-None-Match", "*"),
+        )
+        .await;
+    assert_eq!(created.status(), StatusCode::CREATED);
+    all_answer(&[&a, &b], "/net/o", 302, "https://e.org/o").await;
+    let (session, csrf, login_cookie, login_csrf) = log_in(&a).await;
+    for instance in [&a, &b] {
+        assert_eq!(instance.get("/-/readyz").await.status(), StatusCode::OK);
+    }
+
+    server.stop();
+    for (n, instance) in [&a, &b].into_iter().enumerate() {
+        let started = Instant::now();
+        assert_eq!(
+            instance.answer("/net/o").await,
+            (302, "https://e.org/o".to_string()),
+            "instance {n}"
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(2),
+            "a redirect does not wait for the database"
+        );
+    }
+    let unavailable = |what: String, response: reqwest::Response| {
+        assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE, "{what}");
+        assert!(
+            response.headers().contains_key(header::RETRY_AFTER),
+            "{what}: no Retry-After"
+        );
+    };
+    // Each waits for the database a few seconds: all at once.
+    let mut writes = tokio::task::JoinSet::new();
+    for (method, path, body, expect) in api_writes() {
+        let mut request = b
+            .client
+            .request(method.parse().unwrap(), b.url(path))
+            .bearer_auth(&tokens.admin)
+            .json(&body);
+        request = match expect {
+            Some(version) => request.header(header::IF_MATCH, version),
+            None => request.header(header::IF_NONE_MATCH, "*"),
+        };
+        let send = request.send();
+        writes.spawn(async move { (format!("{method} {path}"), send.await.unwrap()) });
+    }
+    let page_writes: Vec<(&str, Vec<(&str, &str)>)> = vec![
+        (
+            "/-/edit",
+            vec![
+                ("csrf", &csrf),
+                ("name", "/net/o"),
+                ("type", "redirect"),
+                ("target", "https://e.org/page"),
+                ("version", "1"),
+                ("action", "save"),
+            ],
+        ),
+        (
+            "/-/restore",
+            vec![
+                ("csrf", &csrf),
+                ("name", "/net/o"),
+                ("version", "1"),
+                ("expect", "1"),
+            ],
+        ),
+        (
+            "/-/delete",
+            vec![("csrf", &csrf), ("name", "/net/o"), ("expect", "1")],
+        ),
+    ];
+    for (path, form) in page_writes {
+        let send = a
+            .client
+            .post(a.url(path))
+            .header(header::COOKIE, &session)
+            .form(&form)
+            .send();
+        writes.spawn(async move { (format!("POST {path}"), send.await.unwrap()) });
+    }
+    let login = a
+        .client
+        .post(a.url("/-/login"))
+        .header(header::COOKIE, &login_cookie)
+        .form(&[
+            ("csrf", login_csrf.as_str()),
+            ("user", "alice"),
+            ("password", "correct horse"),
+        ])
+        .send();
+    writes.spawn(async move { ("POST /-/login".to_string(), login.await.unwrap()) });
+    let mut answered = 0;
+    while let Some(write) = writes.join_next().await {
+        let (what, response) = write.unwrap();
+        unavailable(what, response);
+        answered += 1;
+    }
+    assert_eq!(answered, api_writes().len() + 4);
+    for instance in [&a, &b] {
+        let ready = instance.get("/-/readyz").await;
+        assert_eq!(ready.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(instance.answer("/net/o").await.0, 302);
+    }
+
+    server.start_again();
+    within(RECOVERY, "a write through b succeeds again", || async {
+        let response = b
+            .put(
+                &tokens.net,
+                "/net/o",
+                json!({"type": "redirect", "target": "https://e.org/back"}),
+                ("If-Match", "\"1\""),
+            )
+            .await;
+        response.status() == StatusCode::OK
+    })
+    .await;
+    within(RECOVERY, "the other instance sees it", || async {
+        a.answer("/net/o").await == (302, "https://e.org/back".to_string())
+    })
+    .await;
+    for (n, instance) in [&a, &b].into_iter().enumerate() {
+        within(
+            RECOVERY,
+            &format!("instance {n} is ready again"),
+            || async { instance.get("/-/readyz").await.status() == StatusCode::OK },
+        )
+        .await;
+    }
+    // Listening again: the next edit reaches the other instance within the second.
+    let changed = a
+        .put(
+            &tokens.net,
+            "/net/o",
+            json!({"type": "redirect", "target": "https://e.org/again"}),
+            ("If-Match", "\"2\""),
+        )
+        .await;
+    assert_eq!(changed.status(), StatusCode::OK);
+    all_answer(&[&b], "/net/o", 302, "https://e.org/again").await;
 }
 
 /// The follower's connection ended by the server (as a restart of a connection pooler or

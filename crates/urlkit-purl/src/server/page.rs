@@ -29,6 +29,9 @@ pub struct Ctx {
     chosen: Option<Lang>,
     session: Option<(String, Session)>,
     actor: Option<Actor>,
+    /// Whether the session's user could not be read (the database is down): a write is
+    /// then unavailable, not unauthorised.
+    store_failed: bool,
     path: String,
 }
 
@@ -71,8 +74,15 @@ impl Ctx {
 pub async fn context(state: &PurlState, uri: &Uri, headers: &HeaderMap) -> Ctx {
     let (lang, chosen) = language(uri.query(), headers);
     let session = state.sessions.of(headers);
+    let mut store_failed = false;
     let actor = match &session {
-        Some((_, s)) => state.registry.store().actor(&s.user).await.ok().flatten(),
+        Some((_, s)) => match state.registry.store().actor(&s.user).await {
+            Ok(actor) => actor,
+            Err(_) => {
+                store_failed = true;
+                None
+            }
+        },
         None => None,
     };
     Ctx {
@@ -80,6 +90,7 @@ pub async fn context(state: &PurlState, uri: &Uri, headers: &HeaderMap) -> Ctx {
         chosen,
         session,
         actor,
+        store_failed,
         // The one page outside /-/ is a record's `?info`, whose language switch must not
         // follow the record: it points at the same view under /-/info.
         path: if uri.path().starts_with(RESERVED_PREFIX) {
@@ -327,6 +338,16 @@ pub async fn login_page(State(state): State<PurlState>, uri: Uri, headers: Heade
         &main,
     );
     with_login_cookie(response, &token, state.tls)
+}
+
+/// A `503` answer gets `Retry-After`, as [`unavailable_page`]'s.
+fn retry_later(mut response: Response) -> Response {
+    if response.status() == StatusCode::SERVICE_UNAVAILABLE {
+        response
+            .headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
+    }
+    response
 }
 
 fn unavailable_page(ctx: &Ctx, state: &PurlState) -> Response {
@@ -717,6 +738,9 @@ fn edit_form(ctx: &Ctx, draft: &Draft, notice: &str, creating: bool) -> String {
 }
 
 fn need_login(ctx: &Ctx, state: &PurlState) -> Response {
+    if ctx.store_failed {
+        return unavailable_page(ctx, state);
+    }
     let main = format!(
         "<p class=\"error\" role=\"alert\">{} <a href=\"/-/login\">{}</a></p>",
         ctx.t("purl-need-login"),
@@ -946,7 +970,7 @@ pub async fn edit(
                 }
                 other => error_notice(&refusal_text(&ctx, &other)),
             };
-            again(&draft, notice, status)
+            retry_later(again(&draft, notice, status))
         }
     }
 }
@@ -1273,7 +1297,7 @@ async fn change(
         Err(e) => {
             let status = refusal_status(&e);
             state.metrics.wrote(operation, super::api::outcome(&e));
-            fail(status, refusal_text(&ctx, &e))
+            retry_later(fail(status, refusal_text(&ctx, &e)))
         }
     }
 }

@@ -46,6 +46,10 @@ pub(super) const LATEST: i64 = MIGRATIONS[MIGRATIONS.len() - 1].0;
 /// How long a statement waits for another process's lock before it fails as locked.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
+/// How long a statement waits for a connection to PostgreSQL (a server that is down is
+/// retried until then).
+const PG_ACQUIRE_TIMEOUT: Duration = Duration::from_secs(3);
+
 /// Most connections to a database file (SQLite has one writer at a time anyway).
 const MAX_CONNECTIONS: u32 = 8;
 
@@ -156,7 +160,12 @@ pub(super) async fn connect(url: &str) -> Result<(AnyPool, Backend), StoreError>
         } else {
             Some(Duration::from_secs(3600))
         })
-        .acquire_timeout(BUSY_TIMEOUT * 2)
+        // A server that went away refuses connections at once, but the pool retries
+        // until this runs out: a write waits that long before it answers 503.
+        .acquire_timeout(match backend {
+            Backend::Sqlite => BUSY_TIMEOUT * 2,
+            Backend::Postgres => PG_ACQUIRE_TIMEOUT,
+        })
         .after_connect(move |connection, _| Box::pin(prepare(connection, backend)))
         .connect_with(options)
         .await

@@ -103,42 +103,72 @@ impl Postgres {
         // A port can be taken between the probe and the start: try a few.
         for attempt in 0..5 {
             server.port = free_port();
-            let options = format!(
-                "-h 127.0.0.1 -p {} -k {} -c fsync=off -c synchronous_commit=off \
-                 -c full_page_writes=off -c max_connections=100",
-                server.port,
-                path(server.dir.path()),
-            );
-            let log = server.dir.path().join("server.log");
-            let started = server.try_run(
-                "pg_ctl",
-                &[
-                    "start",
-                    "-w",
-                    "-t",
-                    "60",
-                    "-D",
-                    path(&data),
-                    "-l",
-                    path(&log),
-                    "-o",
-                    &options,
-                ],
-            );
-            if started.status.success() {
+            let started = server.pg_ctl_start();
+            if started.is_ok() {
                 break;
             }
-            let log = std::fs::read_to_string(&log).unwrap_or_default();
+            let log = std::fs::read_to_string(server.log()).unwrap_or_default();
             if attempt == 4 || !log.contains("in use") {
-                panic!(
-                    "pg_ctl start failed: {}{}\n{log}",
-                    String::from_utf8_lossy(&started.stdout),
-                    String::from_utf8_lossy(&started.stderr)
-                );
+                panic!("{}", started.unwrap_err());
             }
         }
         server.create_database("purl");
         Some(server)
+    }
+
+    /// `pg_ctl start` on the data directory and port; the error says why not (with the
+    /// server's log).
+    fn pg_ctl_start(&self) -> Result<(), String> {
+        let options = format!(
+            "-h 127.0.0.1 -p {} -k {} -c fsync=off -c synchronous_commit=off \
+             -c full_page_writes=off -c max_connections=100",
+            self.port,
+            path(self.dir.path()),
+        );
+        let log = self.log();
+        let data = self.data();
+        let started = self.try_run(
+            "pg_ctl",
+            &[
+                "start",
+                "-w",
+                "-t",
+                "60",
+                "-D",
+                path(&data),
+                "-l",
+                path(&log),
+                "-o",
+                &options,
+            ],
+        );
+        if started.status.success() {
+            return Ok(());
+        }
+        Err(format!(
+            "pg_ctl start failed: {}{}\n{}",
+            String::from_utf8_lossy(&started.stdout),
+            String::from_utf8_lossy(&started.stderr),
+            std::fs::read_to_string(&log).unwrap_or_default()
+        ))
+    }
+
+    /// Stops the server (`pg_ctl stop -m fast`: open connections are ended), keeping its
+    /// data for [`Postgres::start_again`].
+    pub fn stop(&self) {
+        let data = self.data();
+        self.run("pg_ctl", &["stop", "-m", "fast", "-w", "-D", path(&data)]);
+    }
+
+    /// Starts the stopped server again on the same data directory and port.
+    pub fn start_again(&self) {
+        if let Err(error) = self.pg_ctl_start() {
+            panic!("{error}");
+        }
+    }
+
+    fn log(&self) -> PathBuf {
+        self.dir.path().join("server.log")
     }
 
     /// Creates another database on this server.
