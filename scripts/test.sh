@@ -12,7 +12,9 @@
 #              streaming, and its raw exports called with bad arguments
 #   browser    the web tool's page driven in Chromium (tests-browser/)
 #   deploy     three instances behind nginx on one S3 bucket (moto), checked by
-#              scripts/deploy/local.sh, and the systemd unit verified
+#              scripts/deploy/local.sh, and the systemd unit verified; then three PURL
+#              resolvers behind nginx on one PostgreSQL (scripts/deploy/purl-local.sh:
+#              edits reaching all, an outage, nginx -t, the resolver's unit verified)
 #   aarch64    the library's tests and the CLI contract on aarch64 under qemu-aarch64
 #   miri       the WebAssembly module's exports under Miri (nightly)
 #   python     the Python package (crates/urlkit-py): its wheel built once in release,
@@ -230,6 +232,11 @@ section_deploy() {
   fi
   cargo build --locked -p urlkit-cli
   run_section deploy scripts/deploy/local.sh check "$URLKIT_BIN"
+  if ! ensure_debian postgresql; then
+    skip_section deploy-purl "needs PostgreSQL (Debian's postgresql)"
+    return
+  fi
+  run_section deploy-purl scripts/deploy/purl-local.sh check "$URLKIT_BIN"
 }
 
 section_aarch64() {
