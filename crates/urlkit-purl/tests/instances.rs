@@ -293,6 +293,13 @@ async fn an_edit_through_one_instance_reaches_the_others_within_a_second() {
     for instance in [&a, &b, &c] {
         // 2,000 imported, /net/a and /net/chain.
         assert_eq!(instance.state.registry().table().len(), 2_002);
+        let metrics = instance.get("/-/metrics").await.text().await.unwrap();
+        assert!(
+            metrics
+                .lines()
+                .any(|line| line == "urlkit_purl_records 2002"),
+            "{metrics}"
+        );
     }
     // The API's view of the record is the same everywhere.
     for instance in [&a, &b, &c] {

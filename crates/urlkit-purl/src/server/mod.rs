@@ -293,6 +293,11 @@ async fn readyz(State(state): State<PurlState>) -> Response {
 }
 
 async fn metrics_route(State(state): State<PurlState>) -> Response {
+    // Other resolvers' changes on a shared database change the count too.
+    state
+        .metrics
+        .records
+        .set(state.registry.table().len() as i64);
     (
         [(
             header::CONTENT_TYPE,
