@@ -18,8 +18,8 @@ macro_rules! out {
     };
 }
 
-mod import;
 mod records;
+mod transfer;
 
 use records::{Records, Remote};
 use urlkit_purl::server::api::RecordView;
@@ -34,6 +34,9 @@ use urlkit_purl::server::api::RecordView;
   urlkit purl add /net/vocab --offer 'text/html=https://example.net/v.html' \\
       --offer 'text/turtle=https://example.net/v.ttl' --fallback https://example.net/v.html
   urlkit purl history /net/docs
+  urlkit purl export --out records.jsonl
+  urlkit purl import records.jsonl --dry-run
+  urlkit purl import .htaccess --prefix /w3id/
   urlkit purl restore /net/docs 1
   urlkit purl token create alice --domain /net/=write --label deploy
   urlkit purl serve --addr 127.0.0.1:8081
@@ -76,8 +79,11 @@ enum PurlSub {
     Serve(ServeArgs),
     #[command(flatten)]
     Records(RecordSub),
-    /// Create many records from JSON Lines: {"name": "/x", "record": {…}} a line.
+    /// Import records: an export (histories and all), JSON Lines, CSV, an .htaccess or
+    /// PURLZ's batch XML; new names are created, changed records get a new version.
     Import(ImportArgs),
+    /// Export every record with its whole history as JSON Lines, in order of name.
+    Export(ExportArgs),
     /// Users.
     #[command(subcommand)]
     User(UserSub),
@@ -252,14 +258,46 @@ struct CloneArgs {
 }
 
 #[derive(Args, Debug)]
+#[command(
+    after_help = "Formats (--format, or from the file's name: .jsonl .csv .xml .htaccess):
+  export     a line of `urlkit purl export` a record: versions, history, tombstones, domains
+  jsonl      {\"name\": \"/net/a\", \"record\": {\"type\": \"redirect\", \"target\": \"https://…\"}}
+  csv        name,type,target[,status] with that header; type redirect, partial, chain, gone,
+             not_found (or 301 302 303 307 308 404 410)
+  htaccess   RewriteRule ^a$ https://… [R=303,L]; ^a/(.*)$ https://…/$1 as a partial
+             record; RewriteCond %{HTTP_ACCEPT} … as negotiated offers (needs --prefix)
+  purlz-xml  <purls><purl id=\"/a\" type=\"302\"><target url=\"https://…\"/></purl></purls>
+
+A name without a record is created; a record as the file has it is left alone; any other
+becomes a new version (reason \"import\" unless --reason). What is not understood is shown
+as FILE:LINE: …; then nothing is written (status 1) unless --skip-unknown."
+)]
 struct ImportArgs {
-    /// The file (- for standard input): one {"name": …, "record": …} a line, the record
-    /// as the API's PUT takes it ({"type": "redirect", "target": …}). A bad line writes
-    /// nothing.
+    /// The file (- for standard input, JSON Lines or an export unless --format says).
     file: std::path::PathBuf,
-    /// Why, for the history of every record.
+    /// export, jsonl, csv, htaccess or purlz-xml [default: from the file's name].
+    #[arg(long, value_name = "FORMAT")]
+    format: Option<String>,
+    /// For an .htaccess: the names of its directory (/w3id/), put before each rule's.
+    #[arg(long, value_name = "PREFIX")]
+    prefix: Option<String>,
+    /// Show what would be created, changed, left unchanged or skipped; write nothing.
+    #[arg(long)]
+    dry_run: bool,
+    /// Import what is understood even when some of the file is not (said on standard
+    /// error; the status stays 0).
+    #[arg(long)]
+    skip_unknown: bool,
+    /// Why, for the history of every record created or changed [default: import].
     #[arg(long, value_name = "TEXT")]
     reason: Option<String>,
+}
+
+#[derive(Args, Debug)]
+struct ExportArgs {
+    /// Write to FILE instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    out: Option<std::path::PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -785,12 +823,17 @@ async fn local(command: PurlCommand) -> Outcome {
             return records(&file, sub).await;
         }
         PurlSub::Import(args) => {
-            let args = import::ImportArgs {
+            let args = transfer::ImportArgs {
                 file: &args.file,
+                format: args.format.as_deref(),
+                prefix: args.prefix.as_deref(),
                 reason: args.reason.as_deref(),
+                dry_run: args.dry_run,
+                skip_unknown: args.skip_unknown,
             };
-            import::run(&store, &actor, args).await?;
+            transfer::import(&store, &actor, args).await?;
         }
+        PurlSub::Export(args) => transfer::export(&store, args.out.as_deref()).await?,
         PurlSub::User(UserSub::Add {
             name,
             admin,

@@ -1,9 +1,13 @@
 //! Many new records at once (an import, a benchmark's million): the same checks as
 //! [`Store::put`] creating a record, written with their creation events a batch at a time.
 
+use super::records::{
+    body_text, event_of, kind_text, stored_of, EventRow, RecordRow, RECORD_COLUMNS,
+};
 use super::{now, stored_name, Store, StoreError, WriteError};
-use crate::model::{Actor, Body};
-use std::collections::HashSet;
+use crate::model::{Actor, Body, Expect, Stored};
+use crate::transfer::export::Exported;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use urlkit::purl::Name;
 
@@ -233,6 +237,384 @@ impl Store {
             .map_err(sql)?;
         tx.commit().await.map_err(sql)?;
         Ok(())
+    }
+}
+
+/// What an import did, or would do, with one record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Applied {
+    /// The name had no record: created (for an export, with its whole history).
+    Created,
+    /// The name had another record (or a tombstone): a new version, with the import's
+    /// reason.
+    Changed,
+    /// The name has this record already: left alone.
+    Unchanged,
+    /// Not written, and why (a name outside the actor's domains, a change by someone else
+    /// meanwhile …).
+    Refused(String),
+}
+
+impl Store {
+    /// A page of the export: at most `page` records (at least one) with names after
+    /// `after` (all from the first when `None`), in order of name, each with its whole
+    /// history. An empty page is the end.
+    pub async fn export_page(
+        &self,
+        after: Option<&Name>,
+        page: usize,
+    ) -> Result<Vec<Exported>, StoreError> {
+        let page = i64::try_from(page.max(1)).unwrap_or(i64::MAX);
+        let after = after.map_or("", Name::as_str);
+        let rows: Vec<RecordRow> = sqlx::query_as(&format!(
+            "SELECT {RECORD_COLUMNS} FROM records WHERE name > $1 ORDER BY name LIMIT $2"
+        ))
+        .bind(after)
+        .bind(page)
+        .fetch_all(&self.pool)
+        .await?;
+        let Some(last) = rows.last().map(|row| row.0.clone()) else {
+            return Ok(Vec::new());
+        };
+        let events: Vec<EventRow> = sqlx::query_as(
+            "SELECT name, version, at, user_name, token, kind, before_body, after_body, reason \
+             FROM events WHERE name > $1 AND name <= $2 ORDER BY name, version",
+        )
+        .bind(after)
+        .bind(&last)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut events = events.into_iter().peekable();
+        let mut page = Vec::with_capacity(rows.len());
+        for row in rows {
+            let stored = stored_of(row)?;
+            let mut history = Vec::new();
+            while let Some(event) = events.next_if(|e| e.0.as_str() <= stored.record.name.as_str())
+            {
+                // Events of a name without a record (none are written so) are left out.
+                if event.0 == stored.record.name.as_str() {
+                    history.push(event_of(event)?);
+                }
+            }
+            page.push(Exported::of(&stored, &history));
+        }
+        Ok(page)
+    }
+
+    /// The stored records of `names` (tombstones too).
+    async fn current_of<'n>(
+        &self,
+        names: impl Iterator<Item = &'n Name>,
+    ) -> Result<HashMap<String, Stored>, StoreError> {
+        let names: Vec<&Name> = names.collect();
+        let mut found = HashMap::with_capacity(names.len());
+        for chunk in names.chunks(ROWS_PER_STATEMENT) {
+            let marks = (1..=chunk.len())
+                .map(|n| format!("${n}"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let query = format!("SELECT {RECORD_COLUMNS} FROM records WHERE name IN ({marks})");
+            let mut query = sqlx::query_as::<_, RecordRow>(&query);
+            for name in chunk {
+                query = query.bind(name.as_str());
+            }
+            for row in query.fetch_all(&self.pool).await? {
+                let stored = stored_of(row)?;
+                found.insert(stored.record.name.as_str().to_string(), stored);
+            }
+        }
+        Ok(found)
+    }
+
+    /// Imports `records` (a batch of an import; names should not repeat): a name without
+    /// a record gets one, created with the others in one transaction; a name whose record
+    /// (or tombstone) differs gets a new version; a name that has this record already is
+    /// left alone. Each change is the actor's, with `reason`, owner checks as for
+    /// [`Store::put`]. With `dry_run` nothing is written and the answer says what would be.
+    /// Chains are not checked against the other records (the caller does that).
+    ///
+    /// Bad input: a record the actor may not write, a body that makes no record, a name
+    /// given twice, or a record changed by someone else meanwhile is
+    /// [`Applied::Refused`], the others written; a database that fails is the error (the
+    /// creations of the batch are then not written, the changes before it are).
+    pub async fn apply(
+        &self,
+        actor: &Actor,
+        records: Vec<(Name, Body)>,
+        reason: Option<&str>,
+        dry_run: bool,
+    ) -> Result<Vec<Applied>, StoreError> {
+        let current = self
+            .current_of(records.iter().map(|(name, _)| name))
+            .await?;
+        let prefixes = self.domain_prefixes().await?;
+        let mut answers = Vec::with_capacity(records.len());
+        let mut creations = Vec::new();
+        let mut changes = Vec::new();
+        let mut seen = HashSet::with_capacity(records.len());
+        for (i, (name, body)) in records.into_iter().enumerate() {
+            if !seen.insert(name.clone()) {
+                answers.push(Applied::Refused("the name comes twice".into()));
+                continue;
+            }
+            if let Err(error) = body.clone().into_record(name.clone()) {
+                answers.push(Applied::Refused(WriteError::Invalid(error).to_string()));
+                continue;
+            }
+            let answer = match current.get(name.as_str()) {
+                None => {
+                    let domain = longest_domain(&prefixes, &name);
+                    if actor.may_write(&name, domain) {
+                        creations.push((i, name, body));
+                        Applied::Created
+                    } else {
+                        Applied::Refused(
+                            WriteError::Forbidden {
+                                domain: domain.cloned(),
+                            }
+                            .to_string(),
+                        )
+                    }
+                }
+                Some(stored) if !stored.deleted && Body::of(&stored.record) == body => {
+                    Applied::Unchanged
+                }
+                Some(stored) => {
+                    if actor.may_write(&name, stored.domain.as_ref()) {
+                        changes.push((i, name, body, stored.version));
+                        Applied::Changed
+                    } else {
+                        Applied::Refused(
+                            WriteError::Forbidden {
+                                domain: stored.domain.clone(),
+                            }
+                            .to_string(),
+                        )
+                    }
+                }
+            };
+            answers.push(answer);
+        }
+        if dry_run {
+            return Ok(answers);
+        }
+        if !creations.is_empty() {
+            let positions: Vec<usize> = creations.iter().map(|(i, _, _)| *i).collect();
+            let batch = creations
+                .into_iter()
+                .map(|(_, name, body)| (name, body))
+                .collect();
+            if let Err((at, error)) = self
+                .import_batch(actor, batch, reason, 0, &mut HashSet::new())
+                .await
+            {
+                match (at, error) {
+                    (Some(at), error) => {
+                        // Created meanwhile by someone else: this batch is written again
+                        // without it by the caller's next import of the file.
+                        answers[positions[at]] = Applied::Refused(format!(
+                            "{error}; nothing of its batch of {} new records was written",
+                            positions.len()
+                        ));
+                        for &i in &positions {
+                            if answers[i] == Applied::Created {
+                                answers[i] = Applied::Refused(
+                                    "not written: another record of its batch was refused".into(),
+                                );
+                            }
+                        }
+                    }
+                    (None, WriteError::Store(error)) => return Err(error),
+                    (None, other) => {
+                        return Err(StoreError::new(
+                            super::StoreProblem::Other,
+                            other.to_string(),
+                        ))
+                    }
+                }
+            }
+        }
+        for (i, name, body, version) in changes {
+            match self
+                .put(actor, &name, body, Expect::Version(version), reason)
+                .await
+            {
+                Ok(_) => {}
+                Err(WriteError::Store(error)) => return Err(error),
+                Err(other) => answers[i] = Applied::Refused(other.to_string()),
+            }
+        }
+        Ok(answers)
+    }
+
+    /// Imports records of an export (see [`crate::transfer::export`]): a name without a
+    /// record gets it with its whole history as exported (versions, events with their
+    /// authors, tokens, times and reasons, tombstone, domain), so that the database's
+    /// export gives the same lines; a name whose record is the exported one (version,
+    /// body, tombstone) is left alone; a name with another record gets the exported one as
+    /// a new version (a deletion for a tombstone) with `reason`. With `dry_run` nothing is
+    /// written.
+    ///
+    /// Bad input: histories are written as given, so only an administrator may import
+    /// them: anyone else has every record [`Applied::Refused`]; a tombstone in the file
+    /// over another tombstone, or a change refused as by [`Store::put`], is refused too.
+    /// A database that fails is the error (the batch's new records are then not written).
+    pub async fn apply_exported(
+        &self,
+        actor: &Actor,
+        records: Vec<Exported>,
+        reason: Option<&str>,
+        dry_run: bool,
+    ) -> Result<Vec<Applied>, StoreError> {
+        if !actor.admin {
+            return Ok(records
+                .iter()
+                .map(|_| {
+                    Applied::Refused(
+                        "an export's histories are written as they are: only an administrator \
+                         imports them"
+                            .into(),
+                    )
+                })
+                .collect());
+        }
+        let current = self.current_of(records.iter().map(|r| &r.name)).await?;
+        let mut answers = Vec::with_capacity(records.len());
+        let mut creations: Vec<&Exported> = Vec::new();
+        let mut changes = Vec::new();
+        let mut seen = HashSet::with_capacity(records.len());
+        for (i, exported) in records.iter().enumerate() {
+            if !seen.insert(exported.name.clone()) {
+                answers.push(Applied::Refused("the name comes twice".into()));
+                continue;
+            }
+            answers.push(match current.get(exported.name.as_str()) {
+                None => {
+                    creations.push(exported);
+                    Applied::Created
+                }
+                Some(stored)
+                    if stored.version == exported.version
+                        && stored.deleted == exported.deleted
+                        && Body::of(&stored.record) == exported.record =>
+                {
+                    Applied::Unchanged
+                }
+                Some(stored) if stored.deleted && exported.deleted => Applied::Refused(format!(
+                    "a tombstone here (version {}) and in the file (version {}): left as it is",
+                    stored.version, exported.version
+                )),
+                Some(stored) => {
+                    changes.push((i, exported, stored.version));
+                    Applied::Changed
+                }
+            });
+        }
+        if dry_run {
+            return Ok(answers);
+        }
+        if !creations.is_empty() {
+            self.insert_exported(&creations).await?;
+        }
+        for (i, exported, version) in changes {
+            let name = &exported.name;
+            let written = if exported.deleted {
+                let message = match &exported.record.action {
+                    urlkit::purl::Action::Gone { message } => Some(message.as_str()),
+                    _ => None,
+                };
+                self.delete(actor, name, Expect::Version(version), message, reason)
+                    .await
+            } else {
+                self.put(
+                    actor,
+                    name,
+                    exported.record.clone(),
+                    Expect::Version(version),
+                    reason,
+                )
+                .await
+            };
+            match written {
+                Ok(_) => {}
+                Err(WriteError::Store(error)) => return Err(error),
+                Err(other) => answers[i] = Applied::Refused(other.to_string()),
+            }
+        }
+        Ok(answers)
+    }
+
+    /// Writes exported records and their events as they are, in one transaction.
+    async fn insert_exported(&self, records: &[&Exported]) -> Result<(), StoreError> {
+        let mut tx = self.begin_write().await?;
+        for chunk in records.chunks(ROWS_PER_STATEMENT) {
+            let marks = numbered(chunk.len(), 7, |n| {
+                format!(
+                    "(${}, ${}, ${}, ${}, ${}, ${}, ${})",
+                    n,
+                    n + 1,
+                    n + 2,
+                    n + 3,
+                    n + 4,
+                    n + 5,
+                    n + 6
+                )
+            });
+            let query = format!(
+                "INSERT INTO records (name, body, version, domain, changed_at, changed_by, \
+                 deleted) VALUES {marks}"
+            );
+            let mut query = sqlx::query(&query);
+            for exported in chunk {
+                query = query
+                    .bind(exported.name.as_str())
+                    .bind(body_text(&exported.record))
+                    .bind(exported.version)
+                    .bind(exported.domain.as_ref().map(Name::as_str))
+                    .bind(exported.changed_at)
+                    .bind(exported.changed_by.as_str())
+                    .bind(exported.deleted);
+            }
+            query.execute(&mut *tx).await?;
+        }
+        let events: Vec<crate::model::Event> = records.iter().flat_map(|r| r.events()).collect();
+        for chunk in events.chunks(ROWS_PER_STATEMENT / 2) {
+            let marks = numbered(chunk.len(), 9, |n| {
+                let marks: Vec<String> = (n..n + 9).map(|m| format!("${m}")).collect();
+                format!("({})", marks.join(", "))
+            });
+            let query = format!(
+                "INSERT INTO events (name, version, at, user_name, token, kind, before_body, \
+                 after_body, reason) VALUES {marks}"
+            );
+            let mut query = sqlx::query(&query);
+            for event in chunk {
+                query = query
+                    .bind(event.name.as_str())
+                    .bind(event.version)
+                    .bind(event.at)
+                    .bind(event.user.as_str())
+                    .bind(event.token.as_deref())
+                    .bind(kind_text(event.kind))
+                    .bind(event.before.as_ref().map(body_text))
+                    .bind(body_text(&event.after))
+                    .bind(event.reason.as_deref());
+            }
+            query.execute(&mut *tx).await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// The prefixes of every domain.
+    async fn domain_prefixes(&self) -> Result<Vec<Name>, StoreError> {
+        let prefixes: Vec<(String,)> = sqlx::query_as("SELECT prefix FROM domains")
+            .fetch_all(&self.pool)
+            .await?;
+        prefixes
+            .iter()
+            .map(|(prefix,)| stored_name(prefix))
+            .collect()
     }
 }
 

@@ -38,7 +38,7 @@ pub(super) fn stored_of(row: RecordRow) -> Result<Stored, StoreError> {
     })
 }
 
-type EventRow = (
+pub(super) type EventRow = (
     String,
     i64,
     i64,
@@ -50,7 +50,7 @@ type EventRow = (
     Option<String>,
 );
 
-fn event_of(row: EventRow) -> Result<Event, StoreError> {
+pub(super) fn event_of(row: EventRow) -> Result<Event, StoreError> {
     let (name, version, at, user, token, kind, before, after, reason) = row;
     let kind = serde_json::from_value(serde_json::Value::String(kind.clone())).map_err(|_| {
         StoreError::new(
@@ -71,7 +71,7 @@ fn event_of(row: EventRow) -> Result<Event, StoreError> {
     })
 }
 
-fn kind_text(kind: EventKind) -> &'static str {
+pub(super) fn kind_text(kind: EventKind) -> &'static str {
     match kind {
         EventKind::Create => "create",
         EventKind::Update => "update",
@@ -80,7 +80,7 @@ fn kind_text(kind: EventKind) -> &'static str {
     }
 }
 
-fn body_text(body: &Body) -> String {
+pub(super) fn body_text(body: &Body) -> String {
     serde_json::to_string(body).expect("a record body is always JSON")
 }
 
