@@ -62,6 +62,29 @@ fn numbered(rows: usize, per_row: usize, row: impl Fn(usize) -> String) -> Strin
 }
 
 impl Store {
+    /// `sql` with its numbered parameters (`$1`, `$2` …, in increasing order in the text)
+    /// as SQLite's anonymous `?` on SQLite: sqlx looks up each numbered parameter's name
+    /// by a scan of all of them, which for a statement of thousands of values costs more
+    /// than the statement itself.
+    fn positional(&self, sql: String) -> String {
+        if self.backend != super::Backend::Sqlite {
+            return sql;
+        }
+        let mut out = String::with_capacity(sql.len());
+        let mut chars = sql.chars().peekable();
+        while let Some(c) = chars.next() {
+            if c == '$' && chars.peek().is_some_and(char::is_ascii_digit) {
+                while chars.peek().is_some_and(char::is_ascii_digit) {
+                    chars.next();
+                }
+                out.push('?');
+            } else {
+                out.push(c);
+            }
+        }
+        out
+    }
+
     /// Creates every record of `records`, each with its creation event (who is `actor`,
     /// why is `reason`), [`IMPORT_BATCH`] records per transaction, in the order given.
     /// Returns how many were written.
@@ -153,6 +176,7 @@ impl Store {
                 .collect::<Vec<_>>()
                 .join(", ");
             let query = format!("SELECT name FROM records WHERE name IN ({marks}) LIMIT 1");
+            let query = self.positional(query);
             let mut query = sqlx::query_as::<_, (String,)>(&query);
             for (name, _) in chunk {
                 query = query.bind(name.as_str());
@@ -194,6 +218,7 @@ impl Store {
                 "INSERT INTO records (name, body, version, domain, changed_at, changed_by, \
                  deleted) VALUES {marks}"
             );
+            let query = self.positional(query);
             let mut query = sqlx::query(&query);
             for ((name, body), domain) in chunk.iter().zip(chunk_domains) {
                 query = query
@@ -219,6 +244,7 @@ impl Store {
                 "INSERT INTO events (name, version, at, user_name, token, kind, before_body, \
                  after_body, reason) VALUES {marks}"
             );
+            let query = self.positional(query);
             let mut query = sqlx::query(&query);
             for (name, body) in chunk {
                 query = query
@@ -314,6 +340,7 @@ impl Store {
                 .collect::<Vec<_>>()
                 .join(", ");
             let query = format!("SELECT {RECORD_COLUMNS} FROM records WHERE name IN ({marks})");
+            let query = self.positional(query);
             let mut query = sqlx::query_as::<_, RecordRow>(&query);
             for name in chunk {
                 query = query.bind(name.as_str());
@@ -564,6 +591,7 @@ impl Store {
                 "INSERT INTO records (name, body, version, domain, changed_at, changed_by, \
                  deleted) VALUES {marks}"
             );
+            let query = self.positional(query);
             let mut query = sqlx::query(&query);
             for exported in chunk {
                 query = query
@@ -587,6 +615,7 @@ impl Store {
                 "INSERT INTO events (name, version, at, user_name, token, kind, before_body, \
                  after_body, reason) VALUES {marks}"
             );
+            let query = self.positional(query);
             let mut query = sqlx::query(&query);
             for event in chunk {
                 query = query
