@@ -9,11 +9,13 @@
 
 pub mod bulk;
 pub mod notify;
+mod checks;
 mod owners;
 mod records;
 mod schema;
 mod tokens;
 
+pub use checks::CheckFilter;
 pub use owners::check_account_name;
 pub use records::{DELETED_MESSAGE, SEARCH_CAP};
 pub use tokens::TOKEN_PREFIX;

@@ -30,6 +30,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "owner changes",
         include_str!("../../migrations/0002_owner_changes.sql"),
     ),
+    (
+        3,
+        "target checks",
+        include_str!("../../migrations/0003_checks.sql"),
+    ),
 ];
 
 /// What PostgreSQL runs after a version's file: (version, SQL).
