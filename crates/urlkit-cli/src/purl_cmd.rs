@@ -84,6 +84,9 @@ enum PurlSub {
     Import(ImportArgs),
     /// Export every record with its whole history as JSON Lines, in order of name.
     Export(ExportArgs),
+    /// Check every target of the records now (the link checker): prints each broken or
+    /// moved one and a summary; exit status 1 when one is broken.
+    Check(CheckArgs),
     /// Users.
     #[command(subcommand)]
     User(UserSub),
@@ -130,8 +133,59 @@ struct ServeArgs {
     /// `Cache-Control: max-age` in seconds of redirects whose record sets none.
     #[arg(long, value_name = "SECONDS", default_value = "300")]
     default_max_age: u32,
+    /// Time between runs of the link checker over every target (0: never).
+    #[arg(long, value_name = "DURATION", default_value = "24h", value_parser = parse_every)]
+    check_every: std::time::Duration,
+    #[command(flatten)]
+    checker: CheckerArgs,
     #[command(flatten)]
     connection: crate::serve_cmd::ConnectionArgs,
+}
+
+/// How the link checker goes about it (`urlkit purl check`, and `serve`'s runs).
+#[derive(Args, Debug, Clone)]
+struct CheckerArgs {
+    /// Link checker: requests to one host at once.
+    #[arg(long, value_name = "N", default_value = "1", value_parser = clap::value_parser!(u32).range(1..))]
+    concurrency_per_host: u32,
+    /// Link checker: milliseconds between one request's end and the next one's start on
+    /// one host (a longer Crawl-delay in the host's robots.txt wins).
+    #[arg(long, value_name = "MS", default_value = "1000")]
+    delay_ms: u64,
+    /// Link checker: seconds one request may take, connecting included.
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = clap::value_parser!(u64).range(1..))]
+    timeout: u64,
+}
+
+impl CheckerArgs {
+    fn options(&self) -> urlkit_purl::checker::CheckerOptions {
+        urlkit_purl::checker::CheckerOptions {
+            per_host: self.concurrency_per_host as usize,
+            delay: std::time::Duration::from_millis(self.delay_ms),
+            timeout: std::time::Duration::from_secs(self.timeout),
+            ..Default::default()
+        }
+    }
+}
+
+/// `--check-every`: a duration (`24h`, `90m`), or 0 for never.
+fn parse_every(text: &str) -> Result<std::time::Duration, String> {
+    if text.trim() == "0" {
+        return Ok(std::time::Duration::ZERO);
+    }
+    urlkit_web::parse_duration(text)
+}
+
+#[derive(Args, Debug)]
+struct CheckArgs {
+    /// Only the records of this domain.
+    #[arg(long, value_name = "PREFIX")]
+    domain: Option<String>,
+    #[command(flatten)]
+    checker: CheckerArgs,
+    /// Every check as a JSON line rather than the broken and moved ones as text.
+    #[arg(long)]
+    json: bool,
 }
 
 /// What a record answers: a TARGET (302, or --status), or one of --partial, --chain,
@@ -822,6 +876,7 @@ async fn local(command: PurlCommand) -> Outcome {
             let file = Records::Local { store, actor };
             return records(&file, sub).await;
         }
+        PurlSub::Check(args) => check(store, args).await?,
         PurlSub::Import(args) => {
             let args = transfer::ImportArgs {
                 file: &args.file,
@@ -1008,6 +1063,64 @@ async fn local(command: PurlCommand) -> Outcome {
     Ok(())
 }
 
+/// `urlkit purl check`: one run of the link checker; status 1 when a target is broken.
+async fn check(store: Store, args: CheckArgs) -> Outcome {
+    use urlkit_purl::checker::{self, Checker, OutcomeKind};
+    let domain = args
+        .domain
+        .as_deref()
+        .map(|d| parse_name("--domain", d))
+        .transpose()?;
+    let registry = urlkit_purl::registry::Registry::load(store)
+        .await
+        .map_err(|e| refused(e.to_string()))?;
+    let checker = std::sync::Arc::new(Checker::new(args.checker.options()).map_err(refused)?);
+    let started = std::time::Instant::now();
+    let json = args.json;
+    let checks = checker::run(&registry, &checker, domain.as_ref(), |c| {
+        if json {
+            match serde_json::to_string(&urlkit_purl::server::checks::CheckView::of(c)) {
+                Ok(line) => out!("{line}"),
+                Err(e) => eprintln!("urlkit: {e}"),
+            }
+        } else if c.outcome.kind.is_broken() || c.outcome.kind == OutcomeKind::Moved {
+            let suggestion = c
+                .outcome
+                .suggestion
+                .as_ref()
+                .map_or(String::new(), |s| format!(" → {s}"));
+            out!(
+                "{}  {}  {}{suggestion}  ({})",
+                c.name,
+                c.outcome.kind,
+                c.target,
+                c.outcome.detail
+            );
+        }
+    })
+    .await
+    .map_err(|e| refused(format!("the results were not stored: {e}")))?;
+    let tally: Vec<String> = checker::tally(&checks)
+        .iter()
+        .map(|(kind, n)| format!("{n} {kind}"))
+        .collect();
+    let broken = checks.iter().filter(|c| c.outcome.kind.is_broken()).count();
+    eprintln!(
+        "checked {} targets in {:.1} s: {}",
+        checks.len(),
+        started.elapsed().as_secs_f64(),
+        if tally.is_empty() {
+            "nothing to check".to_string()
+        } else {
+            tally.join(", ")
+        }
+    );
+    if broken > 0 {
+        return Err(refused(format!("{broken} broken targets")));
+    }
+    Ok(())
+}
+
 /// `urlkit purl serve`.
 fn serve(db: String, args: ServeArgs) -> ExitCode {
     let c = args.connection;
@@ -1024,6 +1137,10 @@ fn serve(db: String, args: ServeArgs) -> ExitCode {
         trusted_proxies: c.trusted_proxy,
         shutdown_grace: c.shutdown_timeout,
         json_logs,
+        checks: urlkit_purl::server::checks::CheckSchedule {
+            every: Some(args.check_every).filter(|d| !d.is_zero()),
+            options: args.checker.options(),
+        },
     };
     crate::serve_cmd::start_logging(json_logs, c.verbose, &["urlkit_web", "urlkit_purl"]);
     crate::serve_cmd::run_server(urlkit_purl::server::serve(config))

@@ -668,3 +668,75 @@ fn records_and_resolvers_on_postgres() {
     let history = json(&db.ok(&["history", "/net/x", "--json"]));
     assert_eq!(history.as_array().unwrap().len(), 2, "{history}");
 }
+
+/// A loopback HTTP server on a thread: `/ok` answers 200, anything else 404 (robots.txt
+/// too: everything allowed). Its base URL.
+fn target_server() -> String {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let mut request = [0u8; 2048];
+            let n = stream.read(&mut request).unwrap_or(0);
+            let text = String::from_utf8_lossy(&request[..n]);
+            let path = text.split_whitespace().nth(1).unwrap_or("");
+            let status = if path == "/ok" {
+                "200 OK"
+            } else {
+                "404 Not Found"
+            };
+            let _ = stream.write_all(
+                format!("HTTP/1.1 {status}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+                    .as_bytes(),
+            );
+        }
+    });
+    base
+}
+
+#[test]
+fn check_lists_the_broken_targets_and_fails_for_them() {
+    let db = Db::new();
+    let base = target_server();
+    db.ok(&["domain", "add", "/net/"]);
+    db.ok(&["domain", "add", "/org/"]);
+    db.ok(&["add", "/net/fine", &format!("{base}/ok")]);
+    db.ok(&["add", "/org/dead", &format!("{base}/dead")]);
+    let tuning = ["--delay-ms", "0", "--timeout", "5"];
+    // One domain, all well: status 0, nothing listed, the summary on standard error.
+    let mut args = vec!["check", "--domain", "/net/"];
+    args.extend(tuning);
+    let out = db.run(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "");
+    assert!(
+        stderr(&out).contains("checked 1 targets") && stderr(&out).contains("1 ok"),
+        "{}",
+        stderr(&out)
+    );
+    // Every record: the dead one listed, status 1.
+    let mut args = vec!["check"];
+    args.extend(tuning);
+    let out = db.run(&args);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let listed = stdout(&out);
+    assert!(listed.starts_with("/org/dead  gone  "), "{listed}");
+    assert!(!listed.contains("/net/fine"), "{listed}");
+    assert!(
+        stderr(&out).contains("1 broken targets"),
+        "{}",
+        stderr(&out)
+    );
+    // As JSON lines: every check.
+    let mut args = vec!["check", "--json"];
+    args.extend(tuning);
+    let lines: Vec<serde_json::Value> = stdout(&db.run(&args)).lines().map(json).collect();
+    assert_eq!(lines.len(), 2);
+    assert!(lines
+        .iter()
+        .any(|l| l["name"] == "/net/fine" && l["kind"] == "ok"));
+    let bad = db.run(&["check", "--concurrency-per-host", "0"]);
+    assert_eq!(bad.status.code(), Some(2));
+}

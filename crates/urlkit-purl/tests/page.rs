@@ -291,3 +291,115 @@ async fn the_page_speaks_the_tool_s_languages_and_escapes_what_it_shows() {
     let info = r.get("/net/q?info").await.text().await.unwrap();
     assert!(info.contains("href=\"/-/info/net/q?lang=cs\""), "{info}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn moved_targets_are_listed_and_accepted_with_the_form() {
+    use urlkit_purl::checker::{Outcome, OutcomeKind, TargetCheck};
+    let r = start("page-checks").await;
+    for (path, target) in [
+        ("/net/moved", "https://old.example/a"),
+        ("/net/dead", "https://dead.example/"),
+    ] {
+        let body = json!({"type": "redirect", "target": target});
+        assert_eq!(r.create(path, body).await.status(), StatusCode::CREATED);
+    }
+    let check = |name: &str, target: &str, at: i64, kind, suggestion: Option<&str>| TargetCheck {
+        name: common::name(name),
+        target: target.into(),
+        checked_at: at,
+        outcome: Outcome {
+            kind,
+            status: Some(if kind == OutcomeKind::Moved { 200 } else { 404 }),
+            suggestion: suggestion.map(str::to_string),
+            detail: "seen".into(),
+        },
+    };
+    r.state
+        .registry()
+        .store()
+        .add_checks(&[
+            check(
+                "/net/dead",
+                "https://dead.example/",
+                1_000,
+                OutcomeKind::Gone,
+                None,
+            ),
+            check(
+                "/net/moved",
+                "https://old.example/a",
+                2_000,
+                OutcomeKind::Moved,
+                Some("https://new.example/a"),
+            ),
+        ])
+        .await
+        .unwrap();
+    // Anyone sees the list, newest first; no accept button without a login.
+    let page = r.get("/-/checks").await.text().await.unwrap();
+    let moved_at = page.find("/net/moved").unwrap();
+    let dead_at = page.find("/net/dead").unwrap();
+    assert!(moved_at < dead_at, "{page}");
+    assert!(page.contains("https://new.example/a"));
+    assert!(!page.contains("action=\"/-/accept\""));
+    let (session, csrf) = log_in(&r).await;
+    let page = r
+        .client
+        .get(r.url("/-/checks?domain=/net/"))
+        .header(header::COOKIE, &session)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(page.contains("action=\"/-/accept\""), "{page}");
+    assert_eq!(hidden(&page, "expect"), "1");
+    // A forged form is refused; the session's own one changes the record.
+    let forged = r
+        .client
+        .post(r.url("/-/accept"))
+        .header(header::COOKIE, &session)
+        .form(&[
+            ("csrf", "forged"),
+            ("name", "/net/moved"),
+            ("target", "https://old.example/a"),
+            ("expect", "1"),
+        ])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(forged.status(), StatusCode::FORBIDDEN);
+    let done = r
+        .client
+        .post(r.url("/-/accept"))
+        .header(header::COOKIE, &session)
+        .form(&[
+            ("csrf", csrf.as_str()),
+            ("name", "/net/moved"),
+            ("target", "https://old.example/a"),
+            ("expect", "1"),
+        ])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(done.status(), StatusCode::SEE_OTHER);
+    assert_eq!(done.headers()["location"], "/-/info/net/moved?saved=2");
+    let resolved = r.get("/net/moved").await;
+    assert_eq!(resolved.headers()["location"], "https://new.example/a");
+    // Nothing left to accept for the dead one.
+    let nothing = r
+        .client
+        .post(r.url("/-/accept"))
+        .header(header::COOKIE, &session)
+        .form(&[
+            ("csrf", csrf.as_str()),
+            ("name", "/net/dead"),
+            ("target", "https://dead.example/"),
+            ("expect", "1"),
+        ])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(nothing.status(), StatusCode::CONFLICT);
+}

@@ -294,17 +294,19 @@ impl Checker {
             if let (true, Some(location)) = ((300..400).contains(&status), location) {
                 let next = match current.join(&location) {
                     Ok(next) if matches!(next.scheme(), "http" | "https") => next,
-                    _ => return Outcome {
-                        kind: OutcomeKind::ClientError,
-                        status: Some(status),
-                        suggestion: None,
-                        detail: with_hops(
-                            &hops,
-                            format!(
+                    _ => {
+                        return Outcome {
+                            kind: OutcomeKind::ClientError,
+                            status: Some(status),
+                            suggestion: None,
+                            detail: with_hops(
+                                &hops,
+                                format!(
                                 "{current} answered {status} to {location:?}, not an http(s) URL"
                             ),
-                        ),
-                    },
+                            ),
+                        }
+                    }
                 };
                 hops.push(format!("{status} {next}"));
                 if matches!(status, 301 | 308) && permanent_only {

@@ -177,7 +177,7 @@ pub(super) async fn actor(state: &PurlState, headers: &HeaderMap) -> Result<Acto
 }
 
 /// What the write expects to find, from `If-Match` or `If-None-Match: *`.
-fn expectation(headers: &HeaderMap) -> Result<Expect, Refusal> {
+pub(super) fn expectation(headers: &HeaderMap) -> Result<Expect, Refusal> {
     if let Some(value) = headers.get(header::IF_MATCH) {
         let text = value.to_str().unwrap_or("").trim();
         let version = text
@@ -264,7 +264,7 @@ pub(super) fn write_error(
 
 /// The answer to a write: the record with `status` and its new `ETag`, or why not; counted
 /// either way.
-fn answer_write(
+pub(super) fn answer_write(
     state: &PurlState,
     operation: &'static str,
     status: StatusCode,

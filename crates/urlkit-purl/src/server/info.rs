@@ -3,6 +3,7 @@
 //! when the request prefers it, JSON. No account is needed: records are public.
 
 use super::api::RecordView;
+use super::checks::CheckView;
 use super::PurlState;
 use crate::model::Event;
 use axum::http::{header, HeaderMap, HeaderValue, Uri};
@@ -21,6 +22,8 @@ pub struct Info {
     pub history: Vec<Event>,
     /// How often it was resolved.
     pub resolutions: u64,
+    /// The last check of each of its targets by the link checker (none before the first).
+    pub checks: Vec<CheckView>,
 }
 
 /// Whether the request prefers JSON to HTML.
@@ -49,11 +52,20 @@ pub async fn show(state: &PurlState, name: &Name, uri: &Uri, headers: &HeaderMap
     };
     let resolutions =
         store.count(name).await.unwrap_or(0) + state.counts.pending(&state.registry, name);
+    // The checks are an addition: a database that fails here leaves them out.
+    let checks: Vec<CheckView> = store
+        .latest_checks(name)
+        .await
+        .unwrap_or_default()
+        .iter()
+        .map(CheckView::of)
+        .collect();
     let mut response = if wants_json(headers) {
         let info = Info {
             stored: RecordView::of(&stored),
             history,
             resolutions,
+            checks,
         };
         axum::Json(&info).into_response()
     } else {
@@ -69,6 +81,7 @@ pub async fn show(state: &PurlState, name: &Name, uri: &Uri, headers: &HeaderMap
             &stored,
             &history,
             resolutions,
+            &checks,
             saved.as_deref(),
         )
     };

@@ -25,6 +25,14 @@ pub struct WriteLabels {
     pub outcome: &'static str,
 }
 
+/// A gauge of targets' labels: the kind of their last check.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct TargetLabels {
+    /// `ok`, `moved`, `gone`, `client_error`, `server_error`, `redirect_loop`, `dns`,
+    /// `tls`, `timeout`, `unreachable`, `disallowed`.
+    pub kind: &'static str,
+}
+
 /// The kinds of resolution, as [`ResolutionLabels::kind`] names them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -115,6 +123,8 @@ pub struct PurlMetrics {
     pub records: Gauge,
     /// Batches of resolution counts that could not be written (kept for the next try).
     pub count_flush_failures: Counter,
+    /// Targets by the kind of their last check (set after each run of the checker).
+    pub targets: Family<TargetLabels, Gauge>,
     /// The counters of `resolutions` by kind and status, at hand.
     handy: Handy<{ Kind::ALL.len() * RESOLUTION_STATUSES.len() }>,
 }
@@ -148,6 +158,16 @@ impl PurlMetrics {
             "Batches of resolution counts the database did not take",
             self.count_flush_failures.clone(),
         );
+        registry.register(
+            "targets",
+            "Targets of records by the kind of their last check",
+            self.targets.clone(),
+        );
+    }
+
+    /// Sets how many targets' last check was of `kind`.
+    pub fn set_targets(&self, kind: &'static str, n: i64) {
+        self.targets.get_or_create(&TargetLabels { kind }).set(n);
     }
 
     /// Counts a resolution.

@@ -11,11 +11,13 @@
 //! | `session` | the page's logins and CSRF tokens |
 //! | `api` | the JSON API: records, history, restore, search, domains, tokens |
 //! | `owners` | the JSON API's users, groups, domains and tokens (administrators) |
+//! | `checks` | the link checker on a schedule, its results in the API, a suggestion accepted |
 //! | `counts` | resolutions per record, written in batches |
 //! | `metrics` | the resolver's Prometheus metrics |
 //! | `openapi` | the API's description |
 
 pub mod api;
+pub mod checks;
 mod counts;
 mod front;
 pub mod info;
@@ -77,6 +79,8 @@ pub struct PurlConfig {
     pub shutdown_grace: Duration,
     /// Logs are JSON lines rather than text.
     pub json_logs: bool,
+    /// When the link checker runs, and how (off by default).
+    pub checks: checks::CheckSchedule,
 }
 
 impl Default for PurlConfig {
@@ -93,6 +97,7 @@ impl Default for PurlConfig {
             trusted_proxies: Vec::new(),
             shutdown_grace: Duration::from_secs(10),
             json_logs: false,
+            checks: checks::CheckSchedule::default(),
         }
     }
 }
@@ -184,8 +189,10 @@ fn routes(state: PurlState, config: &PurlConfig) -> Router {
             "/-/api/purls/{*name}",
             get(api::get_record)
                 .put(api::put_record)
-                .delete(api::delete_record),
+                .delete(api::delete_record)
+                .post(checks::accept_route),
         )
+        .route("/-/api/checks", get(checks::list))
         .route("/-/api/history/{*name}", get(api::history))
         .route("/-/api/restore/{*name}", post(api::restore_record))
         .route("/-/api/clone/{*name}", post(api::clone_record))
@@ -208,6 +215,8 @@ fn routes(state: PurlState, config: &PurlConfig) -> Router {
         .route("/-/edit/{*name}", get(page::edit_page))
         .route("/-/restore", post(page::restore))
         .route("/-/delete", post(page::delete))
+        .route("/-/checks", get(page::checks_page))
+        .route("/-/accept", post(page::accept))
         .route("/-/assets/{name}", get(urlkit_web::page::asset))
         .route("/-/readyz", get(readyz))
         .route("/-/metrics", get(metrics_route))
@@ -348,6 +357,7 @@ pub async fn serve(config: PurlConfig) -> anyhow::Result<()> {
     let writer = state.spawn_count_writer();
     // Other resolvers' changes on a shared database (PostgreSQL).
     let follower = state.registry.spawn_follower();
+    let checker = checks::spawn(&state, &config.checks);
     let listener = tokio::net::TcpListener::from_std(listener)?;
     let draining = state.draining.clone();
     let shutdown = async move {
@@ -366,6 +376,9 @@ pub async fn serve(config: PurlConfig) -> anyhow::Result<()> {
     writer.abort();
     if let Some(follower) = follower {
         follower.abort();
+    }
+    if let Some(checker) = checker {
+        checker.abort();
     }
     state.flush_counts().await;
     Ok(())

@@ -37,6 +37,16 @@ pub const ROUTES: &[(&str, &str, &str)] = &[
         "post",
         "A new record answering as another does now ({\"from\": NAME})",
     ),
+    (
+        "/-/api/purls/{name}/accept-suggestion",
+        "post",
+        "Replace a moved target by where it moved to (If-Match; {\"target\": URL} when several moved), recorded as \"target moved: accepted suggestion\"",
+    ),
+    (
+        "/-/api/checks",
+        "get",
+        "The link checker's last check of each target, newest first (?domain=PREFIX&status=broken|moved|all)",
+    ),
     ("/-/api/domains", "get", "Domains and their maintainers"),
     (
         "/-/api/domains",

@@ -114,7 +114,7 @@ fn layout(ctx: &Ctx, state: &PurlState, status: StatusCode, title: &str, main: &
          <header><div class=\"masthead\"><p class=\"brand\" translate=\"no\">urlkit</p>\
          <nav class=\"languages\" aria-label=\"{switch}\">{languages}</nav></div>\
          <p class=\"tagline\">{tagline}</p><nav class=\"sections\" aria-label=\"{sections}\">\
-         <a href=\"/-/\">{records}</a>",
+         <a href=\"/-/\">{records}</a><a href=\"/-/checks\">{checks}</a>",
         tag = ctx.lang.tag(),
         dir = ctx.lang.dir(),
         title = escape(title),
@@ -124,6 +124,7 @@ fn layout(ctx: &Ctx, state: &PurlState, status: StatusCode, title: &str, main: &
         tagline = ctx.t("purl-tagline"),
         sections = ctx.t("sections"),
         records = ctx.t("purl-nav-records"),
+        checks = ctx.t("purl-nav-checks"),
     );
     match &ctx.session {
         Some((_, s)) => {
@@ -1089,6 +1090,7 @@ pub fn info_page(
     stored: &Stored,
     history: &[Event],
     resolutions: u64,
+    checks: &[super::checks::CheckView],
     saved: Option<&str>,
 ) -> Response {
     let view = RecordView::of(stored);
@@ -1134,6 +1136,28 @@ pub fn info_page(
     );
     for warning in &view.warnings {
         let _ = write!(main, "<p class=\"warnings\">{}</p>", escape(warning));
+    }
+    if !checks.is_empty() {
+        let _ = write!(
+            main,
+            "<h2>{}</h2><ul class=\"checks\">",
+            ctx.t("purl-last-check")
+        );
+        for check in checks {
+            let _ = write!(
+                main,
+                "<li><code>{target}</code>: <strong>{kind}</strong>{status} — {at}{suggestion}</li>",
+                target = escape(&check.target),
+                kind = escape(check.kind.label()),
+                status = check.status.map_or(String::new(), |s| format!(" ({s})")),
+                at = escape(&check.checked_at),
+                suggestion = check.suggestion.as_ref().map_or(String::new(), |s| format!(
+                    " → <code>{}</code>",
+                    escape(s)
+                )),
+            );
+        }
+        main.push_str("</ul>");
     }
     if may_write {
         let _ = write!(
@@ -1214,6 +1238,132 @@ pub fn info_page(
     )
 }
 
+/// `GET /-/checks?domain=…`: the broken and moved targets of each domain (or of the one
+/// asked for), newest first, with what each answered; a moved one's new place can be
+/// accepted by the domain's maintainers in one step.
+pub async fn checks_page(
+    State(state): State<PurlState>,
+    uri: Uri,
+    headers: HeaderMap,
+    RawQuery(query): RawQuery,
+) -> Response {
+    let ctx = context(&state, &uri, &headers).await;
+    let store = state.registry.store();
+    let title = ctx.catalog().text("purl-checks-title");
+    let mut main = format!("<section><h1>{}</h1>", escape(&title));
+    let chosen = query_value(query.as_deref(), "domain");
+    let domains = match (
+        chosen.as_deref().map(Name::parse).transpose(),
+        store.domains().await,
+    ) {
+        (Err(e), _) => {
+            let _ = write!(
+                main,
+                "<p class=\"error\" role=\"alert\">{}: {}</p></section>",
+                ctx.t("purl-domain"),
+                escape(&e.to_string())
+            );
+            return layout(&ctx, &state, StatusCode::BAD_REQUEST, &title, &main);
+        }
+        (_, Err(_)) => {
+            let _ = write!(
+                main,
+                "<p class=\"error\" role=\"alert\">{}</p></section>",
+                ctx.t("purl-unavailable")
+            );
+            return layout(&ctx, &state, StatusCode::SERVICE_UNAVAILABLE, &title, &main);
+        }
+        (Ok(Some(one)), Ok(_)) => vec![one],
+        (Ok(None), Ok(all)) => all.into_iter().map(|d| d.prefix).collect(),
+    };
+    let mut any = false;
+    for domain in &domains {
+        let Ok(checks) = store
+            .latest_checks_in(Some(domain), crate::store::CheckFilter::All)
+            .await
+        else {
+            continue;
+        };
+        let shown: Vec<_> = checks
+            .iter()
+            .filter(|c| {
+                c.outcome.kind.is_broken() || c.outcome.kind == crate::checker::OutcomeKind::Moved
+            })
+            .take(500)
+            .collect();
+        if shown.is_empty() {
+            continue;
+        }
+        any = true;
+        let may_write = ctx.actor.as_ref().is_some_and(|a| {
+            shown
+                .first()
+                .is_some_and(|c| a.may_write(&c.name, Some(domain)))
+        });
+        let _ = write!(
+            main,
+            "<h2><code>{domain}</code></h2><table class=\"records\"><thead><tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr></thead><tbody>",
+            ctx.t("purl-name"),
+            ctx.t("purl-target"),
+            ctx.t("purl-check-outcome"),
+            ctx.t("purl-check-moved-to"),
+            domain = escape(domain.as_str()),
+        );
+        for check in shown {
+            let view = super::checks::CheckView::of(check);
+            let accept = match (&view.suggestion, may_write) {
+                (Some(_), true) => match store.get(&view.name).await {
+                    Ok(Some(stored)) => format!(
+                        "<form method=\"post\" action=\"/-/accept\">{csrf}\
+                         <input type=\"hidden\" name=\"name\" value=\"{name}\">\
+                         <input type=\"hidden\" name=\"target\" value=\"{target}\">\
+                         <input type=\"hidden\" name=\"expect\" value=\"{version}\">\
+                         <button type=\"submit\">{accept}</button></form>",
+                        csrf = ctx.csrf_field(),
+                        name = escape(view.name.as_str()),
+                        target = escape(&view.target),
+                        version = stored.version,
+                        accept = ctx.t("purl-accept"),
+                    ),
+                    _ => String::new(),
+                },
+                _ => String::new(),
+            };
+            let _ = write!(
+                main,
+                "<tr><td><a href=\"/-/info{name}\"><code>{name}</code></a></td><td><code>{target}</code></td>\
+                 <td><strong>{kind}</strong>{status} — {at}<br><small>{detail}</small></td><td>{moved}{accept}</td></tr>",
+                name = escape(view.name.as_str()),
+                target = escape(&view.target),
+                kind = escape(view.kind.label()),
+                status = view.status.map_or(String::new(), |s| format!(" ({s})")),
+                at = escape(&view.checked_at),
+                detail = escape(&view.detail),
+                moved = view
+                    .suggestion
+                    .as_ref()
+                    .map_or(String::new(), |s| format!("<code>{}</code>", escape(s))),
+            );
+        }
+        main.push_str("</tbody></table>");
+    }
+    if !any {
+        let _ = write!(main, "<p class=\"note\">{}</p>", ctx.t("purl-checks-none"));
+    }
+    main.push_str("</section>");
+    layout(&ctx, &state, StatusCode::OK, &title, &main)
+}
+
+/// `POST /-/accept`: a moved target replaced by its new place, then the record is shown.
+pub async fn accept(
+    State(state): State<PurlState>,
+    uri: Uri,
+    headers: HeaderMap,
+    Form(fields): Form<Fields>,
+) -> Response {
+    change(state, uri, headers, fields, "accept").await
+}
+
 fn version_field(fields: &Fields, key: &str) -> Option<Version> {
     fields.get(key).and_then(|v| v.trim().parse().ok())
 }
@@ -1270,6 +1420,20 @@ async fn change(
     };
     let text = |key: &str| fields.get(key).map(|v| v.trim()).filter(|v| !v.is_empty());
     let result = match operation {
+        "accept" => {
+            match super::checks::accept(&state.registry, &actor, &name, text("target"), expect)
+                .await
+            {
+                Ok(stored) => Ok(stored),
+                Err(super::checks::AcceptError::Write(e)) => Err(e),
+                Err(super::checks::AcceptError::NoSuggestion(_)) => {
+                    return fail(
+                        StatusCode::CONFLICT,
+                        ctx.catalog().text("purl-no-suggestion"),
+                    )
+                }
+            }
+        }
         "restore" => {
             let Some(version) = version_field(&fields, "version") else {
                 return fail(StatusCode::BAD_REQUEST, ctx.catalog().text("purl-csrf"));
@@ -1285,6 +1449,12 @@ async fn change(
                 .delete(&actor, &name, expect, text("message"), text("reason"))
                 .await
         }
+    };
+    // An accepted suggestion is a change of the record, counted as one.
+    let operation = if operation == "accept" {
+        "put"
+    } else {
+        operation
     };
     match result {
         Ok(stored) => {

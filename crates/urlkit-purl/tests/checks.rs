@@ -1,0 +1,298 @@
+//! The link checker's results in the resolver: stored as a status history, listed by the
+//! API per domain, shown by the info view, counted in the metrics, and a moved target's
+//! suggestion accepted in one step. Targets are a loopback server's.
+
+mod common;
+
+use axum::http::{header, StatusCode as AxumStatus};
+use axum::response::IntoResponse;
+use common::{name, start};
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+use std::sync::Arc;
+use std::time::Duration;
+use urlkit_purl::checker::{self, Checker, CheckerOptions, Outcome, OutcomeKind, TargetCheck};
+use urlkit_purl::store::CheckFilter;
+
+/// A loopback server: `/ok` 200, `/old` moved for good to `/new`, `/dead` 404, `/boom` 500.
+async fn targets() -> String {
+    let app = axum::Router::new().fallback(|uri: axum::http::Uri| async move {
+        match uri.path() {
+            "/ok" | "/new" => "fine".into_response(),
+            "/old" => (AxumStatus::MOVED_PERMANENTLY, [(header::LOCATION, "/new")]).into_response(),
+            "/boom" => AxumStatus::INTERNAL_SERVER_ERROR.into_response(),
+            _ => AxumStatus::NOT_FOUND.into_response(),
+        }
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    base
+}
+
+fn checker() -> Arc<Checker> {
+    Arc::new(
+        Checker::new(CheckerOptions {
+            per_host: 2,
+            delay: Duration::ZERO,
+            timeout: Duration::from_secs(5),
+            ..Default::default()
+        })
+        .unwrap(),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn checks_are_listed_shown_counted_and_a_suggestion_accepted() {
+    let r = start("checks-api").await;
+    let base = targets().await;
+    for (path, body) in [
+        (
+            "/net/fine",
+            json!({"type": "redirect", "target": format!("{base}/ok")}),
+        ),
+        (
+            "/net/moved",
+            json!({"type": "redirect", "target": format!("{base}/old"), "status": 301}),
+        ),
+        (
+            "/net/dead/",
+            json!({"type": "partial", "target": format!("{base}/dead/")}),
+        ),
+        (
+            "/net/vocab",
+            json!({"type": "negotiate", "offers": [
+            {"media_type": "text/html", "target": format!("{base}/ok")},
+            {"media_type": "text/turtle", "target": format!("{base}/boom")}]}),
+        ),
+        ("/net/alias", json!({"type": "chain", "to": "/net/fine"})),
+    ] {
+        assert_eq!(
+            r.create(path, body).await.status(),
+            StatusCode::CREATED,
+            "{path}"
+        );
+    }
+    let checks = checker::run(r.state.registry(), &checker(), None, |_| {})
+        .await
+        .unwrap();
+    // Five targets (the chain has none); /ok is checked once for two records.
+    assert_eq!(checks.len(), 5);
+
+    // Broken ones, newest first, of the domain; the moved one on its own.
+    let broken: Vec<Value> = r
+        .get("/-/api/checks?domain=/net/&status=broken")
+        .await
+        .json()
+        .await
+        .unwrap();
+    let mut found: Vec<(String, String)> = broken
+        .iter()
+        .map(|c| {
+            (
+                c["name"].as_str().unwrap().to_string(),
+                c["kind"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            ("/net/dead/".to_string(), "gone".to_string()),
+            ("/net/vocab".to_string(), "server_error".to_string())
+        ]
+    );
+    assert!(broken.iter().all(|c| c["broken"] == true));
+    let moved: Vec<Value> = r
+        .get("/-/api/checks?domain=/net/&status=moved")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(moved.len(), 1);
+    assert_eq!(moved[0]["name"], "/net/moved");
+    assert_eq!(moved[0]["suggestion"], format!("{base}/new"));
+    assert_eq!(moved[0]["status"], 200);
+    let none: Vec<Value> = r
+        .get("/-/api/checks?domain=/org/")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert!(none.is_empty());
+    let bad = r.get("/-/api/checks?status=dead").await;
+    assert_eq!(bad.status(), StatusCode::BAD_REQUEST);
+    assert!(bad.text().await.unwrap().contains("broken, moved or all"));
+
+    // The info view shows the last check of each target.
+    let info: Value = r
+        .client
+        .get(r.url("/net/vocab?info"))
+        .header("accept", "application/json")
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let kinds: Vec<&str> = info["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["ok", "server_error"]);
+    let html = r.get("/-/info/net/dead/").await.text().await.unwrap();
+    assert!(html.contains("gone") && html.contains("(404)"), "{html}");
+
+    // The gauges count targets by their last kind.
+    urlkit_purl::server::checks::update_gauges(&r.state).await;
+    let metrics = r.get("/-/metrics").await.text().await.unwrap();
+    assert!(metrics.contains("purl_targets{kind=\"ok\"} 2"), "{metrics}");
+    assert!(metrics.contains("purl_targets{kind=\"gone\"} 1"));
+    assert!(metrics.contains("purl_targets{kind=\"moved\"} 1"));
+
+    // Accepting: needs a token and If-Match, and a suggestion.
+    let accept = |token: Option<&str>, if_match: Option<&str>, path: &str| {
+        let mut request = r
+            .client
+            .post(r.url(&format!("/-/api/purls{path}/accept-suggestion")));
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        if let Some(v) = if_match {
+            request = request.header("if-match", v);
+        }
+        request.send()
+    };
+    assert_eq!(
+        accept(None, Some("\"1\""), "/net/moved")
+            .await
+            .unwrap()
+            .status(),
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(
+        accept(Some(&r.net_token), None, "/net/moved")
+            .await
+            .unwrap()
+            .status(),
+        StatusCode::PRECONDITION_REQUIRED
+    );
+    let nothing = accept(Some(&r.net_token), Some("\"1\""), "/net/dead/")
+        .await
+        .unwrap();
+    assert_eq!(nothing.status(), StatusCode::CONFLICT);
+    let stale = accept(Some(&r.net_token), Some("\"7\""), "/net/moved")
+        .await
+        .unwrap();
+    assert_eq!(stale.status(), StatusCode::PRECONDITION_FAILED);
+    let done = accept(Some(&r.net_token), Some("\"1\""), "/net/moved")
+        .await
+        .unwrap();
+    assert_eq!(done.status(), StatusCode::OK);
+    assert_eq!(done.headers()["etag"], "\"2\"");
+    let view: Value = done.json().await.unwrap();
+    assert_eq!(view["record"]["target"], format!("{base}/new"));
+    assert_eq!(view["record"]["status"], 301);
+    let history: Vec<Value> = r
+        .get("/-/api/history/net/moved")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(history[1]["reason"], "target moved: accepted suggestion");
+    // It resolves there now, and the old target's check no longer counts as moved.
+    let resolved = r.get("/net/moved").await;
+    assert_eq!(
+        resolved.headers()["location"],
+        format!("{base}/new").as_str()
+    );
+    let moved: Vec<Value> = r
+        .get("/-/api/checks?status=moved")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert!(moved.is_empty(), "{moved:?}");
+    // A POST on a record's path that is no acceptance is refused.
+    let other = r
+        .client
+        .post(r.url("/-/api/purls/net/fine"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(other.status(), StatusCode::METHOD_NOT_ALLOWED);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_status_history_keeps_every_check_and_reads_the_latest() {
+    let r = start("checks-store").await;
+    assert_eq!(
+        r.create(
+            "/net/a",
+            json!({"type": "redirect", "target": "https://a.example/"})
+        )
+        .await
+        .status(),
+        StatusCode::CREATED
+    );
+    let store = r.state.registry().store();
+    assert_eq!(store.last_check_at().await.unwrap(), None);
+    let check = |at: i64, kind: OutcomeKind, status: Option<u16>| TargetCheck {
+        name: name("/net/a"),
+        target: "https://a.example/".into(),
+        checked_at: at,
+        outcome: Outcome {
+            kind,
+            status,
+            suggestion: None,
+            detail: format!("check at {at}"),
+        },
+    };
+    store
+        .add_checks(&[
+            check(1_000, OutcomeKind::Ok, Some(200)),
+            check(2_000, OutcomeKind::Timeout, None),
+            check(3_000, OutcomeKind::ServerError, Some(503)),
+        ])
+        .await
+        .unwrap();
+    let latest = store.latest_checks(&name("/net/a")).await.unwrap();
+    assert_eq!(latest.len(), 1);
+    assert_eq!(latest[0].checked_at, 3_000);
+    assert_eq!(latest[0].outcome.status, Some(503));
+    let last_two = store
+        .target_checks(&name("/net/a"), "https://a.example/", 2)
+        .await
+        .unwrap();
+    let kinds: Vec<OutcomeKind> = last_two.iter().map(|c| c.outcome.kind).collect();
+    assert_eq!(kinds, [OutcomeKind::ServerError, OutcomeKind::Timeout]);
+    assert_eq!(store.last_check_at().await.unwrap(), Some(3_000));
+    let broken = store
+        .latest_checks_in(Some(&name("/net/")), CheckFilter::Broken)
+        .await
+        .unwrap();
+    assert_eq!(broken.len(), 1);
+    assert!(store
+        .latest_checks_in(Some(&name("/net/")), CheckFilter::Moved)
+        .await
+        .unwrap()
+        .is_empty());
+    // A tombstone's checks are no longer listed.
+    let gone = r
+        .client
+        .delete(r.url("/-/api/purls/net/a"))
+        .bearer_auth(&r.net_token)
+        .header("if-match", "\"1\"")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(gone.status(), StatusCode::OK);
+    assert!(store
+        .latest_checks_in(None, CheckFilter::All)
+        .await
+        .unwrap()
+        .is_empty());
+}
