@@ -296,3 +296,46 @@ async fn the_status_history_keeps_every_check_and_reads_the_latest() {
         .unwrap()
         .is_empty());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_resolver_checks_on_its_schedule() {
+    use urlkit_purl::server::checks::{spawn, CheckSchedule};
+    let r = start("checks-schedule").await;
+    let base = targets().await;
+    let body = json!({"type": "redirect", "target": format!("{base}/dead")});
+    assert_eq!(r.create("/net/d", body).await.status(), StatusCode::CREATED);
+    let store = r.state.registry().store();
+    // Off: nothing runs.
+    assert!(spawn(&r.state, &CheckSchedule::default()).is_none());
+    let schedule = CheckSchedule {
+        every: Some(Duration::from_millis(300)),
+        options: CheckerOptions {
+            delay: Duration::ZERO,
+            timeout: Duration::from_secs(5),
+            ..Default::default()
+        },
+    };
+    let task = spawn(&r.state, &schedule).unwrap();
+    let mut runs = Vec::new();
+    for _ in 0..100 {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        if let Some(at) = store.last_check_at().await.unwrap() {
+            if runs.last() != Some(&at) {
+                runs.push(at);
+            }
+            if runs.len() == 2 {
+                break;
+            }
+        }
+    }
+    task.abort();
+    assert_eq!(runs.len(), 2, "two runs within 5 s: {runs:?}");
+    assert!(runs[1] - runs[0] >= 300, "{runs:?}");
+    let latest = store.latest_checks(&name("/net/d")).await.unwrap();
+    assert_eq!(latest[0].outcome.kind, OutcomeKind::Gone);
+    let metrics = r.get("/-/metrics").await.text().await.unwrap();
+    assert!(
+        metrics.contains("purl_targets{kind=\"gone\"} 1"),
+        "{metrics}"
+    );
+}
