@@ -3,6 +3,8 @@
 //! suggestion accepted in one step. Targets are a loopback server's.
 
 mod common;
+#[path = "common/postgres.rs"]
+mod postgres;
 
 use axum::http::{header, StatusCode as AxumStatus};
 use axum::response::IntoResponse;
@@ -338,4 +340,65 @@ async fn the_resolver_checks_on_its_schedule() {
         metrics.contains("purl_targets{kind=\"gone\"} 1"),
         "{metrics}"
     );
+}
+
+/// The status history's queries on PostgreSQL too (when it is installed), each written once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_status_history_reads_the_same_on_postgres() {
+    use urlkit_purl::model::{Actor, Body, Expect};
+    use urlkit_purl::store::Store;
+    let Some(server) = postgres::Postgres::start("checks_history") else {
+        return;
+    };
+    let store = Store::open(&server.url()).await.unwrap();
+    let admin = Actor {
+        user: "root".into(),
+        token: None,
+        admin: true,
+        grants: vec![],
+    };
+    let body: Body =
+        serde_json::from_value(json!({"type": "redirect", "target": "https://a.example/"}))
+            .unwrap();
+    store
+        .put(&admin, &name("/a"), body, Expect::Absent, None)
+        .await
+        .unwrap();
+    assert_eq!(store.last_check_at().await.unwrap(), None);
+    let check = |at: i64, kind: OutcomeKind, suggestion: Option<&str>| TargetCheck {
+        name: name("/a"),
+        target: "https://a.example/".into(),
+        checked_at: at,
+        outcome: Outcome {
+            kind,
+            status: Some(200),
+            suggestion: suggestion.map(str::to_string),
+            detail: format!("at {at}"),
+        },
+    };
+    store
+        .add_checks(&[
+            check(1_000, OutcomeKind::Ok, None),
+            check(2_000, OutcomeKind::Moved, Some("https://b.example/")),
+        ])
+        .await
+        .unwrap();
+    assert_eq!(store.last_check_at().await.unwrap(), Some(2_000));
+    let latest = store.latest_checks(&name("/a")).await.unwrap();
+    assert_eq!(latest.len(), 1);
+    assert_eq!(
+        latest[0].outcome.suggestion.as_deref(),
+        Some("https://b.example/")
+    );
+    let moved = store
+        .latest_checks_in(None, CheckFilter::Moved)
+        .await
+        .unwrap();
+    assert_eq!(moved.len(), 1);
+    let all = store
+        .target_checks(&name("/a"), "https://a.example/", 10)
+        .await
+        .unwrap();
+    assert_eq!(all.len(), 2);
+    assert_eq!(all[1].outcome.kind, OutcomeKind::Ok);
 }
