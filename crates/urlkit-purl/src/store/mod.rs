@@ -8,8 +8,8 @@
 //! Argon2id hashes, tokens as hashes of their secret.
 
 pub mod bulk;
-pub mod notify;
 mod checks;
+pub mod notify;
 mod owners;
 mod records;
 mod schema;
