@@ -1,12 +1,10 @@
 //! Many new records at once (an import, a benchmark's million): the same checks as
 //! [`Store::put`] creating a record, written with their creation events a batch at a time.
 
-use super::records::{
-    body_text, event_of, kind_text, stored_of, EventRow, RecordRow, RECORD_COLUMNS,
-};
+use super::rows::{body_text, event_of, kind_text, stored_of, EventRow, RecordRow, RECORD_COLUMNS};
 use super::{now, stored_name, Store, StoreError, WriteError};
 use crate::model::{Actor, Body, Expect, Stored};
-use crate::transfer::export::Exported;
+use crate::transfer::exported::Exported;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use urlkit::purl::Name;

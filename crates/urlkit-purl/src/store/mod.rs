@@ -12,6 +12,7 @@ mod checks;
 pub mod notify;
 mod owners;
 mod records;
+mod rows;
 mod schema;
 mod tokens;
 

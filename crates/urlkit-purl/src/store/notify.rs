@@ -9,7 +9,7 @@
 //! A notification's payload is one or more names separated by `\n` (a name holds no
 //! control character), at most [`PAYLOAD_BYTES`] bytes, below PostgreSQL's 8,000.
 
-use super::records::{stored_of, RecordRow, RECORD_COLUMNS};
+use super::rows::{stored_of, RecordRow, RECORD_COLUMNS};
 use super::{stored_name, Backend, Store, StoreError, StoreProblem};
 use crate::model::Stored;
 use sqlx::postgres::{PgListener, PgPoolOptions};

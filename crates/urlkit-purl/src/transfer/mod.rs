@@ -3,7 +3,8 @@
 //!
 //! | module | format |
 //! |---|---|
-//! | `export` | this resolver's export: a record a line, with its version, domain and every event of its history |
+//! | `exported` | the shape of an export's line: a record with its version, domain and every event of its history |
+//! | `export` | this resolver's export read line by line |
 //! | `jsonl` | a record a line: `{"name": "/x", "record": {…}}`, the record as the API takes it |
 //! | `csv` | `name,type,target[,status]` with a header |
 //! | `htaccess` | Apache `RewriteRule`s as w3id.org writes them (redirects, prefixes, `HTTP_ACCEPT` conditions) |
@@ -16,6 +17,7 @@
 
 pub mod csv;
 pub mod export;
+pub mod exported;
 pub mod htaccess;
 pub mod jsonl;
 pub mod purlz;
