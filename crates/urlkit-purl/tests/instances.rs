@@ -6,6 +6,10 @@
 
 #[path = "common/postgres.rs"]
 mod postgres;
+#[path = "common/values.rs"]
+mod values;
+
+use values::{name, redirect};
 
 use reqwest::header;
 use reqwest::redirect::Policy;
@@ -15,7 +19,7 @@ use std::future::Future;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 use urlkit::purl::{Action, Name};
-use urlkit_purl::model::{Actor, Body, Expect, Grant, Right};
+use urlkit_purl::model::{Actor, Body, Expect};
 use urlkit_purl::registry::{Following, Registry};
 use urlkit_purl::server::{app, PurlConfig, PurlState};
 use urlkit_purl::store::Store;
@@ -25,20 +29,6 @@ const EDIT_REACHES_ALL: Duration = Duration::from_secs(1);
 
 /// How long the service may take to come back after the database did.
 const RECOVERY: Duration = Duration::from_secs(30);
-
-fn name(text: &str) -> Name {
-    Name::parse(text).unwrap()
-}
-
-fn redirect(target: &str) -> Body {
-    Body {
-        action: Action::Redirect {
-            status: 302,
-            target: target.to_string(),
-        },
-        max_age: None,
-    }
-}
 
 /// The tokens of the owners [`owners`] makes.
 struct Tokens {
@@ -52,32 +42,7 @@ struct Tokens {
 /// (alice's) and `/org/` (root's), and a token each.
 async fn owners(url: &str) -> Tokens {
     let store = Store::open(url).await.unwrap();
-    store.add_user("root", None, true).await.unwrap();
-    store
-        .add_user("alice", Some("correct horse"), false)
-        .await
-        .unwrap();
-    let root = store.actor("root").await.unwrap().unwrap();
-    store
-        .add_domain(&root, &name("/net/"), &["alice".to_string()])
-        .await
-        .unwrap();
-    store
-        .add_domain(&root, &name("/org/"), &["root".to_string()])
-        .await
-        .unwrap();
-    let (_, net) = store
-        .create_token(
-            "alice",
-            &[Grant {
-                domain: name("/net/"),
-                right: Right::Write,
-            }],
-            Some("tests"),
-        )
-        .await
-        .unwrap();
-    let (_, admin) = store.create_token("root", &[], None).await.unwrap();
+    let (net, admin) = values::owners(&store).await;
     Tokens { net, admin }
 }
 

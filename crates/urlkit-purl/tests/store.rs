@@ -3,35 +3,16 @@
 
 #[path = "common/postgres.rs"]
 mod postgres;
+#[path = "common/values.rs"]
+mod values;
+
+use values::{admin, name, redirect};
 
 use std::os::unix::fs::PermissionsExt;
 use urlkit::purl::{Action, Name, RecordProblem};
 use urlkit_purl::checks::chain_check;
 use urlkit_purl::model::{Actor, Body, EventKind, Expect, Grant, Right};
 use urlkit_purl::store::{Search, Store, StoreProblem, WriteError, TOKEN_PREFIX};
-
-fn name(text: &str) -> Name {
-    Name::parse(text).unwrap()
-}
-
-fn redirect(target: &str) -> Body {
-    Body {
-        action: Action::Redirect {
-            status: 302,
-            target: target.to_string(),
-        },
-        max_age: None,
-    }
-}
-
-fn admin() -> Actor {
-    Actor {
-        user: "root".into(),
-        token: None,
-        admin: true,
-        grants: vec![],
-    }
-}
 
 fn file_url(dir: &tempfile::TempDir) -> String {
     format!("sqlite:{}", dir.path().join("purl.db").display())

@@ -4,6 +4,10 @@
 
 #[path = "common/postgres.rs"]
 mod postgres;
+#[path = "common/values.rs"]
+mod values;
+
+use values::{admin, name, redirect};
 
 use urlkit::purl::{Action, Name, Offer};
 use urlkit_purl::model::{Actor, Body, Expect, Grant, Right};
@@ -11,29 +15,6 @@ use urlkit_purl::store::bulk::Applied;
 use urlkit_purl::store::Store;
 use urlkit_purl::transfer::export::{parse_line, Exported};
 use urlkit_purl::transfer::Entry;
-
-fn name(text: &str) -> Name {
-    Name::parse(text).unwrap()
-}
-
-fn redirect(target: &str) -> Body {
-    Body {
-        action: Action::Redirect {
-            status: 302,
-            target: target.to_string(),
-        },
-        max_age: None,
-    }
-}
-
-fn admin() -> Actor {
-    Actor {
-        user: "root".into(),
-        token: None,
-        admin: true,
-        grants: vec![],
-    }
-}
 
 fn alice() -> Actor {
     Actor {

@@ -3,13 +3,14 @@
 //! port.
 #![allow(dead_code)]
 
+mod values;
+pub use values::name;
+
 use reqwest::redirect::Policy;
 use serde_json::Value;
 use std::io::{Read, Write};
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use urlkit::purl::Name;
-use urlkit_purl::model::{Grant, Right};
 use urlkit_purl::registry::Registry;
 use urlkit_purl::server::{app, PurlConfig, PurlState};
 use urlkit_purl::store::Store;
@@ -31,10 +32,6 @@ impl Drop for Resolver {
     }
 }
 
-pub fn name(text: &str) -> Name {
-    Name::parse(text).unwrap()
-}
-
 pub async fn start(test: &str) -> Resolver {
     let dir = std::env::temp_dir().join(format!("urlkit-purl-{test}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -42,32 +39,7 @@ pub async fn start(test: &str) -> Resolver {
     let store = Store::open(&format!("sqlite:{}", dir.join("purl.db").display()))
         .await
         .unwrap();
-    store.add_user("root", None, true).await.unwrap();
-    store
-        .add_user("alice", Some("correct horse"), false)
-        .await
-        .unwrap();
-    let root = store.actor("root").await.unwrap().unwrap();
-    store
-        .add_domain(&root, &name("/net/"), &["alice".to_string()])
-        .await
-        .unwrap();
-    store
-        .add_domain(&root, &name("/org/"), &["root".to_string()])
-        .await
-        .unwrap();
-    let (_, net_token) = store
-        .create_token(
-            "alice",
-            &[Grant {
-                domain: name("/net/"),
-                right: Right::Write,
-            }],
-            Some("tests"),
-        )
-        .await
-        .unwrap();
-    let (_, admin_token) = store.create_token("root", &[], None).await.unwrap();
+    let (net_token, admin_token) = values::owners(&store).await;
     let registry = Registry::load(store).await.unwrap();
     let state = PurlState::new(registry, 300, false);
     let router = app(state.clone(), &PurlConfig::default());
