@@ -7,6 +7,7 @@
 //! expected version; the history is only ever appended to. Passwords are stored as
 //! Argon2id hashes, tokens as hashes of their secret.
 
+mod archive;
 pub mod bulk;
 mod checks;
 pub mod notify;
@@ -16,6 +17,8 @@ mod rows;
 mod schema;
 mod tokens;
 
+pub use archive::{archive_timestamp, check_archive_template, fill_archive_template};
+pub use archive::{ArchiveFallback, Archived};
 pub use checks::CheckFilter;
 pub use owners::check_account_name;
 pub use records::{DELETED_MESSAGE, SEARCH_CAP};
@@ -111,6 +114,9 @@ pub struct Domain {
     pub prefix: Name,
     /// Users and groups (`@group`) that maintain it.
     pub maintainers: Vec<String>,
+    /// Where people are sent once a target fails (none: never).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub archive: Option<ArchiveFallback>,
 }
 
 /// A user, without secrets.

@@ -2,7 +2,8 @@
 //! their maintainers; and the resolution counts.
 
 use super::{
-    now, stored_name, Domain, Flag, OwnerChange, Store, StoreError, StoreProblem, User, WriteError,
+    now, stored_name, ArchiveFallback, Domain, Flag, OwnerChange, Store, StoreError, StoreProblem,
+    User, WriteError,
 };
 use crate::model::{Actor, Grant, Right};
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
@@ -82,9 +83,11 @@ fn invalid_name(message: String) -> StoreError {
 impl Store {
     /// Every domain, by prefix.
     pub async fn domains(&self) -> Result<Vec<Domain>, StoreError> {
-        let prefixes: Vec<(String,)> = sqlx::query_as("SELECT prefix FROM domains ORDER BY prefix")
-            .fetch_all(&self.pool)
-            .await?;
+        let prefixes: Vec<(String, Option<String>, Option<i64>)> = sqlx::query_as(
+            "SELECT prefix, archive_template, archive_after FROM domains ORDER BY prefix",
+        )
+        .fetch_all(&self.pool)
+        .await?;
         let maintainers: Vec<(String, String)> = sqlx::query_as(
             "SELECT prefix, maintainer FROM domain_maintainers ORDER BY prefix, maintainer",
         )
@@ -92,8 +95,9 @@ impl Store {
         .await?;
         prefixes
             .into_iter()
-            .map(|(prefix,)| {
+            .map(|(prefix, template, after)| {
                 Ok(Domain {
+                    archive: ArchiveFallback::stored(template, after),
                     maintainers: maintainers
                         .iter()
                         .filter(|(p, _)| *p == prefix)

@@ -35,6 +35,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "target checks",
         include_str!("../../migrations/0003_checks.sql"),
     ),
+    (
+        4,
+        "archive fallback",
+        include_str!("../../migrations/0004_archive.sql"),
+    ),
 ];
 
 /// What PostgreSQL runs after a version's file: (version, SQL).
