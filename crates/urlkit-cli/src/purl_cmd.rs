@@ -382,6 +382,22 @@ enum DomainSub {
         #[arg(long, value_name = "USER|@GROUP")]
         maintainer: Vec<String>,
     },
+    /// Send people to an archived copy once a record's target failed N checks in a row
+    /// (plain redirect records), or (--off) no longer.
+    Archive {
+        /// The path prefix (/net/).
+        prefix: String,
+        /// The archived copy's URL: {url} is the target, {timestamp} the time of its last
+        /// good check (YYYYMMDDhhmmss), as https://web.archive.org/web/{timestamp}/{url}.
+        #[arg(long, value_name = "TEMPLATE", required_unless_present = "off")]
+        template: Option<String>,
+        /// After this many failed checks in a row (1 to 1000).
+        #[arg(long, value_name = "N", required_unless_present = "off")]
+        after: Option<u32>,
+        /// Turn the domain's archive fallback off.
+        #[arg(long, conflicts_with_all = ["template", "after"])]
+        off: bool,
+    },
     /// List domains.
     List,
 }
@@ -960,9 +976,48 @@ async fn local(command: PurlCommand) -> Outcome {
                 }
             );
         }
+        PurlSub::Domain(DomainSub::Archive {
+            prefix,
+            template,
+            after,
+            off,
+        }) => {
+            let prefix = parse_name("domain", &prefix)?;
+            let fallback = match (off, template, after) {
+                (false, Some(template), Some(after)) => {
+                    Some(urlkit_purl::store::ArchiveFallback { template, after })
+                }
+                _ => None,
+            };
+            let domain = store
+                .set_archive(&actor, &prefix, fallback.as_ref())
+                .await
+                .map_err(|error| match error {
+                    WriteError::NotFound => refused(format!("domain {prefix}: no such domain")),
+                    other => refused(format!("domain {prefix}: {other}")),
+                })?;
+            match &domain.archive {
+                Some(f) => out!(
+                    "domain {} sends people to {} after {} failed checks in a row",
+                    domain.prefix,
+                    f.template,
+                    f.after
+                ),
+                None => out!("domain {}: no archive fallback", domain.prefix),
+            }
+        }
         PurlSub::Domain(DomainSub::List) => {
             for domain in store.domains().await.map_err(failed)? {
-                out!("{}  {}", domain.prefix, domain.maintainers.join(", "));
+                match &domain.archive {
+                    Some(f) => out!(
+                        "{}  {}  archive after {}: {}",
+                        domain.prefix,
+                        domain.maintainers.join(", "),
+                        f.after,
+                        f.template
+                    ),
+                    None => out!("{}  {}", domain.prefix, domain.maintainers.join(", ")),
+                }
             }
         }
         PurlSub::Group(GroupSub::Add { name, member }) => {

@@ -279,6 +279,84 @@ fn owners_and_tokens() {
 }
 
 #[test]
+fn a_domain_archive_fallback_is_set_checked_and_turned_off() {
+    let db = Db::new();
+    db.ok(&["domain", "add", "/net/"]);
+    let set = db.ok(&[
+        "domain",
+        "archive",
+        "/net/",
+        "--template",
+        "https://web.archive.org/web/{timestamp}/{url}",
+        "--after",
+        "3",
+    ]);
+    assert!(set.contains("after 3 failed checks"), "{set}");
+    let listed = db.ok(&["domain", "list"]);
+    assert!(
+        listed.contains("archive after 3: https://web.archive.org/web/{timestamp}/{url}"),
+        "{listed}"
+    );
+    let no_url = db.refused(&[
+        "domain",
+        "archive",
+        "/net/",
+        "--template",
+        "https://web.archive.org/web/",
+        "--after",
+        "3",
+    ]);
+    assert!(no_url.contains("{url}"), "{no_url}");
+    let relative = db.refused(&[
+        "domain",
+        "archive",
+        "/net/",
+        "--template",
+        "web/{url}",
+        "--after",
+        "3",
+    ]);
+    assert!(relative.contains("absolute URL"), "{relative}");
+    let zero = db.refused(&[
+        "domain",
+        "archive",
+        "/net/",
+        "--template",
+        "https://a.example/{url}",
+        "--after",
+        "0",
+    ]);
+    assert!(zero.contains("1 to 1000"), "{zero}");
+    let unknown = db.refused(&["domain", "archive", "/org/", "--off"]);
+    assert!(unknown.contains("no such domain"), "{unknown}");
+    // The refused ones changed nothing.
+    assert!(db.ok(&["domain", "list"]).contains("archive after 3"));
+    let out = db.run(&["domain", "archive", "/net/", "--after", "3"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(db
+        .ok(&["domain", "archive", "/net/", "--off"])
+        .contains("no archive fallback"));
+    assert!(!db.ok(&["domain", "list"]).contains("archive"));
+
+    let changes = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(async {
+            let store = urlkit_purl::store::Store::open(&db.url).await.unwrap();
+            store.owner_changes().await.unwrap()
+        });
+    let archive: Vec<&serde_json::Value> = changes
+        .iter()
+        .filter(|c| c.kind == "domain-archive" && c.subject == "/net/")
+        .map(|c| &c.detail)
+        .collect();
+    assert_eq!(archive.len(), 2);
+    assert_eq!(archive[0]["after"], 3);
+    assert_eq!(archive[1]["template"], serde_json::Value::Null);
+}
+
+#[test]
 fn serve_takes_the_web_tools_options() {
     let out = urlkit(&["purl", "serve", "--help"], "");
     assert!(out.status.success());
