@@ -402,3 +402,157 @@ async fn the_status_history_reads_the_same_on_postgres() {
     assert_eq!(all.len(), 2);
     assert_eq!(all[1].outcome.kind, OutcomeKind::Ok);
 }
+
+/// A loopback target whose every path answers `404` until `up` is set, then `200`.
+async fn switchable_target(up: Arc<std::sync::atomic::AtomicBool>) -> String {
+    let app = axum::Router::new().fallback(move || {
+        let up = up.clone();
+        async move {
+            if up.load(std::sync::atomic::Ordering::SeqCst) {
+                "back".into_response()
+            } else {
+                AxumStatus::NOT_FOUND.into_response()
+            }
+        }
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    base
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_target_is_sent_to_the_archive_until_it_answers_again() {
+    let r = start("checks-archive").await;
+    let up = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let base = switchable_target(up.clone()).await;
+    let target = format!("{base}/paper");
+    let store = r.state.registry().store().clone();
+    let root = store.actor("root").await.unwrap().unwrap();
+    let template = "https://web.archive.org/web/{timestamp}/{url}";
+    store
+        .set_archive(
+            &root,
+            &name("/net/"),
+            Some(&urlkit_purl::store::ArchiveFallback {
+                template: template.to_string(),
+                after: 2,
+            }),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        r.create("/net/paper", json!({"type": "redirect", "target": target}))
+            .await
+            .status(),
+        StatusCode::CREATED
+    );
+    // The same target in a domain without the setting.
+    let created = r
+        .put(
+            &r.admin_token,
+            "/org/paper",
+            json!({"type": "redirect", "target": target, "status": 301}),
+            ("If-None-Match", "*"),
+        )
+        .await;
+    assert_eq!(created.status(), StatusCode::CREATED);
+    let location = |response: reqwest::Response| {
+        (
+            response.status(),
+            response.headers()[header::LOCATION.as_str()]
+                .to_str()
+                .unwrap()
+                .to_string(),
+        )
+    };
+    let run = || async {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        checker::run(r.state.registry(), &checker(), None, |_| {})
+            .await
+            .unwrap();
+        urlkit_purl::server::checks::after_run(&r.state).await;
+    };
+
+    // One failure is not enough.
+    run().await;
+    assert_eq!(
+        location(r.get("/net/paper").await),
+        (StatusCode::FOUND, target.clone())
+    );
+    // Two in a row are: a 302 to the archived copy, as of the record's last change (the
+    // target never answered well).
+    run().await;
+    let changed_at = store
+        .get(&name("/net/paper"))
+        .await
+        .unwrap()
+        .unwrap()
+        .changed_at;
+    let archived = format!(
+        "https://web.archive.org/web/{}/{target}",
+        urlkit_purl::store::archive_timestamp(changed_at)
+    );
+    let (status, sent_to) = location(r.get("/net/paper").await);
+    assert_eq!(
+        (status, sent_to.as_str()),
+        (StatusCode::FOUND, archived.as_str())
+    );
+    let digits = &sent_to["https://web.archive.org/web/".len()..][..14];
+    assert!(digits.bytes().all(|b| b.is_ascii_digit()), "{sent_to}");
+    // The domain without the setting still sends people to the target.
+    assert_eq!(
+        location(r.get("/org/paper").await),
+        (StatusCode::MOVED_PERMANENTLY, target.clone())
+    );
+
+    // The info view says so, as JSON and as a page.
+    let info: Value = r
+        .client
+        .get(r.url("/net/paper?info"))
+        .header("Accept", "application/json")
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(info["archived"]["location"], archived.as_str());
+    assert_eq!(info["archived"]["target"], target.as_str());
+    let checks: Vec<&Value> = info["checks"].as_array().unwrap().iter().collect();
+    assert_eq!(checks.len(), 1);
+    assert_eq!(info["archived"]["since"], checks[0]["checked_at"].clone());
+    let page = r.get("/net/paper?info").await.text().await.unwrap();
+    assert!(page.contains("sent to an archived copy since"), "{page}");
+    assert!(page.contains(&archived), "{page}");
+    let other: Value = r
+        .client
+        .get(r.url("/org/paper?info"))
+        .header("Accept", "application/json")
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert!(other.get("archived").is_none(), "{other}");
+
+    // The target answers again: after the next run people reach it again.
+    up.store(true, std::sync::atomic::Ordering::SeqCst);
+    run().await;
+    assert_eq!(
+        location(r.get("/net/paper").await),
+        (StatusCode::FOUND, target.clone())
+    );
+    let info: Value = r
+        .client
+        .get(r.url("/net/paper?info"))
+        .header("Accept", "application/json")
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert!(info.get("archived").is_none(), "{info}");
+}

@@ -8,14 +8,17 @@ use super::PurlState;
 use crate::checker::{self, Checker, CheckerOptions, OutcomeKind, TargetCheck};
 use crate::model::{Actor, Body, Expect, Stored};
 use crate::registry::Registry;
-use crate::store::{CheckFilter, WriteError};
+use crate::store::{Archived, CheckFilter, WriteError};
 use axum::body::Bytes;
 use axum::extract::{Query, State};
 use axum::http::{HeaderMap, StatusCode, Uri};
 use axum::response::IntoResponse;
 use axum::Json;
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::sync::RwLock;
 use std::time::Duration;
 use urlkit::purl::{Action, Name};
 use urlkit_web::error::ApiError;
@@ -297,6 +300,69 @@ pub async fn update_gauges(state: &PurlState) {
     }
 }
 
+/// The records whose target failed their domain's number of checks in a row, held in
+/// memory for the resolver: replaced as a whole after each run of the checker. While it is
+/// empty a redirect pays one atomic load for it.
+#[derive(Debug, Default)]
+pub struct ArchiveMap {
+    on: AtomicBool,
+    by_name: RwLock<Arc<HashMap<Name, Archived>>>,
+}
+
+impl ArchiveMap {
+    /// Where `name` sends people instead of its target, if it does.
+    pub fn location(&self, name: &Name) -> Option<String> {
+        if !self.on.load(Ordering::Acquire) {
+            return None;
+        }
+        self.get(name).map(|a| a.location)
+    }
+
+    /// Why and where `name` sends people to an archived copy, if it does.
+    pub fn get(&self, name: &Name) -> Option<Archived> {
+        let map = self
+            .by_name
+            .read()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        map.get(name).cloned()
+    }
+
+    /// Replaces what is held by `archived`.
+    pub fn replace(&self, archived: Vec<Archived>) {
+        let map: HashMap<Name, Archived> =
+            archived.into_iter().map(|a| (a.name.clone(), a)).collect();
+        let on = !map.is_empty();
+        *self
+            .by_name
+            .write()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) = Arc::new(map);
+        self.on.store(on, Ordering::Release);
+    }
+}
+
+/// Reads again which records are sent to an archived copy (from the stored checks) and
+/// swaps them in; a database that fails leaves the previous ones (logged).
+pub async fn refresh_archive(state: &PurlState) {
+    match state.registry.store().archived().await {
+        Ok(archived) => {
+            if !archived.is_empty() {
+                tracing::info!(
+                    "archive fallback: {} records sent to an archived copy",
+                    archived.len()
+                );
+            }
+            state.archive.replace(archived);
+        }
+        Err(e) => tracing::warn!("archive fallback: cannot read the last checks: {e}"),
+    }
+}
+
+/// What follows a run of the checker: the gauges set, the archive fallbacks read again.
+pub async fn after_run(state: &PurlState) {
+    update_gauges(state).await;
+    refresh_archive(state).await;
+}
+
 /// Runs the checker every `schedule.every`, until aborted; `None` when the schedule says
 /// never (or the checker cannot be set up, which is logged). The first run waits until a
 /// period has passed since the newest check in the database (or since the start, when
@@ -337,7 +403,7 @@ pub fn spawn(state: &PurlState, schedule: &CheckSchedule) -> Option<tokio::task:
                 }
                 Err(e) => tracing::warn!("link checker: the results were not stored: {e}"),
             }
-            update_gauges(&state).await;
+            after_run(&state).await;
             // A run that stored nothing (no targets) would be found due again at once.
             if state.registry.store().last_check_at().await.ok().flatten() == last {
                 tokio::time::sleep(every).await;

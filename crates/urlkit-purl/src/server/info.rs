@@ -24,6 +24,24 @@ pub struct Info {
     pub resolutions: u64,
     /// The last check of each of its targets by the link checker (none before the first).
     pub checks: Vec<CheckView>,
+    /// Where visitors are sent instead of the target, when its domain's archive fallback
+    /// applies (left out otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub archived: Option<ArchivedView>,
+}
+
+/// A record sent to an archived copy, as the info view shows it.
+#[derive(Clone, Debug, Serialize)]
+pub struct ArchivedView {
+    /// The archived copy visitors are sent to.
+    pub location: String,
+    /// The target that failed.
+    pub target: String,
+    /// Since when (RFC 3339): the check that completed the failures in a row.
+    pub since: String,
+    /// The time of the copy asked for (RFC 3339): the target's last good check, or the
+    /// record's last change.
+    pub snapshot: String,
 }
 
 /// Whether the request prefers JSON to HTML.
@@ -60,12 +78,19 @@ pub async fn show(state: &PurlState, name: &Name, uri: &Uri, headers: &HeaderMap
         .iter()
         .map(CheckView::of)
         .collect();
+    let archived = state.archive.get(name).map(|a| ArchivedView {
+        location: a.location,
+        target: a.target,
+        since: super::api::rfc3339(a.since),
+        snapshot: super::api::rfc3339(a.snapshot),
+    });
     let mut response = if wants_json(headers) {
         let info = Info {
             stored: RecordView::of(&stored),
             history,
             resolutions,
             checks,
+            archived,
         };
         axum::Json(&info).into_response()
     } else {
@@ -82,6 +107,7 @@ pub async fn show(state: &PurlState, name: &Name, uri: &Uri, headers: &HeaderMap
             &history,
             resolutions,
             &checks,
+            archived.as_ref(),
             saved.as_deref(),
         )
     };

@@ -116,6 +116,8 @@ pub struct PurlState {
     default_cache_control: HeaderValue,
     draining: Arc<AtomicBool>,
     tls: bool,
+    /// Records sent to an archived copy (their domain's fallback), swapped after checks.
+    archive: Arc<checks::ArchiveMap>,
 }
 
 /// `Retry-After` of a readiness check failed because other resolvers' changes are not heard:
@@ -142,12 +144,18 @@ impl PurlState {
             default_cache_control: resolve::cache_control(default_max_age),
             draining: Arc::new(AtomicBool::new(false)),
             tls,
+            archive: Arc::default(),
         }
     }
 
     /// The records and their store.
     pub fn registry(&self) -> &Registry {
         &self.registry
+    }
+
+    /// The records sent to an archived copy, as of the last check run.
+    pub fn archive(&self) -> &checks::ArchiveMap {
+        &self.archive
     }
 
     /// Writes the resolution counts gathered so far.
@@ -357,6 +365,9 @@ pub async fn serve(config: PurlConfig) -> anyhow::Result<()> {
     let writer = state.spawn_count_writer();
     // Other resolvers' changes on a shared database (PostgreSQL).
     let follower = state.registry.spawn_follower();
+    // The archive fallbacks as the stored checks have them (nothing to do when no
+    // domain has one).
+    checks::refresh_archive(&state).await;
     let checker = checks::spawn(&state, &config.checks);
     let listener = tokio::net::TcpListener::from_std(listener)?;
     let draining = state.draining.clone();

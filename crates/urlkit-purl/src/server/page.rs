@@ -1091,6 +1091,7 @@ pub fn info_page(
     history: &[Event],
     resolutions: u64,
     checks: &[super::checks::CheckView],
+    archived: Option<&super::info::ArchivedView>,
     saved: Option<&str>,
 ) -> Response {
     let view = RecordView::of(stored);
@@ -1136,6 +1137,14 @@ pub fn info_page(
     );
     for warning in &view.warnings {
         let _ = write!(main, "<p class=\"warnings\">{}</p>", escape(warning));
+    }
+    if let Some(archived) = archived {
+        let _ = write!(
+            main,
+            "<p class=\"note archived\">{} <a href=\"{url}\"><code>{url}</code></a></p>",
+            ctx.f("purl-archived", &[("since", Arg::Text(&archived.since))]),
+            url = escape(&archived.location),
+        );
     }
     if !checks.is_empty() {
         let _ = write!(

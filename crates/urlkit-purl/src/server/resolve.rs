@@ -104,20 +104,34 @@ pub fn answer(state: &PurlState, uri: &Uri, headers: &HeaderMap) -> Response {
             max_age,
             vary,
             kind,
+            record,
             ..
         } => {
+            // A plain redirect whose target failed its domain's checks: the archived copy.
+            let archived = match kind {
+                RedirectKind::Plain => state.archive.location(record),
+                _ => None,
+            };
             let kind = match kind {
                 RedirectKind::Partial => Kind::Partial,
                 RedirectKind::Negotiated => Kind::Negotiated,
                 RedirectKind::Plain => Kind::Redirect,
             };
-            let status = StatusCode::from_u16(status).unwrap_or(StatusCode::FOUND);
+            let status = match archived {
+                Some(_) => StatusCode::FOUND,
+                None => StatusCode::from_u16(status).unwrap_or(StatusCode::FOUND),
+            };
             let mut response = status.into_response();
             let h = response.headers_mut();
-            h.insert(header::LOCATION, location_value(&location));
-            let cache = match max_age {
-                None => state.default_cache_control.clone(),
-                Some(age) => cache_control(age),
+            h.insert(
+                header::LOCATION,
+                location_value(archived.as_deref().unwrap_or(&location)),
+            );
+            let cache = match (&archived, max_age) {
+                // Back to the target as soon as a check finds it again.
+                (Some(_), _) => HeaderValue::from_static("no-cache"),
+                (None, None) => state.default_cache_control.clone(),
+                (None, Some(age)) => cache_control(age),
             };
             h.insert(header::CACHE_CONTROL, cache);
             if !vary.is_empty() {

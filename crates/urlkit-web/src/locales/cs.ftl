@@ -291,6 +291,7 @@ purl-version = Verze
 purl-last-change = Poslední změna
 purl-resolutions = Překladů
 purl-last-check = Poslední kontrola cílů
+purl-archived = Cíl už neodpovídá: návštěvníci jsou od { $since } posíláni na archivovanou kopii:
 purl-nav-checks = Cíle
 purl-checks-title = Nefunkční a přesunuté cíle
 purl-checks-none = Žádné nefunkční ani přesunuté cíle: každý cíl při poslední kontrole odpověděl, nebo ještě nebyl zkontrolován.

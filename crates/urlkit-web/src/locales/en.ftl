@@ -288,6 +288,7 @@ purl-version = Version
 purl-last-change = Last change
 purl-resolutions = Resolutions
 purl-last-check = Last check of its targets
+purl-archived = The target no longer answers: visitors are sent to an archived copy since { $since }:
 purl-nav-checks = Targets
 purl-checks-title = Broken and moved targets
 purl-checks-none = No broken or moved targets: every target answered at its last check, or none was checked yet.
