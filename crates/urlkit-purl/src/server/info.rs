@@ -44,6 +44,17 @@ pub struct ArchivedView {
     pub snapshot: String,
 }
 
+/// Where `name` sends visitors instead of its target, if its domain's archive fallback
+/// applies.
+pub(super) fn archived_view(state: &PurlState, name: &Name) -> Option<ArchivedView> {
+    state.archive.get(name).map(|a| ArchivedView {
+        location: a.location,
+        target: a.target,
+        since: super::api::rfc3339(a.since),
+        snapshot: super::api::rfc3339(a.snapshot),
+    })
+}
+
 /// Whether the request prefers JSON to HTML.
 pub fn wants_json(headers: &HeaderMap) -> bool {
     let Some(accept) = headers.get(header::ACCEPT).and_then(|v| v.to_str().ok()) else {
@@ -78,12 +89,7 @@ pub async fn show(state: &PurlState, name: &Name, uri: &Uri, headers: &HeaderMap
         .iter()
         .map(CheckView::of)
         .collect();
-    let archived = state.archive.get(name).map(|a| ArchivedView {
-        location: a.location,
-        target: a.target,
-        since: super::api::rfc3339(a.since),
-        snapshot: super::api::rfc3339(a.snapshot),
-    });
+    let archived = archived_view(state, name);
     let mut response = if wants_json(headers) {
         let info = Info {
             stored: RecordView::of(&stored),
@@ -107,7 +113,6 @@ pub async fn show(state: &PurlState, name: &Name, uri: &Uri, headers: &HeaderMap
             &history,
             resolutions,
             &checks,
-            archived.as_ref(),
             saved.as_deref(),
         )
     };

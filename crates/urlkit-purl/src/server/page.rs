@@ -1091,7 +1091,6 @@ pub fn info_page(
     history: &[Event],
     resolutions: u64,
     checks: &[super::checks::CheckView],
-    archived: Option<&super::info::ArchivedView>,
     saved: Option<&str>,
 ) -> Response {
     let view = RecordView::of(stored);
@@ -1138,7 +1137,7 @@ pub fn info_page(
     for warning in &view.warnings {
         let _ = write!(main, "<p class=\"warnings\">{}</p>", escape(warning));
     }
-    if let Some(archived) = archived {
+    if let Some(archived) = super::info::archived_view(state, &stored.record.name) {
         let _ = write!(
             main,
             "<p class=\"note archived\">{} <a href=\"{url}\"><code>{url}</code></a></p>",
