@@ -556,3 +556,82 @@ async fn a_failed_target_is_sent_to_the_archive_until_it_answers_again() {
         .unwrap();
     assert!(info.get("archived").is_none(), "{info}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn administrators_set_and_turn_off_the_archive_fallback_through_the_api() {
+    let r = start("checks-archive-api").await;
+    let post = |token: &str, body: Value| {
+        r.client
+            .post(r.url("/-/api/domains/archive"))
+            .bearer_auth(token)
+            .json(&body)
+            .send()
+    };
+    let template = "https://web.archive.org/web/{timestamp}/{url}";
+    let by_maintainer = post(
+        &r.net_token,
+        json!({"prefix": "/net/", "template": template, "after": 2}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(by_maintainer.status(), StatusCode::FORBIDDEN);
+    let bad = post(
+        &r.admin_token,
+        json!({"prefix": "/net/", "template": "https://web.archive.org/web/", "after": 2}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(bad.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let bad: Value = bad.json().await.unwrap();
+    assert_eq!(bad["error"]["field"], "template");
+    assert!(bad.to_string().contains("{url}"), "{bad}");
+    let zero = post(
+        &r.admin_token,
+        json!({"prefix": "/net/", "template": template, "after": 0}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(zero.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let unknown = post(
+        &r.admin_token,
+        json!({"prefix": "/edu/", "template": template, "after": 2}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(unknown.status(), StatusCode::NOT_FOUND);
+    let set = post(
+        &r.admin_token,
+        json!({"prefix": "/net/", "template": template, "after": 2}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(set.status(), StatusCode::OK);
+    let set: Value = set.json().await.unwrap();
+    assert_eq!(set["archive"], json!({"template": template, "after": 2}));
+    let domains: Value = r.get("/-/api/domains").await.json().await.unwrap();
+    let net = domains
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["prefix"] == "/net/")
+        .unwrap();
+    assert_eq!(net["archive"]["after"], 2);
+    let off = post(&r.admin_token, json!({"prefix": "/net/"}))
+        .await
+        .unwrap();
+    assert_eq!(off.status(), StatusCode::OK);
+    let off: Value = off.json().await.unwrap();
+    assert!(off.get("archive").is_none(), "{off}");
+    let kinds: Vec<String> = r
+        .state
+        .registry()
+        .store()
+        .owner_changes()
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|c| c.kind == "domain-archive")
+        .map(|c| c.subject)
+        .collect();
+    assert_eq!(kinds, ["/net/", "/net/"]);
+}

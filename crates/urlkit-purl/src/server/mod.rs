@@ -205,6 +205,7 @@ fn routes(state: PurlState, config: &PurlConfig) -> Router {
         .route("/-/api/restore/{*name}", post(api::restore_record))
         .route("/-/api/clone/{*name}", post(api::clone_record))
         .route("/-/api/domains", get(api::domains).post(owners::add_domain))
+        .route("/-/api/domains/archive", post(owners::set_archive))
         .route("/-/api/users", get(owners::users).post(owners::add_user))
         .route("/-/api/groups", post(owners::add_group))
         .route("/-/api/owner-changes", get(owners::changes))

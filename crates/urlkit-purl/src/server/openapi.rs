@@ -53,6 +53,11 @@ pub const ROUTES: &[(&str, &str, &str)] = &[
         "post",
         "Add a domain or maintainers to it (administrators)",
     ),
+    (
+        "/-/api/domains/archive",
+        "post",
+        "Set ({\"prefix\", \"template\", \"after\"}) or turn off ({\"prefix\"}) a domain's archive fallback (administrators)",
+    ),
     ("/-/api/users", "get", "Users, without secrets (administrators)"),
     (
         "/-/api/users",

@@ -184,6 +184,78 @@ pub struct DomainRequest {
     pub maintainers: Vec<String>,
 }
 
+/// The body of `POST /-/api/domains/archive`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArchiveRequest {
+    /// The domain's prefix (`/net/`).
+    pub prefix: Name,
+    /// The archived copy's URL template (`{url}`, perhaps `{timestamp}`); none (or null):
+    /// the fallback is turned off.
+    #[serde(default)]
+    pub template: Option<String>,
+    /// After how many failed checks in a row (needed with a template).
+    #[serde(default)]
+    pub after: Option<u32>,
+}
+
+/// `POST /-/api/domains/archive`: sets or (without a template) turns off a domain's archive
+/// fallback (administrators only), applied at once from the stored checks. `200` with the
+/// domain; `422` naming the field for a bad template or count; `404` for no such domain.
+pub async fn set_archive(
+    State(state): State<PurlState>,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> Answer {
+    let actor = administrator(&state, &headers).await?;
+    let request: ArchiveRequest =
+        serde_json::from_slice(&bytes).map_err(|e| bad_json(&state, e))?;
+    let fallback = match (request.template, request.after) {
+        (Some(template), Some(after)) => Some(crate::store::ArchiveFallback { template, after }),
+        (Some(_), None) => {
+            return Err(unprocessable(
+                "bad-archive",
+                "after",
+                "a template needs \"after\": how many failed checks in a row",
+            ))
+        }
+        (None, _) => None,
+    };
+    if let Some(f) = &fallback {
+        if let Err(message) = crate::store::check_archive_template(&f.template) {
+            return Err(unprocessable("bad-archive", "template", message));
+        }
+        if !(1..=crate::store::MAX_ARCHIVE_AFTER).contains(&f.after) {
+            return Err(unprocessable(
+                "bad-archive",
+                "after",
+                format!(
+                    "after {} failed checks: give 1 to {}",
+                    f.after,
+                    crate::store::MAX_ARCHIVE_AFTER
+                ),
+            ));
+        }
+    }
+    let domain = match state
+        .registry
+        .store()
+        .set_archive(&actor, &request.prefix, fallback.as_ref())
+        .await
+    {
+        Ok(domain) => domain,
+        Err(WriteError::NotFound) => {
+            return Err(
+                ApiError::not_found(format!("no domain {}", request.prefix.as_str())).into(),
+            )
+        }
+        Err(WriteError::Store(e)) => return Err(unavailable(&e).into()),
+        Err(other) => return Err(forbidden(&state, other.to_string())),
+    };
+    super::checks::refresh_archive(&state).await;
+    Ok((StatusCode::OK, Json(domain)).into_response())
+}
+
 /// `POST /-/api/domains`: adds a domain, or maintainers to it (administrators only).
 /// `201` with the domain; `422` for a maintainer who is no user or group (nothing is
 /// added then).

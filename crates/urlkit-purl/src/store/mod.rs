@@ -18,7 +18,7 @@ mod schema;
 mod tokens;
 
 pub use archive::{archive_timestamp, check_archive_template, fill_archive_template};
-pub use archive::{ArchiveFallback, Archived};
+pub use archive::{ArchiveFallback, Archived, MAX_AFTER as MAX_ARCHIVE_AFTER};
 pub use checks::CheckFilter;
 pub use owners::check_account_name;
 pub use records::{DELETED_MESSAGE, SEARCH_CAP};
