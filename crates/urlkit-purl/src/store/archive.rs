@@ -40,7 +40,8 @@ pub struct Archived {
     pub target: String,
     /// The archived copy people are sent to.
     pub location: String,
-    /// The check that made it the last failure needed (milliseconds since the epoch).
+    /// Since when: the check that made the failures in a row as many as the domain asks
+    /// (milliseconds since the epoch).
     pub since: i64,
     /// The time the copy is asked for: the target's last good check, or the record's last
     /// change if it never had one (milliseconds since the epoch).
@@ -223,7 +224,29 @@ impl Store {
                 if checks.len() < after || !checks.iter().all(|c| c.outcome.kind.is_broken()) {
                     continue;
                 }
-                let since = checks.last().map_or(0, |c| c.checked_at);
+                // The fallback began with the row's `after`-th failure: the row starts after
+                // the last check that was not a failure.
+                let (row_start,): (Option<i64>,) = sqlx::query_as(
+                    "SELECT MAX(checked_at) FROM target_checks \
+                     WHERE name = $1 AND target = $2 AND kind IN ('ok', 'moved', 'disallowed')",
+                )
+                .bind(name.as_str())
+                .bind(target.as_str())
+                .fetch_one(&self.pool)
+                .await?;
+                let began: Option<(i64,)> = sqlx::query_as(
+                    "SELECT checked_at FROM target_checks \
+                     WHERE name = $1 AND target = $2 AND checked_at > $3 \
+                     ORDER BY checked_at LIMIT 1 OFFSET $4",
+                )
+                .bind(name.as_str())
+                .bind(target.as_str())
+                .bind(row_start.unwrap_or(i64::MIN))
+                .bind(i64::from(fallback.after) - 1)
+                .fetch_optional(&self.pool)
+                .await?;
+                let since =
+                    began.map_or_else(|| checks.first().map_or(0, |c| c.checked_at), |b| b.0);
                 let (last_ok,): (Option<i64>,) = sqlx::query_as(
                     "SELECT MAX(checked_at) FROM target_checks \
                      WHERE name = $1 AND target = $2 AND kind = 'ok'",
