@@ -653,3 +653,86 @@ async fn administrators_set_and_turn_off_the_archive_fallback_through_the_api() 
         .collect();
     assert_eq!(kinds, ["/net/", "/net/"]);
 }
+
+/// Which records fall back to the archive, from the stored checks alone, on SQLite and (when
+/// it is installed) PostgreSQL: the row of failures, its start, and the copy's time.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_archived_records_read_the_same_on_sqlite_and_postgres() {
+    use urlkit_purl::model::{Actor, Body, Expect};
+    use urlkit_purl::store::{ArchiveFallback, Store};
+    let dir = tempfile::tempdir().unwrap();
+    let mut urls = vec![format!("sqlite:{}", dir.path().join("purl.db").display())];
+    let server = postgres::Postgres::start("checks_archived");
+    if let Some(server) = &server {
+        urls.push(server.url());
+    }
+    for url in urls {
+        let store = Store::open(&url).await.unwrap();
+        let admin = Actor {
+            user: "root".into(),
+            token: None,
+            admin: true,
+            grants: vec![],
+        };
+        store.add_domain(&admin, &name("/d/"), &[]).await.unwrap();
+        let target = "https://a.example/x";
+        for (path, kind) in [("/d/a", "redirect"), ("/d/p/", "partial")] {
+            let body: Body =
+                serde_json::from_value(json!({"type": kind, "target": target})).unwrap();
+            store
+                .put(&admin, &name(path), body, Expect::Absent, None)
+                .await
+                .unwrap();
+        }
+        let check = |path: &str, at: i64, kind: OutcomeKind| TargetCheck {
+            name: name(path),
+            target: target.into(),
+            checked_at: at,
+            outcome: Outcome {
+                kind,
+                status: None,
+                suggestion: None,
+                detail: format!("at {at}"),
+            },
+        };
+        let mut checks = Vec::new();
+        for path in ["/d/a", "/d/p/"] {
+            checks.extend([
+                check(path, 1_000, OutcomeKind::Ok),
+                check(path, 2_000, OutcomeKind::Gone),
+                check(path, 3_000, OutcomeKind::Disallowed),
+                check(path, 4_000, OutcomeKind::Timeout),
+                check(path, 5_000, OutcomeKind::ServerError),
+                check(path, 6_000, OutcomeKind::Dns),
+            ]);
+        }
+        store.add_checks(&checks).await.unwrap();
+        assert!(store.archived().await.unwrap().is_empty(), "{url}: off");
+        let set = |after: u32| ArchiveFallback {
+            template: "https://archive.example/{timestamp}/{url}".into(),
+            after,
+        };
+        store
+            .set_archive(&admin, &name("/d/"), Some(&set(2)))
+            .await
+            .unwrap();
+        let archived = store.archived().await.unwrap();
+        assert_eq!(archived.len(), 1, "{url}: only the plain redirect");
+        assert_eq!(archived[0].name, name("/d/a"));
+        // The row began after the disallowed check; its second failure came at 5 s.
+        assert_eq!(archived[0].since, 5_000, "{url}");
+        assert_eq!(archived[0].snapshot, 1_000, "{url}");
+        assert_eq!(
+            archived[0].location,
+            "https://archive.example/19700101000001/https://a.example/x"
+        );
+        // Four in a row are not there: the disallowed check ends the row.
+        store
+            .set_archive(&admin, &name("/d/"), Some(&set(4)))
+            .await
+            .unwrap();
+        assert!(store.archived().await.unwrap().is_empty(), "{url}");
+        store.set_archive(&admin, &name("/d/"), None).await.unwrap();
+        assert!(store.archived().await.unwrap().is_empty(), "{url}");
+    }
+}
