@@ -447,6 +447,13 @@ async fn a_failed_target_is_sent_to_the_archive_until_it_answers_again() {
             .status(),
         StatusCode::CREATED
     );
+    // Another record of the domain, whose target is changed once it falls back.
+    assert_eq!(
+        r.create("/net/edited", json!({"type": "redirect", "target": target}))
+            .await
+            .status(),
+        StatusCode::CREATED
+    );
     // The same target in a domain without the setting.
     let created = r
         .put(
@@ -508,10 +515,10 @@ async fn a_failed_target_is_sent_to_the_archive_until_it_answers_again() {
         .checked_at;
     let since = || async {
         let held = store.archived().await.unwrap();
-        assert_eq!(held.len(), 1);
-        assert_eq!(held[0].name.as_str(), "/net/paper");
-        assert_eq!(held[0].location, archived);
-        held[0].since
+        let names: Vec<&str> = held.iter().map(|a| a.name.as_str()).collect();
+        assert_eq!(names, ["/net/edited", "/net/paper"]);
+        assert_eq!(held[1].location, archived);
+        held[1].since
     };
     assert_eq!(since().await, second);
     run().await;
@@ -522,6 +529,39 @@ async fn a_failed_target_is_sent_to_the_archive_until_it_answers_again() {
         location(r.get("/org/paper").await),
         (StatusCode::MOVED_PERMANENTLY, target.clone())
     );
+
+    // A record whose target is changed is followed to its new target at once.
+    let (status, before) = location(r.get("/net/edited").await);
+    assert_eq!(status, StatusCode::FOUND);
+    assert!(
+        before.starts_with("https://web.archive.org/web/"),
+        "{before}"
+    );
+    let elsewhere = format!("{base}/elsewhere");
+    let edited = r
+        .put(
+            &r.net_token,
+            "/net/edited",
+            json!({"type": "redirect", "target": elsewhere}),
+            ("If-Match", "\"1\""),
+        )
+        .await;
+    assert_eq!(edited.status(), StatusCode::OK);
+    assert_eq!(
+        location(r.get("/net/edited").await),
+        (StatusCode::FOUND, elsewhere.clone())
+    );
+    let edited_info: Value = r
+        .client
+        .get(r.url("/net/edited?info"))
+        .header("Accept", "application/json")
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert!(edited_info.get("archived").is_none(), "{edited_info}");
 
     // The info view says so, as JSON and as a page.
     let info: Value = r

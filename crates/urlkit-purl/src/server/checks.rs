@@ -310,12 +310,15 @@ pub struct ArchiveMap {
 }
 
 impl ArchiveMap {
-    /// Where `name` sends people instead of its target, if it does.
-    pub fn location(&self, name: &Name) -> Option<String> {
+    /// Where `name` sends people instead of its target `target`, if it does (a record whose
+    /// target changed since the checks is followed as it is now).
+    pub fn location(&self, name: &Name, target: &str) -> Option<String> {
         if !self.on.load(Ordering::Acquire) {
             return None;
         }
-        self.get(name).map(|a| a.location)
+        self.get(name)
+            .filter(|a| a.target == target)
+            .map(|a| a.location)
     }
 
     /// Why and where `name` sends people to an archived copy, if it does.

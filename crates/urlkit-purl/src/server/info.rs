@@ -5,11 +5,11 @@
 use super::api::RecordView;
 use super::checks::CheckView;
 use super::PurlState;
-use crate::model::Event;
+use crate::model::{Event, Stored};
 use axum::http::{header, HeaderMap, HeaderValue, Uri};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
-use urlkit::purl::{negotiate, Name};
+use urlkit::purl::{negotiate, Action, Name};
 use urlkit_web::error::ApiError;
 
 /// What the info view says of a record.
@@ -46,12 +46,19 @@ pub struct ArchivedView {
 
 /// Where `name` sends visitors instead of its target, if its domain's archive fallback
 /// applies.
-pub(super) fn archived_view(state: &PurlState, name: &Name) -> Option<ArchivedView> {
-    state.archive.get(name).map(|a| ArchivedView {
-        location: a.location,
-        target: a.target,
-        since: super::api::rfc3339(a.since),
-        snapshot: super::api::rfc3339(a.snapshot),
+pub(super) fn archived_view(state: &PurlState, stored: &Stored) -> Option<ArchivedView> {
+    let Action::Redirect { target, .. } = &stored.record.action else {
+        return None;
+    };
+    let archived = state.archive.get(&stored.record.name)?;
+    if stored.deleted || archived.target != *target {
+        return None;
+    }
+    Some(ArchivedView {
+        since: super::api::rfc3339(archived.since),
+        snapshot: super::api::rfc3339(archived.snapshot),
+        location: archived.location,
+        target: archived.target,
     })
 }
 
@@ -89,7 +96,7 @@ pub async fn show(state: &PurlState, name: &Name, uri: &Uri, headers: &HeaderMap
         .iter()
         .map(CheckView::of)
         .collect();
-    let archived = archived_view(state, name);
+    let archived = archived_view(state, &stored);
     let mut response = if wants_json(headers) {
         let info = Info {
             stored: RecordView::of(&stored),

@@ -109,7 +109,7 @@ pub fn answer(state: &PurlState, uri: &Uri, headers: &HeaderMap) -> Response {
         } => {
             // A plain redirect whose target failed its domain's checks: the archived copy.
             let archived = match kind {
-                RedirectKind::Plain => state.archive.location(record),
+                RedirectKind::Plain => state.archive.location(record, &location),
                 _ => None,
             };
             let kind = match kind {
