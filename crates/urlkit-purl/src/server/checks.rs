@@ -421,3 +421,35 @@ fn now_millis() -> i64 {
         .map(|d| d.as_millis() as i64)
         .unwrap_or(0)
 }
+
+/// A record sent to an archived copy, as the info view shows it.
+#[derive(Clone, Debug, Serialize)]
+pub struct ArchivedView {
+    /// The archived copy visitors are sent to.
+    pub location: String,
+    /// The target that failed.
+    pub target: String,
+    /// Since when (RFC 3339): the check that completed the failures in a row.
+    pub since: String,
+    /// The time of the copy asked for (RFC 3339): the target's last good check, or the
+    /// record's last change.
+    pub snapshot: String,
+}
+
+/// Where `name` sends visitors instead of its target, if its domain's archive fallback
+/// applies.
+pub(super) fn archived_view(state: &PurlState, stored: &Stored) -> Option<ArchivedView> {
+    let Action::Redirect { target, .. } = &stored.record.action else {
+        return None;
+    };
+    let archived = state.archive.get(&stored.record.name)?;
+    if stored.deleted || archived.target != *target {
+        return None;
+    }
+    Some(ArchivedView {
+        since: api::rfc3339(archived.since),
+        snapshot: api::rfc3339(archived.snapshot),
+        location: archived.location,
+        target: archived.target,
+    })
+}

@@ -3,13 +3,13 @@
 //! when the request prefers it, JSON. No account is needed: records are public.
 
 use super::api::RecordView;
-use super::checks::CheckView;
+use super::checks::{archived_view, ArchivedView, CheckView};
 use super::PurlState;
-use crate::model::{Event, Stored};
+use crate::model::Event;
 use axum::http::{header, HeaderMap, HeaderValue, Uri};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
-use urlkit::purl::{negotiate, Action, Name};
+use urlkit::purl::{negotiate, Name};
 use urlkit_web::error::ApiError;
 
 /// What the info view says of a record.
@@ -28,38 +28,6 @@ pub struct Info {
     /// applies (left out otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub archived: Option<ArchivedView>,
-}
-
-/// A record sent to an archived copy, as the info view shows it.
-#[derive(Clone, Debug, Serialize)]
-pub struct ArchivedView {
-    /// The archived copy visitors are sent to.
-    pub location: String,
-    /// The target that failed.
-    pub target: String,
-    /// Since when (RFC 3339): the check that completed the failures in a row.
-    pub since: String,
-    /// The time of the copy asked for (RFC 3339): the target's last good check, or the
-    /// record's last change.
-    pub snapshot: String,
-}
-
-/// Where `name` sends visitors instead of its target, if its domain's archive fallback
-/// applies.
-pub(super) fn archived_view(state: &PurlState, stored: &Stored) -> Option<ArchivedView> {
-    let Action::Redirect { target, .. } = &stored.record.action else {
-        return None;
-    };
-    let archived = state.archive.get(&stored.record.name)?;
-    if stored.deleted || archived.target != *target {
-        return None;
-    }
-    Some(ArchivedView {
-        since: super::api::rfc3339(archived.since),
-        snapshot: super::api::rfc3339(archived.snapshot),
-        location: archived.location,
-        target: archived.target,
-    })
 }
 
 /// Whether the request prefers JSON to HTML.

@@ -1137,7 +1137,7 @@ pub fn info_page(
     for warning in &view.warnings {
         let _ = write!(main, "<p class=\"warnings\">{}</p>", escape(warning));
     }
-    if let Some(archived) = super::info::archived_view(state, stored) {
+    if let Some(archived) = super::checks::archived_view(state, stored) {
         let _ = write!(
             main,
             "<p class=\"note archived\">{} <a href=\"{url}\"><code>{url}</code></a></p>",
