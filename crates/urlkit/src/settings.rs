@@ -655,8 +655,9 @@ impl Entries {
     /// decoded and checked a group of about 512 input bytes at a time, so the entry it
     /// stops before costs at most the rest of its group, however many entries were given.
     /// Only decoding to UTF-8 text without `binary`, `per_line` or `until_stable` has this
-    /// fast path, and decoding with `auto` whose [`Ranking`](crate::detect::Ranking) is
-    /// `Charset` (the default): otherwise it returns 0 and appends nothing. With `auto` it
+    /// fast path, and decoding with `auto` ranking the charset alone
+    /// ([`Plan::ranking`] with [`Ranking::Charset`](crate::detect::Ranking); a plan of whole
+    /// entries ranks runners-up unless told): otherwise it returns 0 and appends nothing. With `auto` it
     /// takes the entries that decode as plain UTF-8 and whose detection settles as UTF-8
     /// without the statistical model (ASCII, valid UTF-8, no byte order mark; with `text`,
     /// no literal non-ASCII character): their output is what [`run`](Self::run) gives,
