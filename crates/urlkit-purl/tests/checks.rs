@@ -551,29 +551,11 @@ async fn a_failed_target_is_sent_to_the_archive_until_it_answers_again() {
         location(r.get("/net/edited").await),
         (StatusCode::FOUND, elsewhere.clone())
     );
-    let edited_info: Value = r
-        .client
-        .get(r.url("/net/edited?info"))
-        .header("Accept", "application/json")
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let edited_info: Value = r.get_json("/net/edited?info").await;
     assert!(edited_info.get("archived").is_none(), "{edited_info}");
 
     // The info view says so, as JSON and as a page.
-    let info: Value = r
-        .client
-        .get(r.url("/net/paper?info"))
-        .header("Accept", "application/json")
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let info: Value = r.get_json("/net/paper?info").await;
     assert_eq!(info["archived"]["location"], archived.as_str());
     assert_eq!(info["archived"]["target"], target.as_str());
     assert_eq!(
@@ -583,16 +565,7 @@ async fn a_failed_target_is_sent_to_the_archive_until_it_answers_again() {
     let page = r.get("/net/paper?info").await.text().await.unwrap();
     assert!(page.contains("sent to an archived copy since"), "{page}");
     assert!(page.contains(&archived), "{page}");
-    let other: Value = r
-        .client
-        .get(r.url("/org/paper?info"))
-        .header("Accept", "application/json")
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let other: Value = r.get_json("/org/paper?info").await;
     assert!(other.get("archived").is_none(), "{other}");
 
     // The target answers again: after the next run people reach it again.
@@ -602,16 +575,7 @@ async fn a_failed_target_is_sent_to_the_archive_until_it_answers_again() {
         location(r.get("/net/paper").await),
         (StatusCode::FOUND, target.clone())
     );
-    let info: Value = r
-        .client
-        .get(r.url("/net/paper?info"))
-        .header("Accept", "application/json")
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let info: Value = r.get_json("/net/paper?info").await;
     assert!(info.get("archived").is_none(), "{info}");
 }
 

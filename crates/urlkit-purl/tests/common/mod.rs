@@ -94,6 +94,19 @@ impl Resolver {
         self.client.get(self.url(path)).send().await.unwrap()
     }
 
+    /// The JSON of a `GET` of `path` asking for JSON (an info view: `/x?info`).
+    pub async fn get_json(&self, path: &str) -> Value {
+        self.client
+            .get(self.url(path))
+            .header("Accept", "application/json")
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap()
+    }
+
     /// The status line and headers of a request sent byte for byte (a client library
     /// would normalize the path first).
     pub fn raw(&self, path: &str) -> String {
