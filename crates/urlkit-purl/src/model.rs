@@ -11,6 +11,14 @@ pub type Version = i64;
 /// Milliseconds since the Unix epoch, UTC.
 pub type Millis = i64;
 
+/// Now, in milliseconds since the Unix epoch (0 on a clock set before it).
+pub fn now() -> Millis {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as Millis)
+        .unwrap_or(0)
+}
+
 /// What a record answers, as the API, the CLI and the database write it: the record
 /// without its name (`{"type":"redirect","target":"https://…","status":302,"max_age":300}`).
 ///

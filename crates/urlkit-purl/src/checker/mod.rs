@@ -19,7 +19,7 @@ pub mod robots;
 
 pub use classify::OutcomeKind;
 
-use crate::model::Millis;
+use crate::model::{now, Millis};
 use robots::Robots;
 use serde::Serialize;
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -423,14 +423,6 @@ impl Checker {
         }
         results
     }
-}
-
-/// Now, in milliseconds since the Unix epoch.
-fn now() -> Millis {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as Millis)
-        .unwrap_or(0)
 }
 
 /// A host as the limits count it: scheme, host and port.

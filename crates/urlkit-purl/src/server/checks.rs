@@ -389,7 +389,7 @@ pub fn spawn(state: &PurlState, schedule: &CheckSchedule) -> Option<tokio::task:
             // started for a moment (a test, a trial) sends no request anywhere.
             let wait = last.map_or(every, |at| {
                 let since = Duration::from_millis(
-                    u64::try_from(now_millis().saturating_sub(at)).unwrap_or(0),
+                    u64::try_from(crate::model::now().saturating_sub(at)).unwrap_or(0),
                 );
                 every.saturating_sub(since)
             });
@@ -413,13 +413,6 @@ pub fn spawn(state: &PurlState, schedule: &CheckSchedule) -> Option<tokio::task:
             }
         }
     }))
-}
-
-fn now_millis() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
 }
 
 /// A record sent to an archived copy, as the info view shows it.

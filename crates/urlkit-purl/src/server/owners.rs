@@ -363,11 +363,7 @@ pub async fn revoke_token(
         json!({"user": token.user}),
     )
     .await;
-    token.revoked_at = Some(
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis() as i64),
-    );
+    token.revoked_at = Some(crate::model::now());
     Ok(Json(token).into_response())
 }
 

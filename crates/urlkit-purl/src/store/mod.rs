@@ -24,7 +24,7 @@ pub use owners::check_account_name;
 pub use records::{DELETED_MESSAGE, SEARCH_CAP};
 pub use tokens::TOKEN_PREFIX;
 
-use crate::model::{Body, Grant, Millis, Stored};
+use crate::model::{now, Body, Grant, Millis, Stored};
 use sqlx::any::{Any, AnyTypeInfo, AnyTypeInfoKind, AnyValueRef};
 use sqlx::AnyPool;
 use std::fmt;
@@ -286,14 +286,6 @@ fn stored_body(text: &str) -> Result<Body, StoreError> {
             format!("the database holds a bad record body {text:?}: {error}"),
         )
     })
-}
-
-/// Now, in milliseconds since the Unix epoch.
-fn now() -> Millis {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as Millis)
-        .unwrap_or(0)
 }
 
 /// A stored truth value: PostgreSQL's `BOOLEAN`, or SQLite's, an integer. `sqlx::Any`
