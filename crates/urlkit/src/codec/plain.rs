@@ -234,6 +234,36 @@ impl PlainUtf8 {
     }
 }
 
+/// `options` with UTF-8 for `auto`: what an entry whose detection settles as UTF-8 is
+/// decoded with.
+fn as_utf8(options: &DecodeOptions) -> DecodeOptions {
+    DecodeOptions {
+        charset: CharsetChoice::Fixed(crate::Charset::UTF_8),
+        ..options.clone()
+    }
+}
+
+/// With `auto`, the detection of an entry the UTF-8 fast path decoded (`raw` in, `decoded`
+/// out) when it settles as UTF-8 without a byte order mark, as the full decoder would
+/// detect it; `None` otherwise (the entry is then left to the full decoder). Text input
+/// with a literal non-ASCII character is left to it too: detection reads such an entry
+/// differently.
+fn settled_as_utf8(
+    raw: &[u8],
+    text_input: bool,
+    decoded: &[u8],
+    ranking: Ranking,
+) -> Option<detect::Detection> {
+    if text_input && !raw.is_ascii() {
+        return None;
+    }
+    match ranking {
+        Ranking::Charset => detect::settled_utf8(decoded),
+        Ranking::RunnersUp => Some(detect::detect_url_entry(decoded, true, ranking)),
+    }
+    .filter(|d| d.charset.is_utf8() && d.bom_length == 0)
+}
+
 /// The fast path for whole entries decoded with `auto` (a column's rows, each detected on
 /// its own), when only the charset of each is asked for ([`Ranking::Charset`]): a plain
 /// UTF-8 entry whose detection settles as UTF-8 without a byte order mark (ASCII or valid
@@ -255,12 +285,8 @@ impl PlainAuto {
         {
             return None;
         }
-        let utf8 = DecodeOptions {
-            charset: CharsetChoice::Fixed(crate::Charset::UTF_8),
-            ..options.clone()
-        };
         Some(PlainAuto {
-            plain: PlainUtf8::for_entries(&utf8)?,
+            plain: PlainUtf8::for_entries(&as_utf8(options))?,
             text: options.text,
         })
     }
@@ -280,10 +306,8 @@ impl PlainAuto {
         for entry in 0..taken {
             let entry_end = out_ends[first_end + entry];
             let raw = &values[offsets[entry]..offsets[entry + 1]];
-            let settled = (!self.text || raw.is_ascii())
-                && detect::settled_utf8(&out[entry_start..entry_end])
-                    .is_some_and(|d| d.charset.is_utf8() && d.bom_length == 0);
-            if !settled {
+            let decoded = &out[entry_start..entry_end];
+            if settled_as_utf8(raw, self.text, decoded, Ranking::Charset).is_none() {
                 out.truncate(entry_start);
                 out_ends.truncate(first_end + entry);
                 return entry;
@@ -335,11 +359,7 @@ impl PlainLines {
     /// text in the charset `auto` detects line by line.
     pub(crate) fn for_options(options: &DecodeOptions) -> Option<Self> {
         if options.charset == CharsetChoice::Auto {
-            let utf8 = DecodeOptions {
-                charset: CharsetChoice::Fixed(crate::Charset::UTF_8),
-                ..options.clone()
-            };
-            let mut lines = Self::with_plain(options, PlainUtf8::for_entries(&utf8)?)?;
+            let mut lines = Self::with_plain(options, PlainUtf8::for_entries(&as_utf8(options))?)?;
             lines.detect = Some(options.ranking);
             lines.text = options.text;
             return Some(lines);
@@ -422,14 +442,7 @@ impl PlainLines {
             let raw_end = self.line_ends[line] - 1;
             let raw = &input[input_start..raw_end];
             let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
-            let detection = (!self.text || raw.is_ascii())
-                .then(|| match ranking {
-                    Ranking::Charset => detect::settled_utf8(text),
-                    Ranking::RunnersUp => Some(detect::detect_url_entry(text, true, ranking)),
-                })
-                .flatten()
-                .filter(|d| d.charset.is_utf8() && d.bom_length == 0);
-            let Some(detection) = detection else {
+            let Some(detection) = settled_as_utf8(raw, self.text, text, ranking) else {
                 out.truncate(line_start);
                 return line;
             };
