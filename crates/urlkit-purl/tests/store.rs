@@ -542,14 +542,18 @@ async fn a_reopened_database_keeps_everything_on(url: &str) {
     assert_eq!(store.history(&name("/net/k")).await.unwrap().len(), 1);
     assert_eq!(store.count(&name("/net/k")).await.unwrap(), 7);
     // Many names at once (more than one statement's rows), twice: each adds up.
-    let many: Vec<(Name, u64)> = (0..1000)
-        .map(|i| (name(&format!("/net/many/{i}")), i % 7 + 1))
+    // More names than one statement takes, Unicode among them.
+    let many: Vec<(Name, u64)> = (0..9_000)
+        .map(|i| (name(&format!("/net/many/é{i}")), i % 7 + 1))
         .collect();
     store.add_counts(&many).await.unwrap();
     store.add_counts(&many).await.unwrap();
-    for i in [0u64, 399, 400, 999] {
-        let hits = store.count(&name(&format!("/net/many/{i}"))).await.unwrap();
-        assert_eq!(hits, 2 * (i % 7 + 1), "/net/many/{i}");
+    for i in [0u64, 399, 3_999, 4_000, 8_999] {
+        let hits = store
+            .count(&name(&format!("/net/many/é{i}")))
+            .await
+            .unwrap();
+        assert_eq!(hits, 2 * (i % 7 + 1), "/net/many/é{i}");
     }
     assert_eq!(store.domains().await.unwrap().len(), 2);
     assert!(store.login("net", "net secret").await.unwrap().is_some());

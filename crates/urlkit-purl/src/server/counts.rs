@@ -9,7 +9,7 @@ use std::time::Duration;
 use urlkit::purl::Name;
 
 /// How often gathered counts are written.
-pub const FLUSH_EVERY: Duration = Duration::from_secs(2);
+pub const FLUSH_EVERY: Duration = Duration::from_secs(10);
 
 /// Names written a transaction.
 pub const BATCH: usize = 2_000;

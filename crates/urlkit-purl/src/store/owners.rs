@@ -2,8 +2,8 @@
 //! their maintainers; and the resolution counts.
 
 use super::{
-    now, stored_name, ArchiveFallback, Domain, Flag, OwnerChange, Store, StoreError, StoreProblem,
-    User, WriteError,
+    now, stored_name, ArchiveFallback, Backend, Domain, Flag, OwnerChange, Store, StoreError,
+    StoreProblem, User, WriteError,
 };
 use crate::model::{Actor, Grant, Right};
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
@@ -419,32 +419,41 @@ impl Store {
     }
 
     async fn add_counts_in(&self, counts: &[(Name, u64)]) -> Result<(), StoreError> {
-        // Many rows a statement (each name once: the counts come from a map), in one
-        // transaction that takes the write lock at once rather than upgrading to it.
-        const ROWS: usize = 400;
+        // Each name once (the counts come from a map, but a retry may add a name twice),
+        // in one transaction that takes the write lock at once rather than upgrading to
+        // it. The rows of a statement travel as one JSON parameter: a statement with a
+        // parameter per value costs the driver a lookup of every parameter's name for
+        // each value bound, which grows with the square of the rows.
+        const ROWS: usize = 4_000;
         let mut summed: std::collections::BTreeMap<&str, u64> = Default::default();
         for (name, hits) in counts {
             let sum = summed.entry(name.as_str()).or_insert(0);
             *sum = sum.saturating_add(*hits);
         }
-        let counts: Vec<(&str, u64)> = summed.into_iter().collect();
+        let counts: Vec<(&str, i64)> = summed
+            .into_iter()
+            .map(|(name, hits)| (name, i64::try_from(hits).unwrap_or(i64::MAX)))
+            .collect();
+        let sql = match self.backend {
+            Backend::Sqlite => {
+                "INSERT INTO counts (name, hits) \
+                 SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') \
+                 FROM json_each($1) WHERE true \
+                 ON CONFLICT (name) DO UPDATE SET hits = counts.hits + excluded.hits"
+            }
+            Backend::Postgres => {
+                "INSERT INTO counts (name, hits) \
+                 SELECT value->>0, (value->>1)::BIGINT FROM jsonb_array_elements($1::jsonb) \
+                 ON CONFLICT (name) DO UPDATE SET hits = counts.hits + excluded.hits"
+            }
+        };
         let mut tx = self.begin_write().await?;
         for rows in counts.chunks(ROWS) {
-            let mut sql = String::from("INSERT INTO counts (name, hits) VALUES ");
-            for i in 0..rows.len() {
-                if i > 0 {
-                    sql.push(',');
-                }
-                sql.push_str(&format!("(${}, ${})", 2 * i + 1, 2 * i + 2));
-            }
-            sql.push_str(" ON CONFLICT (name) DO UPDATE SET hits = counts.hits + excluded.hits");
-            let mut query = sqlx::query(&sql);
-            for (name, hits) in rows {
-                query = query
-                    .bind(*name)
-                    .bind(i64::try_from(*hits).unwrap_or(i64::MAX));
-            }
-            query.execute(&mut *tx).await?;
+            let rows = serde_json::to_string(rows).map_err(|e| StoreError {
+                kind: StoreProblem::Other,
+                message: format!("cannot write resolution counts: {e}"),
+            })?;
+            sqlx::query(sql).bind(rows).execute(&mut *tx).await?;
         }
         tx.commit().await?;
         Ok(())
