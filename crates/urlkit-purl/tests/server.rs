@@ -904,6 +904,14 @@ async fn purls_answered_in_front_of_the_router_answer_as_the_router_does() {
     tokio::spawn(async move {
         axum::serve(listener, router).await.unwrap();
     });
+    // And the router with the answers put in front of it, as `app` gives it to those who
+    // serve it themselves.
+    let router = urlkit_purl::server::app(r.state.clone(), &Default::default());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let fronted = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        axum::serve(listener, router).await.unwrap();
+    });
     let requests = [
         ("GET", "/net/f", "*/*"),
         ("HEAD", "/net/f", "*/*"),
@@ -930,6 +938,11 @@ async fn purls_answered_in_front_of_the_router_answer_as_the_router_does() {
         let slow = tokio::task::spawn_blocking(move || raw_answer(slow_addr, method, path, accept))
             .await
             .unwrap();
+        let in_front =
+            tokio::task::spawn_blocking(move || raw_answer(fronted, method, path, accept))
+                .await
+                .unwrap();
+        assert_eq!(in_front, slow, "{method} {path} (app)");
         assert!(fast.starts_with("HTTP/1.1 "), "{method} {path}: {fast}");
         assert!(
             fast.contains("x-content-type-options: nosniff"),
@@ -941,15 +954,15 @@ async fn purls_answered_in_front_of_the_router_answer_as_the_router_does() {
         );
         assert_eq!(fast, slow, "{method} {path}");
     }
-    // Both count in the connection metrics as requests no route matched.
+    // All three count in the connection metrics as requests no route matched.
     let metrics = r.get("/-/metrics").await.text().await.unwrap();
     for line in [
-        "urlkit_http_requests_total{route=\"unmatched\",method=\"GET\",status=\"302\"} 8",
-        "urlkit_http_requests_total{route=\"unmatched\",method=\"HEAD\",status=\"302\"} 2",
-        "urlkit_http_requests_total{route=\"unmatched\",method=\"GET\",status=\"410\"} 2",
-        "urlkit_purl_resolutions_total{kind=\"partial\",status=\"307\"} 2",
-        "urlkit_purl_resolutions_total{kind=\"not_acceptable\",status=\"406\"} 2",
-        "urlkit_purl_resolutions_total{kind=\"bad_name\",status=\"400\"} 2",
+        "urlkit_http_requests_total{route=\"unmatched\",method=\"GET\",status=\"302\"} 12",
+        "urlkit_http_requests_total{route=\"unmatched\",method=\"HEAD\",status=\"302\"} 3",
+        "urlkit_http_requests_total{route=\"unmatched\",method=\"GET\",status=\"410\"} 3",
+        "urlkit_purl_resolutions_total{kind=\"partial\",status=\"307\"} 3",
+        "urlkit_purl_resolutions_total{kind=\"not_acceptable\",status=\"406\"} 3",
+        "urlkit_purl_resolutions_total{kind=\"bad_name\",status=\"400\"} 3",
     ] {
         assert!(metrics.contains(line), "{line}\n{metrics}");
     }

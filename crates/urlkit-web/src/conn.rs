@@ -17,8 +17,9 @@
 //! after a short pause.
 
 use crate::metrics::Metrics;
+use axum::body::Bytes;
 use axum::extract::connect_info::ConnectInfo;
-use axum::http::Request;
+use axum::http::{HeaderMap, Method, Request, Uri};
 use axum::response::Response;
 use axum::Router;
 use hyper::body::Incoming;
@@ -173,6 +174,78 @@ async fn silence(activity: &Activity, limits: &ConnectionLimits) {
     }
 }
 
+/// Requests a server answers at once, before its router and its middleware: without their
+/// body, their peer's address or a task of their own (a redirect looked up in memory, say).
+pub trait FastPath: Send + Sync + 'static {
+    /// The whole answer to a request of `method` for `uri` with `headers`, with everything
+    /// the router's middleware would have added; `None` passes the request on to the
+    /// router. Whatever the request holds, this answers or passes; it does not fail.
+    fn answer(&self, method: &Method, uri: &Uri, headers: &HeaderMap) -> Option<Response<Bytes>>;
+}
+
+/// A response body: whole, from a [`FastPath`], or the router's, noted as it moves.
+enum Reply {
+    Whole(Option<Bytes>),
+    Routed(Noted),
+}
+
+impl http_body::Body for Reply {
+    type Data = Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<http_body::Frame<Self::Data>, Self::Error>>> {
+        match self.get_mut() {
+            Reply::Whole(bytes) => Poll::Ready(
+                bytes
+                    .take()
+                    .filter(|b| !b.is_empty())
+                    .map(|b| Ok(http_body::Frame::data(b))),
+            ),
+            Reply::Routed(noted) => Pin::new(noted).poll_frame(cx),
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        match self {
+            Reply::Whole(bytes) => bytes.as_ref().is_none_or(|b| b.is_empty()),
+            Reply::Routed(noted) => noted.is_end_stream(),
+        }
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        match self {
+            Reply::Whole(bytes) => {
+                http_body::SizeHint::with_exact(bytes.as_ref().map_or(0, |b| b.len() as u64))
+            }
+            Reply::Routed(noted) => noted.size_hint(),
+        }
+    }
+}
+
+/// A response at once, or the router's to come.
+enum Answering {
+    Now(Option<Response<Reply>>),
+    Routed(Pin<Box<dyn Future<Output = Result<Response<Reply>, Infallible>> + Send>>),
+}
+
+impl Future for Answering {
+    type Output = Result<Response<Reply>, Infallible>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        match self.get_mut() {
+            // Polled once: hyper drops a future that answered.
+            Answering::Now(response) => match response.take() {
+                Some(response) => Poll::Ready(Ok(response)),
+                None => Poll::Pending,
+            },
+            Answering::Routed(future) => future.as_mut().poll(cx),
+        }
+    }
+}
+
 /// The answer past the connection cap, written without reading the request.
 fn refusal() -> Vec<u8> {
     let body = crate::error::ApiError::new(
@@ -198,6 +271,20 @@ fn refusal() -> Vec<u8> {
 pub async fn serve_connections(
     listener: TcpListener,
     router: Router,
+    tls: Option<Arc<rustls::ServerConfig>>,
+    limits: ConnectionLimits,
+    metrics: Arc<Metrics>,
+    shutdown: impl Future<Output = ()>,
+) {
+    serve_connections_with(listener, router, None, tls, limits, metrics, shutdown).await;
+}
+
+/// As [`serve_connections`], with requests that `fast` answers answered before the router
+/// (on the connection's own task; see [`FastPath`]).
+pub async fn serve_connections_with(
+    listener: TcpListener,
+    router: Router,
+    fast: Option<Arc<dyn FastPath>>,
     tls: Option<Arc<rustls::ServerConfig>>,
     limits: ConnectionLimits,
     metrics: Arc<Metrics>,
@@ -267,6 +354,7 @@ pub async fn serve_connections(
         let io = stream;
         let service = RequestService {
             router: router.clone(),
+            fast: fast.clone(),
             peer,
             activity: Arc::clone(&activity),
         };
@@ -339,27 +427,36 @@ impl Drop for OpenConnection {
 #[derive(Clone)]
 struct RequestService {
     router: Router,
+    fast: Option<Arc<dyn FastPath>>,
     peer: SocketAddr,
     activity: Arc<Activity>,
 }
 
 impl hyper::service::Service<Request<Incoming>> for RequestService {
-    type Response = Response;
+    type Response = Response<Reply>;
     type Error = Infallible;
-    type Future = Pin<Box<dyn Future<Output = Result<Response, Infallible>> + Send>>;
+    type Future = Answering;
 
     fn call(&self, mut request: Request<Incoming>) -> Self::Future {
+        if let Some(fast) = &self.fast {
+            if let Some(response) = fast.answer(request.method(), request.uri(), request.headers())
+            {
+                // Begun and ended at once.
+                drop(self.activity.begin_request());
+                return Answering::Now(Some(response.map(|body| Reply::Whole(Some(body)))));
+            }
+        }
         request.extensions_mut().insert(ConnectInfo(self.peer));
         let guard = self.activity.begin_request();
         let answer = self.router.clone().oneshot(request);
         let activity = Arc::clone(&self.activity);
-        Box::pin(async move {
-            let response = answer.await.map(|response| {
-                response.map(|inner| axum::body::Body::new(Noted { inner, activity }))
-            });
+        Answering::Routed(Box::pin(async move {
+            let response = answer
+                .await
+                .map(|response| response.map(|inner| Reply::Routed(Noted { inner, activity })));
             drop(guard);
             response
-        })
+        }))
     }
 }
 

@@ -2,11 +2,15 @@
 //! middleware, with everything they would add (the security headers, the connection
 //! metrics, the debug log line); every other request goes on to the router. With a rate
 //! limit the router takes every request, so that one limit counts them all.
+//!
+//! [`Resolutions`] answers on the connection's task, before a request is even handed to
+//! the router ([`urlkit_web::FastPath`], as `urlkit purl serve` runs); [`Front`] puts the
+//! same answers in front of a router for those who serve [`super::app`] themselves.
 
 use super::resolve;
 use super::PurlState;
-use axum::body::Body;
-use axum::http::{header, HeaderValue, Method, Request};
+use axum::body::{Body, Bytes};
+use axum::http::{header, HeaderMap, HeaderValue, Method, Request, Uri};
 use axum::response::Response;
 use axum::Router;
 use prometheus_client::metrics::counter::Counter;
@@ -30,17 +34,15 @@ struct Handles {
     requests: [OnceLock<Counter>; 2 * super::metrics::RESOLUTION_STATUSES.len()],
 }
 
-/// The router behind a fast path for PURLs.
-#[derive(Clone)]
-pub struct Front {
+/// Resolutions answered at once, with what the router's middleware would add.
+pub struct Resolutions {
     state: PurlState,
-    router: Router,
-    handles: Arc<Handles>,
+    handles: Handles,
 }
 
-impl Front {
-    /// `router` with resolutions answered in front of it.
-    pub fn new(state: PurlState, router: Router) -> Front {
+impl Resolutions {
+    /// The resolutions of `state`.
+    pub fn new(state: &PurlState) -> Resolutions {
         let metrics = &state.connection_metrics;
         let latency = metrics
             .latency
@@ -53,11 +55,36 @@ impl Front {
             bytes_out: metrics.bytes_out.clone(),
             requests: std::array::from_fn(|_| OnceLock::new()),
         };
-        Front {
-            state,
-            router,
-            handles: Arc::new(handles),
+        Resolutions {
+            state: state.clone(),
+            handles,
         }
+    }
+
+    /// The answer to a `GET` or `HEAD` of a PURL, or `None` for any other request (see
+    /// [`resolve::answers_at_once`]).
+    pub fn answer(
+        &self,
+        method: &Method,
+        uri: &Uri,
+        headers: &HeaderMap,
+    ) -> Option<axum::http::Response<Bytes>> {
+        if !resolve::answers_at_once(method, uri) {
+            return None;
+        }
+        let started = Instant::now();
+        let mut response = resolve::answer(&self.state, uri, headers);
+        super::add_security_headers(response.headers_mut());
+        // As the router's routes do: the length is said, for `HEAD` too (whose body the
+        // connection leaves out).
+        let size = response.body().len() as u64;
+        let response_headers = response.headers_mut();
+        if !response_headers.contains_key(header::CONTENT_LENGTH) {
+            response_headers.insert(header::CONTENT_LENGTH, HeaderValue::from(size));
+        }
+        let body_bytes = if method == Method::HEAD { 0 } else { size };
+        self.observe(method, response.status().as_u16(), body_bytes, started);
+        Some(response)
     }
 
     fn observe(&self, method: &Method, status: u16, body_bytes: u64, started: Instant) {
@@ -93,6 +120,34 @@ impl Front {
     }
 }
 
+impl urlkit_web::FastPath for Resolutions {
+    fn answer(
+        &self,
+        method: &Method,
+        uri: &Uri,
+        headers: &HeaderMap,
+    ) -> Option<axum::http::Response<Bytes>> {
+        Resolutions::answer(self, method, uri, headers)
+    }
+}
+
+/// The router behind a fast path for PURLs.
+#[derive(Clone)]
+pub struct Front {
+    resolutions: Arc<Resolutions>,
+    router: Router,
+}
+
+impl Front {
+    /// `router` with resolutions answered in front of it.
+    pub fn new(state: PurlState, router: Router) -> Front {
+        Front {
+            resolutions: Arc::new(Resolutions::new(&state)),
+            router,
+        }
+    }
+}
+
 /// A response at once, or the router's.
 pub enum FrontFuture {
     /// Answered here.
@@ -122,33 +177,15 @@ impl tower::Service<Request<Body>> for Front {
     }
 
     fn call(&mut self, request: Request<Body>) -> FrontFuture {
-        if !resolve::answers_at_once(request.method(), request.uri()) {
-            let router = self.router.clone();
-            return FrontFuture::Router(Box::pin(tower::ServiceExt::oneshot(router, request)));
-        }
-        let started = Instant::now();
-        let mut response = resolve::answer(&self.state, request.uri(), request.headers());
-        super::add_security_headers(response.headers_mut());
-        let size = axum::body::HttpBody::size_hint(response.body()).exact();
-        // As the router's routes do: a known length is said, for `HEAD` too (whose body
-        // the connection leaves out).
-        if let Some(size) = size {
-            let headers = response.headers_mut();
-            if !headers.contains_key(header::CONTENT_LENGTH) {
-                headers.insert(header::CONTENT_LENGTH, HeaderValue::from(size));
+        match self
+            .resolutions
+            .answer(request.method(), request.uri(), request.headers())
+        {
+            Some(response) => FrontFuture::Ready(std::future::ready(Ok(response.map(Body::from)))),
+            None => {
+                let router = self.router.clone();
+                FrontFuture::Router(Box::pin(tower::ServiceExt::oneshot(router, request)))
             }
         }
-        let body_bytes = if request.method() == Method::HEAD {
-            0
-        } else {
-            size.unwrap_or(0)
-        };
-        self.observe(
-            request.method(),
-            response.status().as_u16(),
-            body_bytes,
-            started,
-        );
-        FrontFuture::Ready(std::future::ready(Ok(response)))
     }
 }

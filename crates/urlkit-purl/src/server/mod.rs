@@ -341,14 +341,6 @@ pub async fn serve(config: PurlConfig) -> anyhow::Result<()> {
         .with_context(|| format!("cannot listen on {}", config.addr))?;
     listener.set_nonblocking(true)?;
     let state = PurlState::new(registry, config.default_max_age, tls.is_some());
-    let limits = ConnectionLimits {
-        header_timeout: config.header_timeout,
-        idle_timeout: config.idle_timeout,
-        // The resolver opens no files per request: only the database's few.
-        max_connections: urlkit_web::connection_cap(config.max_connections, 0),
-        shutdown_grace: config.shutdown_grace,
-    };
-    let router = app(state.clone(), &config);
     let local = listener.local_addr()?;
     let scheme = if tls.is_some() { "https" } else { "http" };
     let records = state.registry.table().len();
@@ -376,15 +368,7 @@ pub async fn serve(config: PurlConfig) -> anyhow::Result<()> {
         signal.await;
         draining.store(true, Ordering::Relaxed);
     };
-    urlkit_web::serve_connections(
-        listener,
-        router,
-        tls,
-        limits,
-        state.connection_metrics.clone(),
-        shutdown,
-    )
-    .await;
+    connections(&state, &config, listener, tls, shutdown).await;
     writer.abort();
     if let Some(follower) = follower {
         follower.abort();
@@ -394,4 +378,49 @@ pub async fn serve(config: PurlConfig) -> anyhow::Result<()> {
     }
     state.flush_counts().await;
     Ok(())
+}
+
+/// Serves `state` on `listener` over plain HTTP with the connection layer of [`serve`]
+/// (timeouts, caps, resolutions answered before the routes unless `config` sets a rate
+/// limit) until `shutdown` completes. The tasks [`serve`] adds (counts, checks, the
+/// follower) are the caller's.
+pub async fn serve_on(
+    state: &PurlState,
+    config: &PurlConfig,
+    listener: tokio::net::TcpListener,
+    shutdown: impl std::future::Future<Output = ()>,
+) {
+    connections(state, config, listener, None, shutdown).await;
+}
+
+async fn connections(
+    state: &PurlState,
+    config: &PurlConfig,
+    listener: tokio::net::TcpListener,
+    tls: Option<Arc<rustls::ServerConfig>>,
+    shutdown: impl std::future::Future<Output = ()>,
+) {
+    let limits = ConnectionLimits {
+        header_timeout: config.header_timeout,
+        idle_timeout: config.idle_timeout,
+        // The resolver opens no files per request: only the database's few.
+        max_connections: urlkit_web::connection_cap(config.max_connections, 0),
+        shutdown_grace: config.shutdown_grace,
+    };
+    let router = routes(state.clone(), config);
+    // With a rate limit the routes take every request, so that one limit counts them all.
+    let fast = config
+        .rate_limit
+        .is_none()
+        .then(|| Arc::new(front::Resolutions::new(state)) as Arc<dyn urlkit_web::FastPath>);
+    urlkit_web::serve_connections_with(
+        listener,
+        router,
+        fast,
+        tls,
+        limits,
+        state.connection_metrics.clone(),
+        shutdown,
+    )
+    .await;
 }

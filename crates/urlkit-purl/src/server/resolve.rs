@@ -3,6 +3,7 @@
 
 use super::metrics::Kind;
 use super::{info, PurlState};
+use axum::body::{Body, Bytes};
 use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
@@ -31,16 +32,14 @@ fn location_value(location: &str) -> HeaderValue {
     HeaderValue::from_str(&escaped).unwrap_or_else(|_| HeaderValue::from_static("/"))
 }
 
-fn text(status: StatusCode, body: String) -> Response {
-    (
-        status,
-        [(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("text/plain; charset=utf-8"),
-        )],
-        body,
-    )
-        .into_response()
+fn text(status: StatusCode, body: String) -> axum::http::Response<Bytes> {
+    let mut response = axum::http::Response::new(Bytes::from(body));
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    response
 }
 
 fn header_text(headers: &HeaderMap, name: header::HeaderName) -> Option<&str> {
@@ -74,10 +73,11 @@ pub async fn resolve(
             Err(e) => text(
                 StatusCode::BAD_REQUEST,
                 format!("not a persistent URL's name: {e}\n"),
-            ),
+            )
+            .map(Body::from),
         };
     }
-    answer(&state, &uri, &headers)
+    answer(&state, &uri, &headers).map(Body::from)
 }
 
 /// Whether a request is a resolution [`answer`] gives at once: `GET` or `HEAD` of a path
@@ -92,7 +92,7 @@ pub fn answers_at_once(method: &Method, uri: &Uri) -> bool {
 
 /// The answer to a `GET` or `HEAD` of a PURL (see [`answers_at_once`]), from memory,
 /// counted for its record and in the metrics.
-pub fn answer(state: &PurlState, uri: &Uri, headers: &HeaderMap) -> Response {
+pub fn answer(state: &PurlState, uri: &Uri, headers: &HeaderMap) -> axum::http::Response<Bytes> {
     let path = uri.path();
     let accept = header_text(headers, header::ACCEPT);
     let accept_language = header_text(headers, header::ACCEPT_LANGUAGE);
@@ -121,8 +121,11 @@ pub fn answer(state: &PurlState, uri: &Uri, headers: &HeaderMap) -> Response {
                 Some(_) => StatusCode::FOUND,
                 None => StatusCode::from_u16(status).unwrap_or(StatusCode::FOUND),
             };
-            let mut response = status.into_response();
+            let mut response = axum::http::Response::new(Bytes::new());
+            *response.status_mut() = status;
             let h = response.headers_mut();
+            // Location, Cache-Control, perhaps Vary, and what the caller adds.
+            h.reserve(8);
             h.insert(
                 header::LOCATION,
                 location_value(archived.as_deref().unwrap_or(&location)),

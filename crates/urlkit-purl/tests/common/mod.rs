@@ -12,7 +12,7 @@ use std::io::{Read, Write};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use urlkit_purl::registry::Registry;
-use urlkit_purl::server::{app, PurlConfig, PurlState};
+use urlkit_purl::server::{serve_on, PurlConfig, PurlState};
 use urlkit_purl::store::Store;
 
 pub struct Resolver {
@@ -42,11 +42,18 @@ pub async fn start(test: &str) -> Resolver {
     let (net_token, admin_token) = values::owners(&store).await;
     let registry = Registry::load(store).await.unwrap();
     let state = PurlState::new(registry, 300, false);
-    let router = app(state.clone(), &PurlConfig::default());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
+    // As `urlkit purl serve` serves: resolutions answered on the connection's task.
+    let served = state.clone();
     tokio::spawn(async move {
-        axum::serve(listener, router).await.unwrap();
+        serve_on(
+            &served,
+            &PurlConfig::default(),
+            listener,
+            std::future::pending(),
+        )
+        .await;
     });
     let client = reqwest::Client::builder()
         .redirect(Policy::none())
