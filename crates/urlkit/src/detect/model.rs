@@ -150,6 +150,9 @@ pub(super) struct Language {
     backoff: f64,
     /// Share of the training text in each class of [`block_of`], smoothed.
     blocks: [f64; BLOCKS],
+    /// [`CharStats`] of a character the training text never showed, by its block
+    /// ([`block_of`]).
+    block_stats: [CharStats; BLOCKS],
     /// [`CharStats`] of every ASCII character.
     ascii_stats: Vec<CharStats>,
     /// [`CharStats`] of every non-ASCII character the training text showed (others are
@@ -218,18 +221,9 @@ impl Language {
         }
         match self.stats.get(&u32::from(c)) {
             Some(stats) => *stats,
-            None => {
-                // Neither counted nor a context: [`Language::stats_of`] without the
-                // look-ups, the same numbers.
-                let (block, size) = block_of(c);
-                let base = self.blocks[block] / size;
-                CharStats {
-                    p_uni: (0.0 + UNIGRAM_PRIOR * base) / (self.total + UNIGRAM_PRIOR),
-                    ctx: 0.0,
-                    k: 0.0 * self.backoff + 1.0,
-                    has_pairs: false,
-                }
-            }
+            // Neither counted nor a context: [`Language::stats_of`] without the look-ups,
+            // the same for every character of its block.
+            None => self.block_stats[block_of(c).0],
         }
     }
 
@@ -259,6 +253,16 @@ impl Language {
     /// Fills the tables of [`CharStats`] and ASCII pairs, once the counts, blocks and
     /// backoff are final.
     fn precompute(&mut self) {
+        self.block_stats = std::array::from_fn(|block| {
+            let size = BLOCK_SIZES[block];
+            let base = self.blocks[block] / size;
+            CharStats {
+                p_uni: (0.0 + UNIGRAM_PRIOR * base) / (self.total + UNIGRAM_PRIOR),
+                ctx: 0.0,
+                k: 0.0 * self.backoff + 1.0,
+                has_pairs: false,
+            }
+        });
         self.ascii_stats = (0..128u8).map(|b| self.stats_of(char::from(b))).collect();
         let keys: Vec<u32> = self
             .unigrams
@@ -520,7 +524,8 @@ fn is_caseless_letter(c: char) -> bool {
 }
 
 /// What the model asks of a character's case, worked out once for the alphabets of
-/// legacy single-byte charsets (up to U+0FFF) and by the Unicode tables beyond.
+/// legacy single-byte charsets (up to U+0FFF), known for kana, ideographs and Hangul
+/// syllables (no case, no punctuation), and by the Unicode tables beyond.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct LetterCase {
     /// Its lower case (the first character of it), as [`normalise_char`] gives it for
@@ -558,6 +563,14 @@ pub(super) fn letter_case(c: char) -> LetterCase {
                 .collect()
         });
         table[c as usize]
+    } else if is_caseless_letter(c) {
+        // The bulk of East Asian text: the Unicode tables say as much.
+        LetterCase {
+            lower: c,
+            upper: false,
+            lowercase: false,
+            punctuation: false,
+        }
     } else {
         LetterCase::of(c)
     }
@@ -587,6 +600,20 @@ fn normalise_char(c: char) -> char {
 }
 
 const BLOCKS: usize = 22;
+
+/// The size of each block of [`block_of`], by its number.
+const BLOCK_SIZES: [f64; BLOCKS] = [
+    1.0, 52.0, 32.0, 34.0, 62.0, 336.0, 112.0, 144.0, 256.0, 112.0, 256.0, 128.0, 240.0, 160.0,
+    160.0, 96.0, 160.0, 20992.0, 11172.0, 352.0, 6400.0, 60000.0,
+];
+
+/// [`CharStats`] before [`Language::precompute`] works them out.
+const UNSEEN: CharStats = CharStats {
+    p_uni: 0.0,
+    ctx: 0.0,
+    k: 1.0,
+    has_pairs: false,
+};
 
 /// Coarse character classes and their sizes, the fallback for characters the training
 /// text never showed.
@@ -640,6 +667,7 @@ fn unpack(packed: &'static [u8]) -> Model {
             total: 0.0,
             backoff: BIGRAM_BACKOFF,
             blocks: [0.0; BLOCKS],
+            block_stats: [UNSEEN; BLOCKS],
             ascii_stats: Vec::new(),
             stats: HashMap::default(),
             ascii_pairs: Vec::new(),
@@ -789,6 +817,14 @@ mod tests {
     }
 
     #[test]
+    fn every_block_has_its_size_in_the_table() {
+        for c in (0..0x11000).filter_map(char::from_u32) {
+            let (block, size) = block_of(c);
+            assert_eq!(BLOCK_SIZES[block], size, "{c:?}");
+        }
+    }
+
+    #[test]
     fn a_truncated_model_reads_without_panicking() {
         for cut in [0, 1, 7, 100, 1000] {
             let end = MODEL_PACKED.len().min(cut);
@@ -856,6 +892,7 @@ mod tests {
         ] {
             for c in range.filter_map(char::from_u32) {
                 assert!(is_caseless_letter(c), "{c}");
+                assert_eq!(letter_case(c), LetterCase::of(c), "{c}");
                 assert_eq!(normalise_char(c), c, "{c}");
                 assert!(!c.is_uppercase() && !is_punctuation(c), "{c}");
             }

@@ -105,6 +105,8 @@ fn is_eight_byte_syllable(bytes: &[u8]) -> bool {
 pub(super) fn oddities(text: &str) -> f64 {
     let mut penalty = 0.0;
     let mut prev = ' ';
+    // The script of `prev`, once worked out (ASCII after ASCII never needs it).
+    let mut prev_script = None;
     let mut thai_run = 0;
     for c in text.chars() {
         if c.is_ascii() && prev.is_ascii() {
@@ -114,9 +116,11 @@ pub(super) fn oddities(text: &str) -> f64 {
             }
             thai_run = 0;
             prev = c;
+            prev_script = None;
             continue;
         }
-        if script(c) == Some(Script::Thai) {
+        let c_script = script(c);
+        if c_script == Some(Script::Thai) {
             thai_run += 1;
         } else {
             if thai_run == 1 {
@@ -124,22 +128,23 @@ pub(super) fn oddities(text: &str) -> f64 {
             }
             thai_run = 0;
         }
-        if !(prev.is_ascii() && c.is_ascii()) {
-            if letter_case(prev).lowercase && letter_case(c).upper {
-                penalty += CASE_PENALTY;
+        // One of the two is not ASCII here.
+        if letter_case(prev).lowercase && letter_case(c).upper {
+            penalty += CASE_PENALTY;
+        }
+        let before = prev_script.unwrap_or_else(|| script(prev));
+        match (before, c_script) {
+            (Some(a), Some(b)) if a != b => {
+                penalty += if a == Script::Cjk || b == Script::Cjk {
+                    SCRIPT_PENALTY / 3.0
+                } else {
+                    SCRIPT_PENALTY
+                };
             }
-            match (script(prev), script(c)) {
-                (Some(a), Some(b)) if a != b => {
-                    penalty += if a == Script::Cjk || b == Script::Cjk {
-                        SCRIPT_PENALTY / 3.0
-                    } else {
-                        SCRIPT_PENALTY
-                    };
-                }
-                _ => {}
-            }
+            _ => {}
         }
         prev = c;
+        prev_script = Some(c_script);
     }
     if thai_run == 1 {
         penalty += SCRIPT_PENALTY;
