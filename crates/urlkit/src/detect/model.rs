@@ -203,8 +203,11 @@ impl Language {
             } else {
                 // Only as evidence against: the word lists the model learnt from end
                 // every word with a space, which real text in some scripts (Thai) does
-                // not do.
-                sum += (p / stats.p_uni).ln().min(0.0);
+                // not do. (At or above the unigram's odds the logarithm is not needed.)
+                let ratio = p / stats.p_uni;
+                if ratio < 1.0 {
+                    sum += ratio.ln();
+                }
             }
             if sum < floor {
                 return None;
