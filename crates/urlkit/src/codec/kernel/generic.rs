@@ -127,13 +127,63 @@ fn escapes<V: Vector>(input: &[u8], at: usize) -> (usize, V) {
     (found.min(flagged), values)
 }
 
+/// Room for the last bytes of an input, fewer than a vector, and the `%` padding after
+/// them that lets [`decode_span`] finish them with vector loads (see [`span_blocks`]).
+const TAIL_ROOM: usize = 128;
+
 /// [`Kernels::decode_span`](super::Kernels::decode_span): copies the literals a vector at
 /// a time, decodes escapes [`Vector::ESCAPES`] at a time (one at a time near the end of
 /// the input), and stops where the reference stops.
+///
+/// The last bytes of the input, fewer than a vector, are copied into a buffer on the
+/// stack with `%` bytes after them and decoded there by the same loop: `%` never continues
+/// an escape (it is not a hex digit), so the loop stops at the padding at the latest,
+/// exactly where the reference stops at the input's end, and a short input (a column's
+/// row, the span between two findings) never goes byte by byte.
 #[inline(always)]
 pub(super) fn decode_span<V: Vector>(input: &[u8], stops: &ByteClass, out: &mut Vec<u8>) -> usize {
-    out.reserve(input.len() + V::LANES);
+    debug_assert!(stops.contains(b'%'), "the padding must stop the loop");
     let lookup = Lookup::<V>::new(stops);
+    let i = match span_blocks::<V>(input, lookup, out) {
+        Ok(i) => i,
+        Err(stopped) => return stopped,
+    };
+    let rest = &input[i..];
+    if rest.is_empty() {
+        return i;
+    }
+    // Room for the loop to load a whole vector, or a batch of escapes, at any byte of
+    // the rest and at the first byte of the padding.
+    const {
+        assert!(
+            V::LANES - 1
+                + if V::LANES > V::ESCAPE_WINDOW {
+                    V::LANES
+                } else {
+                    V::ESCAPE_WINDOW
+                }
+                <= TAIL_ROOM
+        )
+    };
+    let mut padded = [b'%'; TAIL_ROOM];
+    padded[..rest.len()].copy_from_slice(rest);
+    let taken = match span_blocks::<V>(&padded, lookup, out) {
+        Ok(taken) | Err(taken) => taken,
+    };
+    debug_assert!(taken <= rest.len());
+    i + taken
+}
+
+/// The loop of [`decode_span`] over whole vectors of `input`: `Err` with the offset where
+/// it stopped before a byte it leaves to the caller, or `Ok` with the offset of the last
+/// bytes, fewer than a vector, that it did not reach.
+#[inline(always)]
+fn span_blocks<V: Vector>(
+    input: &[u8],
+    lookup: Lookup<V>,
+    out: &mut Vec<u8>,
+) -> Result<usize, usize> {
+    out.reserve(input.len() + V::LANES);
     // Output bytes written past `out.len()`; never more than `i`.
     let mut written = 0;
     let mut i = 0;
@@ -170,7 +220,7 @@ pub(super) fn decode_span<V: Vector>(input: &[u8], stops: &ByteClass, out: &mut 
                         _ => {
                             // SAFETY: every byte up to `written` was stored above.
                             unsafe { commit(out, written) };
-                            return i;
+                            return Err(i);
                         }
                     }
                 }
@@ -178,7 +228,7 @@ pub(super) fn decode_span<V: Vector>(input: &[u8], stops: &ByteClass, out: &mut 
                 if taken == 0 {
                     // SAFETY: every byte up to `written` was stored above.
                     unsafe { commit(out, written) };
-                    return i;
+                    return Err(i);
                 }
                 // SAFETY: `written + LANES <= i + LANES <= input.len() + LANES`, within the
                 // reserve.
@@ -200,7 +250,7 @@ pub(super) fn decode_span<V: Vector>(input: &[u8], stops: &ByteClass, out: &mut 
     }
     // SAFETY: every byte up to `written` was stored above.
     unsafe { commit(out, written) };
-    i + portable::decode_span(&input[i..], stops, out)
+    Ok(i)
 }
 
 /// Defines an instruction-set module's `KERNELS` and their entry points, `first_member`,
