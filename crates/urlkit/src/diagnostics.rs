@@ -185,6 +185,9 @@ pub struct Diagnostics {
     counts: Vec<(Code, u64)>,
     /// In per-line mode: the current line's number and the offset it starts at.
     line: Option<(u64, u64)>,
+    /// The first finding strict mode rejects is not remembered past the limit (see
+    /// [`forget_strict_errors`](Self::forget_strict_errors)).
+    forgets_strict_errors: bool,
 }
 
 impl Diagnostics {
@@ -212,6 +215,25 @@ impl Diagnostics {
         self.line = None;
     }
 
+    /// This sink, not remembering the first finding strict mode rejects when it is past
+    /// the limit (so its message is never made), when `forget`: for a lenient codec that
+    /// keeps no findings and only counts them, which has no use for it.
+    /// [`first_strict_error`](Self::first_strict_error) then gives `None`.
+    pub(crate) fn forget_strict_errors(&mut self, forget: bool) {
+        self.forgets_strict_errors = forget;
+    }
+
+    /// Whether a finding of `code` at `offset` is the earliest in the input that strict
+    /// mode rejects, and to be remembered as such.
+    fn is_first_strict_error(&self, code: Code, offset: u64) -> bool {
+        !self.forgets_strict_errors
+            && code.is_error_in_strict_mode()
+            && self
+                .first_strict_error
+                .as_ref()
+                .is_none_or(|first| offset < first.offset)
+    }
+
     fn is_full(&self) -> bool {
         self.limit.is_some_and(|limit| self.items.len() >= limit)
     }
@@ -226,12 +248,7 @@ impl Diagnostics {
         }
         // The earliest in the input, not the first found: one pass finds malformed escapes
         // before the charset's check finds an invalid sequence they decoded to.
-        if diagnostic.code.is_error_in_strict_mode()
-            && self
-                .first_strict_error
-                .as_ref()
-                .is_none_or(|first| diagnostic.offset < first.offset)
-        {
+        if self.is_first_strict_error(diagnostic.code, diagnostic.offset) {
             self.first_strict_error = Some(diagnostic.clone());
         }
         if self.is_full() {
@@ -251,12 +268,7 @@ impl Diagnostics {
     /// Records a finding whose message is built only if the finding is kept (or is the
     /// first that strict mode rejects).
     pub(crate) fn push_lazy(&mut self, code: Code, offset: u64, message: impl FnOnce() -> String) {
-        let strict = code.is_error_in_strict_mode()
-            && self
-                .first_strict_error
-                .as_ref()
-                .is_none_or(|first| offset < first.offset);
-        if self.is_full() && !strict {
+        if self.is_full() && !self.is_first_strict_error(code, offset) {
             self.count(code);
             self.dropped += 1;
         } else {
@@ -300,7 +312,9 @@ impl Diagnostics {
         self.items.is_empty() && self.dropped == 0
     }
 
-    /// The earliest finding in the input that strict mode treats as an error, kept or not.
+    /// The earliest finding in the input that strict mode treats as an error, kept or not
+    /// (`None` in the findings of a lenient codec that keeps none: see
+    /// [`Codec::keep_findings`](crate::Codec::keep_findings)).
     pub fn first_strict_error(&self) -> Option<&Diagnostic> {
         self.first_strict_error.as_ref()
     }

@@ -625,7 +625,8 @@ impl Entries {
 
     /// [`run`](Self::run) for an entry [`plain_entries`](Self::plain_entries) stopped
     /// before, which is known to need repair or a report: the full decoder at once,
-    /// without trying the fast path again ([`Codec::entry_in_full`]).
+    /// without trying the fast path for plain entries again ([`Codec::entry_in_full`],
+    /// which takes a short UTF-8 entry in a single pass, findings and all).
     pub fn run_in_full(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<Entry<'_>, Rejection> {
         if self.peel.is_some() {
             return self.run(input, out);

@@ -314,10 +314,14 @@ proptest! {
         text in any::<bool>(),
         strict in any::<bool>(),
         charset in prop::sample::select(vec!["utf-8", "windows-1252", "auto"]),
+        counting_only in any::<bool>(),
     ) {
         let options = row_options(charset, plus_space, keep_whitespace, text);
-        let mut by_entry = Codec::decoder(&options).strict(strict);
-        let mut by_parts = Codec::decoder(&options).strict(strict);
+        // Keeping findings, or only counting them, as the column functions without
+        // diagnostics do.
+        let kept = if counting_only { 0 } else { urlkit::diagnostics::KEPT_FINDINGS };
+        let mut by_entry = Codec::decoder(&options).strict(strict).keep_findings(kept);
+        let mut by_parts = Codec::decoder(&options).strict(strict).keep_findings(kept);
         for row in &rows {
             let mut entry_out = b"before".to_vec();
             let entry = by_entry.entry(row, &mut entry_out);
@@ -333,6 +337,7 @@ proptest! {
             prop_assert_eq!(&entry_out, &parts_out, "row {:?}", String::from_utf8_lossy(row));
             prop_assert_eq!(by_entry.diagnostics().items(), by_parts.diagnostics().items());
             prop_assert_eq!(by_entry.diagnostics().dropped(), by_parts.diagnostics().dropped());
+            prop_assert_eq!(by_entry.diagnostics().counts(), by_parts.diagnostics().counts());
             prop_assert_eq!(by_entry.charset(), by_parts.charset());
         }
     }
@@ -367,9 +372,10 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
     /// `Entries::plain_entries`, which decodes the leading plain rows of a column in one
-    /// pass over all of them, followed by `Entries::run_in_full` for each row it leaves,
-    /// gives every row the output, findings and rejection that `Entries::run` alone gives
-    /// it.
+    /// pass over all of them, followed by `Entries::run_in_full` for each row it leaves
+    /// (a whole row with findings in one pass when it can), gives every row the output,
+    /// findings (in the same order) and rejection of the full decoder fed that row alone
+    /// and finished (`Plan::run`).
     #[test]
     fn plain_entries_agree_with_an_entry_per_row(
         rows in column_rows(),
@@ -394,15 +400,13 @@ proptest! {
         // runners-up, which has no fast path.
         let plan = if charset_only { plan.ranking(urlkit::detect::Ranking::Charset) } else { plan };
         type Row = (Result<Vec<urlkit::Diagnostic>, urlkit::Rejection>, Vec<u8>);
-        let mut one_by_one = plan.entries();
+        // Each row fed and finished on its own: the state machine itself, without the
+        // fast paths for plain rows and for whole rows with findings.
         let expected: Vec<Row> = rows
             .iter()
-            .map(|row| {
-                let mut out = Vec::new();
-                let outcome = one_by_one
-                    .run(row, &mut out)
-                    .map(|entry| entry.diagnostics().items().to_vec());
-                (outcome, out)
+            .map(|row| match plan.run(row) {
+                Ok(outcome) => (Ok(outcome.diagnostics.items().to_vec()), outcome.output),
+                Err(rejection) => (Err(rejection), Vec::new()),
             })
             .collect();
 
@@ -488,7 +492,12 @@ fn lines_one_by_one(
             .map_or(input.len(), |at| start + at);
         let line = &input[start..end];
         let line = line.strip_suffix(b"\r").unwrap_or(line);
-        if let Err(rejection) = codec.entry_in_full(line, &mut out) {
+        // Fed and finished: the state machine itself, not a fast path for whole entries.
+        codec.reset();
+        let outcome = codec
+            .feed(line, &mut out)
+            .and_then(|()| codec.finish(&mut out));
+        if let Err(rejection) = outcome {
             return Err(urlkit::Rejection(place(&rejection.0, number, start as u64)));
         }
         out.extend_from_slice(options.newline.as_bytes());

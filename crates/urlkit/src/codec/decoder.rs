@@ -9,7 +9,7 @@ use crate::detect::{self, Detection};
 use crate::diagnostics::{Code, Diagnostics};
 
 /// How much input the UTF-8 path decodes and validates at a time.
-const UTF8_PIECE: usize = 64 * 1024;
+pub(crate) const UTF8_PIECE: usize = 64 * 1024;
 
 /// How much raw input `auto` looks at before choosing a charset.
 const DETECTION_WINDOW: usize = 64 * 1024;
@@ -41,6 +41,9 @@ pub(crate) struct EntryDecoder {
     buffer: Vec<u8>,
     map: Vec<u64>,
     scratch: Vec<u8>,
+    /// The invalid sequences of the chunk being converted (start, length), kept for the
+    /// next chunk's.
+    found: Vec<(isize, usize)>,
     /// `auto`: the memory of the last entry's held raw input and of its bytes as
     /// detection saw them, reused by the next entry (per line, one entry a line).
     held: Vec<u8>,
@@ -64,6 +67,7 @@ impl EntryDecoder {
             buffer: Vec::new(),
             map: Vec::new(),
             scratch: Vec::new(),
+            found: Vec::new(),
             held: Vec::new(),
             probed: Vec::new(),
         };
@@ -274,7 +278,8 @@ impl EntryDecoder {
 
         // Invalid sequences are located lazily: the input offset of every decoded byte is
         // worked out only for a chunk that has one.
-        let mut found: Vec<(isize, usize)> = Vec::new();
+        let mut found = std::mem::take(&mut self.found);
+        found.clear();
         match &mut self.stage {
             Stage::Utf8(stream) => {
                 let base = base as isize;
@@ -289,11 +294,12 @@ impl EntryDecoder {
             Stage::Bytes | Stage::Detecting(_) => {}
         }
         if found.is_empty() {
+            self.found = found;
             return;
         }
         let mut locator = Locator::new(&before, input, finish, self.percent.checkpoints());
         let charset = self.charset.map(|c| c.name()).unwrap_or("UTF-8");
-        for (start, length) in found {
+        for &(start, length) in &found {
             let index = start + dropped as isize;
             let offset = if index >= 0 {
                 locator.offset_of(index as usize, &mut self.map, &mut self.scratch)
@@ -302,10 +308,17 @@ impl EntryDecoder {
             }
             .unwrap_or_else(|| before.offset());
             diagnostics.push_lazy(Code::InvalidSequence, offset, || {
-                format!("{length} byte(s) that are not valid {charset}; decoded as U+FFFD")
+                invalid_message(length, charset)
             });
         }
+        self.found = found;
     }
+}
+
+/// The message of an `invalid-sequence` finding: `length` decoded bytes that are not
+/// valid in the charset named `charset`.
+pub(crate) fn invalid_message(length: usize, charset: &str) -> String {
+    format!("{length} byte(s) that are not valid {charset}; decoded as U+FFFD")
 }
 
 /// Reports `length` bytes of text input that are not UTF-8, at `at` bytes from the input
@@ -393,10 +406,16 @@ impl<'a> Locator<'a> {
         loop {
             let end = (self.consumed + LOCATOR_PIECE).min(self.input.len());
             let piece = &self.input[self.consumed..end];
+            // The last piece holds the byte if any does: it is replayed tracked at once,
+            // without first being decoded to see whether it does (a short entry is all
+            // one piece).
+            let last = end == self.input.len();
             let mut ahead = self.replay.clone();
             scratch.clear();
-            ahead.decode(piece, scratch, &mut ignored);
-            if self.produced + scratch.len() > index || end == self.input.len() {
+            if !last {
+                ahead.decode(piece, scratch, &mut ignored);
+            }
+            if last || self.produced + scratch.len() > index {
                 map.clear();
                 scratch.clear();
                 self.replay

@@ -21,6 +21,7 @@ mod percent;
 mod plain;
 mod stream;
 mod utf8;
+mod whole;
 
 pub use layers::{decode_until_stable, Layers, LISTED_LAYER_BYTES, MAX_LAYERS};
 pub use stream::{Codec, Rejection};
@@ -201,6 +202,8 @@ pub(crate) struct Decoder {
     pub(crate) plain_auto: Option<plain::PlainAuto>,
     /// Per line: the fast path for lines that are plain entries, when the options allow one.
     lines: Option<plain::PlainLines>,
+    /// Whole entries: the fast path for those with findings, when the options allow one.
+    whole: Option<whole::WholeUtf8>,
 }
 
 impl Decoder {
@@ -214,7 +217,23 @@ impl Decoder {
             plain: plain::PlainUtf8::for_options(options),
             plain_auto: plain::PlainAuto::for_options(options),
             lines: plain::PlainLines::for_options(options),
+            whole: whole::WholeUtf8::for_options(options).filter(|_| !options.per_line),
         }
+    }
+
+    /// Decodes a whole entry of its own onto `out`, its findings onto `diagnostics`, as
+    /// feeding it and finishing does, when the fast path for entries with findings takes
+    /// it, and returns true; otherwise returns false having done nothing. The decoder's own
+    /// state is not touched.
+    pub(crate) fn decode_whole_entry(
+        &mut self,
+        input: &[u8],
+        out: &mut Vec<u8>,
+        diagnostics: &mut Diagnostics,
+    ) -> bool {
+        self.whole
+            .as_mut()
+            .is_some_and(|whole| whole.decode(input, 0, out, diagnostics))
     }
 
     /// Decodes a whole entry of its own onto `out` when it is plain (see [`plain`]) and

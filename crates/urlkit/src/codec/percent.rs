@@ -441,8 +441,8 @@ impl PercentDecoder {
         diagnostics: &mut Diagnostics,
     ) {
         diagnostics.push_lazy(Code::MalformedEscape, literal[0].1, || {
-            let shown: String = literal.iter().map(|&(b, _)| b as char).collect();
-            format!("{shown:?} is not followed by two hex digits; kept as it is")
+            let shown: Vec<u8> = literal.iter().map(|&(b, _)| b).collect();
+            malformed_message(&shown)
         });
         for &(byte, offset) in literal {
             out.push(byte);
@@ -463,6 +463,20 @@ impl PercentDecoder {
         out.push(value);
         self.note(at);
         self.attend(value, at, rest, diagnostics);
+    }
+
+    /// [`attend`](Self::attend) for an escape of a whole entry, `rest` being all of the
+    /// entry after it: a check that the entry's end cuts short is dropped, as
+    /// [`finish`](Self::finish) drops it.
+    pub(crate) fn attend_in_entry(
+        &mut self,
+        value: u8,
+        at: u64,
+        rest: &[u8],
+        diagnostics: &mut Diagnostics,
+    ) {
+        self.attend(value, at, rest, diagnostics);
+        self.lookahead = None;
     }
 
     /// Reports what an escape of `value` at `at`, followed by the input `rest`, needs
@@ -513,6 +527,13 @@ impl PercentDecoder {
         };
         diagnostics.push_lazy(lookahead.code, lookahead.at, || message.to_string());
     }
+}
+
+/// The message of a `malformed-escape` finding: `shown` is the `%` and the hex digit
+/// after it, if any, that are kept as they are.
+pub(crate) fn malformed_message(shown: &[u8]) -> String {
+    let shown: String = shown.iter().map(|&b| b as char).collect();
+    format!("{shown:?} is not followed by two hex digits; kept as it is")
 }
 
 /// The message for an escape of the control character `value` (C0 or DEL), made once.

@@ -10,6 +10,7 @@
 use super::decoder::{detected_message, EntryDecoder};
 use super::kernel::{self, hex_value, portable, Kernels, StopTable, REMOVABLE_WHITESPACE};
 use super::lines::Framing;
+use super::whole::WholeUtf8;
 use super::{utf8, CharsetChoice, DecodeOptions};
 use crate::detect::{self, Ranking};
 use crate::diagnostics::{Code, Diagnostics};
@@ -341,6 +342,10 @@ pub(crate) struct PlainLines {
     /// line's text followed by it decodes to the line's result followed by the separator,
     /// and is plain exactly when the line is (`%` never continues an escape cut short).
     separator: &'static [u8],
+    /// The separator itself.
+    newline: super::Newline,
+    /// A fixed UTF-8 charset: the fast path for whole lines with findings.
+    whole: Option<WholeUtf8>,
     /// The lines of the run, each followed by `separator`, end to end.
     values: Vec<u8>,
     offsets: Vec<usize>,
@@ -364,7 +369,9 @@ impl PlainLines {
             lines.text = options.text;
             return Some(lines);
         }
-        Self::with_plain(options, PlainUtf8::for_entries(options)?)
+        let mut lines = Self::with_plain(options, PlainUtf8::for_entries(options)?)?;
+        lines.whole = WholeUtf8::for_options(options);
+        Some(lines)
     }
 
     /// [`for_options`](Self::for_options) with the fast path for entries given.
@@ -377,6 +384,8 @@ impl PlainLines {
                 super::Newline::Lf => b"%0A",
                 super::Newline::CrLf => b"%0D%0A",
             },
+            newline: options.newline,
+            whole: None,
             values: Vec::new(),
             offsets: Vec::new(),
             line_ends: Vec::new(),
@@ -412,6 +421,20 @@ impl PlainLines {
             // A line that is not plain (with `auto`, or not settled as UTF-8), or the rest
             // of one begun before, or the start of one that ends in a later chunk.
             let end = memchr::memchr(b'\n', rest).map_or(rest.len(), |at| at + 1);
+            if let Some(whole) = self.whole.as_mut().filter(|_| framing.at_line_start()) {
+                // A whole line with findings, in one pass when it has no whitespace to remove.
+                if let Some(line) = rest[..end].strip_suffix(b"\n") {
+                    let line = line.strip_suffix(b"\r").unwrap_or(line);
+                    let (number, start) = framing.line_position();
+                    diagnostics.start_line(number, start);
+                    if whole.decode(line, start, out, diagnostics) {
+                        out.extend_from_slice(self.newline.as_bytes());
+                        framing.pass_lines(1, end as u64);
+                        rest = &rest[end..];
+                        continue;
+                    }
+                }
+            }
             framing.feed(&rest[..end], out, diagnostics);
             rest = &rest[end..];
         }

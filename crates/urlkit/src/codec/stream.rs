@@ -94,15 +94,26 @@ impl Codec {
     /// This codec, rejecting input at the first finding strict mode rejects when `strict`.
     pub fn strict(mut self, strict: bool) -> Self {
         self.strict = strict;
+        self.settle_strict_errors();
         self
     }
 
     /// This codec, keeping at most `limit` findings (default [`KEPT_FINDINGS`]) and
-    /// counting the rest.
+    /// counting the rest. A lenient codec that keeps none makes no message at all: its
+    /// findings do not remember the first one strict mode would reject either
+    /// ([`Diagnostics::first_strict_error`] is `None`).
     pub fn keep_findings(mut self, limit: usize) -> Self {
         self.kept = limit;
         self.diagnostics = Diagnostics::with_limit(limit);
+        self.settle_strict_errors();
         self
+    }
+
+    /// Only a strict codec, or one that keeps findings, remembers the first one strict
+    /// mode rejects (and makes its message).
+    fn settle_strict_errors(&mut self) {
+        self.diagnostics
+            .forget_strict_errors(!self.strict && self.kept == 0);
     }
 
     /// Readies this codec for a new input of its own, whatever it was given so far: the
@@ -156,6 +167,11 @@ impl Codec {
     /// such as the one [`Entries::plain_entries`](crate::settings::Entries::plain_entries) stopped before. Any entry is
     /// accepted; a plain one just takes the longer way.
     ///
+    /// A lenient codec decoding to UTF-8 text decodes an entry of up to 64 KiB with no
+    /// whitespace to remove in a single pass, repairing and reporting where the pass stops
+    /// (the same output and findings, in the same order, as feeding and finishing); any
+    /// other entry goes through the streaming decoder.
+    ///
     /// ```
     /// use urlkit::{Codec, DecodeOptions};
     ///
@@ -168,6 +184,14 @@ impl Codec {
     pub fn entry_in_full(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<(), Rejection> {
         if !self.fresh {
             self.reset();
+        }
+        // A lenient decoder's short UTF-8 entry takes a single pass, findings and all
+        // (strict mode stops where feeding stops, which that pass does not mark).
+        if let (Direction::Decode(decoder, _), false) = (&mut self.direction, self.strict) {
+            if decoder.decode_whole_entry(input, out, &mut self.diagnostics) {
+                self.fresh = false;
+                return Ok(());
+            }
         }
         let start = out.len();
         let outcome = self.feed(input, out).and_then(|()| self.finish(out));

@@ -12,7 +12,8 @@ pub(crate) struct Utf8Stream {
     carry_len: usize,
 }
 
-const REPLACEMENT: &[u8] = "\u{FFFD}".as_bytes();
+/// U+FFFD in UTF-8: what an invalid sequence becomes.
+pub(crate) const REPLACEMENT: &[u8] = "\u{FFFD}".as_bytes();
 
 impl Utf8Stream {
     /// Validates `chunk`; with `WRITE`, appends the valid text (and U+FFFD for each invalid
@@ -167,7 +168,7 @@ impl Utf8Stream {
 /// error positions, vectorised): the length of the valid prefix and the length of the
 /// invalid sequence (`None`: incomplete at the end).
 #[inline]
-fn validate(bytes: &[u8]) -> Result<(), (usize, Option<usize>)> {
+pub(crate) fn validate(bytes: &[u8]) -> Result<(), (usize, Option<usize>)> {
     simdutf8::compat::from_utf8(bytes)
         .map(|_| ())
         .map_err(|e| (e.valid_up_to(), e.error_len()))

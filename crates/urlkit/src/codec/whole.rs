@@ -1,0 +1,364 @@
+//! Whole UTF-8 entries with something to repair or report (a column's row, a line), decoded
+//! in one pass by the vector loops of the plain rows, the findings made where the loops
+//! stop, instead of through the full decoder's streaming state machine.
+//!
+//! An entry is taken when it is whole (its end is known, so nothing is held for a next
+//! chunk), at most [`UTF8_PIECE`] long, and, when whitespace is removed, has none to
+//! remove (whitespace may sit inside an escape, `%4 1`, which only the state machine
+//! reads). There every output byte comes from one input byte or one escape, so the place
+//! of an invalid sequence is worked out from the input alone, without decoding it again.
+//! Output and findings (their codes, offsets, messages and order) are the full decoder's:
+//! the findings of the escapes in input order, then the invalid sequences, then the
+//! escape the entry's end cuts short (`%`, `%4`) and the character it cuts short, as the
+//! full decoder reports them when the entry is finished.
+
+use super::decoder::{invalid_message, UTF8_PIECE};
+use super::kernel::{self, hex_value, portable, Kernels, StopTable, REMOVABLE_WHITESPACE};
+use super::percent::{malformed_message, PercentDecoder};
+use super::{utf8, CharsetChoice, DecodeOptions};
+use crate::diagnostics::{Code, Diagnostics};
+
+/// Bytes of whole vectors that [`has_removable_whitespace`] looks at in one call.
+const BLOCK: usize = 32;
+
+/// The fast path for whole entries with findings, decoding to UTF-8 text.
+pub(crate) struct WholeUtf8 {
+    stops: StopTable,
+    strip_whitespace: bool,
+    /// The findings that depend on the input after an escape (a second layer, a bidi
+    /// control), made by the full decoder's own check.
+    attention: PercentDecoder,
+    /// The decoded bytes of an entry that is not UTF-8, before repair.
+    decoded: Vec<u8>,
+    /// The invalid sequences of that entry: (start, length) in `decoded`.
+    invalid: Vec<(usize, usize)>,
+    kernels: &'static Kernels,
+}
+
+impl WholeUtf8 {
+    /// The fast path for `options`, whatever their framing: a fixed UTF-8 charset, text
+    /// out.
+    pub(crate) fn for_options(options: &DecodeOptions) -> Option<Self> {
+        Self::with_kernels(options, kernel::kernels())
+    }
+
+    /// [`for_options`](Self::for_options) with these vector loops.
+    pub(crate) fn with_kernels(options: &DecodeOptions, kernels: &'static Kernels) -> Option<Self> {
+        let utf8 = matches!(options.charset, CharsetChoice::Fixed(c) if c.is_utf8());
+        (utf8 && !options.binary).then(|| WholeUtf8 {
+            // Whitespace is looked for before decoding: the loops never meet any to remove.
+            stops: StopTable::new(false, options.plus_space),
+            strip_whitespace: !options.keep_whitespace,
+            attention: PercentDecoder::new(!options.keep_whitespace, options.plus_space, true),
+            decoded: Vec::new(),
+            invalid: Vec::new(),
+            kernels,
+        })
+    }
+
+    /// Decodes `input`, a whole entry whose first byte is at input offset `base`, onto
+    /// `out`, its findings onto `diagnostics`, as the full decoder fed the entry and
+    /// finished does, and returns true; or returns false having done nothing, when the
+    /// entry is not one this path takes (see the module's documentation).
+    pub(crate) fn decode(
+        &mut self,
+        input: &[u8],
+        base: u64,
+        out: &mut Vec<u8>,
+        diagnostics: &mut Diagnostics,
+    ) -> bool {
+        let kernels = self.kernels;
+        if input.len() > UTF8_PIECE {
+            return false;
+        }
+        if self.strip_whitespace && has_removable_whitespace(kernels, input) {
+            return false;
+        }
+        self.attention.reset(base);
+        let start = out.len();
+        // Where the escape cut short by the entry's end starts, if there is one.
+        let mut cut_short = None;
+        let mut at = 0;
+        loop {
+            // The loops finish the last bytes of the entry with vector loads too.
+            at += (kernels.decode_span)(&input[at..], &self.stops.class, out);
+            if at >= input.len() {
+                break;
+            }
+            // The loops stop before an escape that needs attention or a malformed one
+            // (`%` is the only byte they stop at and leave).
+            if let Some(value) = portable::escape_at(&input[at..]) {
+                out.push(value);
+                let rest = &input[at + 3..];
+                self.attention
+                    .attend_in_entry(value, base + at as u64, rest, diagnostics);
+                at += 3;
+                continue;
+            }
+            let kept = match input.get(at + 1) {
+                Some(&digit) if hex_value(digit).is_some() => 2,
+                _ => 1,
+            };
+            let shown = &input[at..at + kept];
+            out.extend_from_slice(shown);
+            if at + kept == input.len() {
+                cut_short = Some(at);
+                break;
+            }
+            diagnostics.push_lazy(Code::MalformedEscape, base + at as u64, || {
+                malformed_message(shown)
+            });
+            at += kept;
+        }
+        if utf8::is_utf8(&out[start..]) {
+            report_cut_short(input, base, cut_short, diagnostics);
+            return true;
+        }
+        self.repair(input, base, start, cut_short, out, diagnostics);
+        true
+    }
+
+    /// Replaces each invalid sequence of `out[start..]` with U+FFFD, as the full decoder
+    /// does, and reports it where its first byte was in `input`; a character cut short by
+    /// an escape the entry's end cuts short is reported after that escape.
+    fn repair(
+        &mut self,
+        input: &[u8],
+        base: u64,
+        start: usize,
+        cut_short: Option<usize>,
+        out: &mut Vec<u8>,
+        diagnostics: &mut Diagnostics,
+    ) {
+        self.decoded.clear();
+        self.decoded.extend_from_slice(&out[start..]);
+        out.truncate(start);
+        self.invalid.clear();
+        let decoded = &self.decoded[..];
+        let mut position = 0;
+        while position < decoded.len() {
+            let (valid, length) = match utf8::validate(&decoded[position..]) {
+                Ok(()) => (decoded.len() - position, None),
+                Err((valid, Some(length))) => (valid, Some(length)),
+                // Incomplete at the end: one U+FFFD for what is there.
+                Err((valid, None)) => (valid, Some(decoded.len() - position - valid)),
+            };
+            out.extend_from_slice(&decoded[position..position + valid]);
+            position += valid;
+            if let Some(length) = length {
+                out.extend_from_slice(utf8::REPLACEMENT);
+                self.invalid.push((position, length));
+                position += length;
+            }
+        }
+        // The bytes the entry's end cut short stand after the character before them,
+        // which the full decoder holds until the entry is finished.
+        let decoded_before_cut = cut_short.map(|at| decoded.len() - (input.len() - at));
+        let held = decoded_before_cut.and_then(|end| {
+            self.invalid.last().filter(|&&(first, length)| {
+                first + length == end
+                    && matches!(utf8::validate(&decoded[first..end]), Err((0, None)))
+            })
+        });
+        let reported_now = self.invalid.len() - usize::from(held.is_some());
+        let mut locator = Locator::new(input);
+        for &(first, length) in &self.invalid[..reported_now] {
+            let offset = base + locator.offset_of(first) as u64;
+            diagnostics.push_lazy(Code::InvalidSequence, offset, || {
+                invalid_message(length, crate::Charset::UTF_8.name())
+            });
+        }
+        report_cut_short(input, base, cut_short, diagnostics);
+        if let Some(&(first, length)) = held {
+            let offset = base + Locator::new(input).offset_of(first) as u64;
+            diagnostics.push_lazy(Code::InvalidSequence, offset, || {
+                invalid_message(length, crate::Charset::UTF_8.name())
+            });
+        }
+    }
+}
+
+/// Whether `input` holds whitespace the decoder removes, looked for a vector at a time,
+/// its last bytes too (in a block padded with a byte that is not whitespace).
+fn has_removable_whitespace(kernels: &Kernels, input: &[u8]) -> bool {
+    let whole = input.len() / BLOCK * BLOCK;
+    if (kernels.first_member)(&input[..whole], &REMOVABLE_WHITESPACE) < whole {
+        return true;
+    }
+    let mut last = [b'a'; BLOCK];
+    last[..input.len() - whole].copy_from_slice(&input[whole..]);
+    (kernels.first_member)(&last, &REMOVABLE_WHITESPACE) < BLOCK
+}
+
+/// Reports the escape that the entry's end cut short, at `at` in `input`.
+fn report_cut_short(input: &[u8], base: u64, at: Option<usize>, diagnostics: &mut Diagnostics) {
+    if let Some(at) = at {
+        diagnostics.push_lazy(Code::MalformedEscape, base + at as u64, || {
+            malformed_message(&input[at..])
+        });
+    }
+}
+
+/// The input offsets of decoded bytes of an entry without whitespace to remove, asked for
+/// in increasing order: each escape (`%` and two hex digits) gives one byte, any other
+/// input byte one.
+struct Locator<'a> {
+    input: &'a [u8],
+    /// The input offset and the decoded byte reached.
+    at: usize,
+    decoded: usize,
+}
+
+impl<'a> Locator<'a> {
+    fn new(input: &'a [u8]) -> Self {
+        Locator {
+            input,
+            at: 0,
+            decoded: 0,
+        }
+    }
+
+    /// The input offset of decoded byte `index` (not before the last one asked for).
+    fn offset_of(&mut self, index: usize) -> usize {
+        loop {
+            let next = memchr::memchr(b'%', &self.input[self.at..])
+                .map_or(self.input.len(), |k| self.at + k);
+            let literal = next - self.at;
+            if self.decoded + literal > index || next == self.input.len() {
+                return self.at + (index - self.decoded);
+            }
+            self.decoded += literal;
+            self.at = next;
+            if self.decoded == index {
+                return self.at;
+            }
+            self.decoded += 1;
+            self.at += if portable::escape_at(&self.input[self.at..]).is_some() {
+                3
+            } else {
+                1
+            };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Codec;
+
+    /// Pieces of entries: clean ones, and ones the full decoder repairs or reports, or
+    /// that sit on the edge of it (an escape or a character cut by the entry's end among
+    /// them, when a piece ends the entry).
+    const PIECES: &[&[u8]] = &[
+        b"a",
+        b"xyz/",
+        b"%20",
+        b"%C3%A9",
+        b"%E2%82%AC",
+        b"%F0%9F%98%80",
+        b"\xC3\xA9",
+        b"+",
+        b"%0A",
+        b"%25",
+        b"%2541",
+        b"%25a",
+        b"%e2%80%ae",
+        b"%E2%81%A7",
+        b"%E2%80",
+        b"%E2",
+        b"%80",
+        b"%C3",
+        b"%E5%BC",
+        b"%FF",
+        b"\xFF",
+        b"\xF0\x9F",
+        b"%00",
+        b"%7F",
+        b"%",
+        b"%4",
+        b"%zz",
+        b"%4g",
+        b" ",
+        b"\n",
+        b"\r",
+    ];
+
+    /// The full decoder's output and findings (all of them, messages included) for an
+    /// entry starting at `base`.
+    fn full(options: &DecodeOptions, base: u64, input: &[u8]) -> (Vec<u8>, Vec<String>) {
+        let mut codec = Codec::decoder(options).keep_findings(usize::MAX);
+        let mut out = Vec::new();
+        codec.feed(input, &mut out).unwrap();
+        codec.finish(&mut out).unwrap();
+        let findings = codec
+            .diagnostics()
+            .items()
+            .iter()
+            .map(|d| format!("{} {} {}", d.code, d.offset + base, d.message))
+            .collect();
+        (out, findings)
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1024))]
+
+        /// Every kernel this processor runs (and so NEON under emulation on aarch64) gives
+        /// every entry it takes the full decoder's output and findings, in the same order,
+        /// and takes every entry without whitespace to remove.
+        #[test]
+        fn entries_with_findings_agree_with_the_full_decoder_on_every_kernel(
+            pieces in proptest::collection::vec(proptest::sample::select(PIECES), 0..24),
+            plus_space in proptest::bool::ANY,
+            keep_whitespace in proptest::bool::ANY,
+            base in 0u64..1000,
+        ) {
+            let input = pieces.concat();
+            let options = DecodeOptions { plus_space, keep_whitespace, ..DecodeOptions::default() };
+            let (expected_out, expected_findings) = full(&options, base, &input);
+            let whitespace = input.iter().any(|&b| REMOVABLE_WHITESPACE.contains(b));
+            for kernels in kernel::available() {
+                let mut whole = WholeUtf8::with_kernels(&options, kernels).unwrap();
+                let mut out = b"before".to_vec();
+                let mut diagnostics = Diagnostics::new();
+                let taken = whole.decode(&input, base, &mut out, &mut diagnostics);
+                proptest::prop_assert_eq!(taken, keep_whitespace || !whitespace, "{}", kernels.name);
+                if !taken {
+                    proptest::prop_assert_eq!(&out, b"before", "{}", kernels.name);
+                    proptest::prop_assert!(diagnostics.is_empty());
+                    continue;
+                }
+                proptest::prop_assert_eq!(&out[6..], &expected_out[..], "{}", kernels.name);
+                let findings: Vec<String> = diagnostics
+                    .items()
+                    .iter()
+                    .map(|d| format!("{} {} {}", d.code, d.offset, d.message))
+                    .collect();
+                proptest::prop_assert_eq!(&findings, &expected_findings, "{}", kernels.name);
+            }
+        }
+    }
+
+    #[test]
+    fn findings_come_in_the_full_decoders_order() {
+        let options = DecodeOptions::default();
+        // A control, an invalid sequence, a character cut short by an escape cut short.
+        let input = b"%00a%FFb%E5%BC%4";
+        let mut whole = WholeUtf8::for_options(&options).unwrap();
+        let (mut out, mut diagnostics) = (Vec::new(), Diagnostics::new());
+        assert!(whole.decode(input, 10, &mut out, &mut diagnostics));
+        assert_eq!(out, "\0a\u{FFFD}b\u{FFFD}%4".as_bytes());
+        let found: Vec<(Code, u64)> = diagnostics.iter().map(|d| (d.code, d.offset)).collect();
+        assert_eq!(
+            found,
+            [
+                (Code::ControlCharacter, 10),
+                (Code::InvalidSequence, 14),
+                (Code::MalformedEscape, 24),
+                (Code::InvalidSequence, 18),
+            ]
+        );
+        // Whitespace to remove is left to the full decoder.
+        assert!(!whole.decode(b"%4 1", 0, &mut out, &mut diagnostics));
+    }
+}
