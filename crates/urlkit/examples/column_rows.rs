@@ -18,6 +18,9 @@ use urlkit::DecodeSettings;
 /// Rows decoded in one pass at most, as in the column functions.
 const MOST_ROWS_IN_A_RUN: usize = 4096;
 
+/// Rows of one kind decoded in one measurement at least (the kind's rows repeated).
+const MEASURED_ROWS: usize = 1_000_000;
+
 fn main() {
     let mut paths: Vec<String> = std::env::args().skip(1).collect();
     let auto = paths.first().is_some_and(|a| a == "--auto");
@@ -71,16 +74,31 @@ fn main() {
             }
             continue;
         }
+        // Each kind decoded over and over, at least `MEASURED_ROWS` rows a measurement:
+        // the thread's processor time moves in steps of a few milliseconds.
+        let repeats = |rows: usize| MEASURED_ROWS.div_ceil(rows.max(1));
         let plain_column = Column::of(&plain);
-        let plain_ns = best_of_three(|| plain_column.decode(&mut entries())) * 1e9;
+        let plain_repeats = repeats(plain.len());
+        let plain_ns = best_of_three(|| {
+            let mut entries = entries();
+            (0..plain_repeats)
+                .map(|_| plain_column.decode(&mut entries))
+                .sum()
+        }) * 1e9
+            / plain_repeats as f64;
+        let other_repeats = repeats(other.len());
         let other_ns = best_of_three(|| {
             let mut entries = entries();
             let mut out = Vec::new();
-            for line in &other {
-                let _ = entries.run_in_full(line, &mut out);
+            for _ in 0..other_repeats {
+                out.clear();
+                for line in &other {
+                    let _ = entries.run_in_full(line, &mut out);
+                }
             }
             out.len()
-        }) * 1e9;
+        }) * 1e9
+            / other_repeats as f64;
         let mean = |rows: &[&[u8]]| {
             rows.iter().map(|r| r.len()).sum::<usize>() as f64 / rows.len().max(1) as f64
         };
