@@ -18,8 +18,9 @@ use super::percent::{malformed_message, PercentDecoder};
 use super::{utf8, CharsetChoice, DecodeOptions};
 use crate::diagnostics::{Code, Diagnostics};
 
-/// Bytes of whole vectors that [`has_removable_whitespace`] looks at in one call.
-const BLOCK: usize = 32;
+/// `%` bytes after a copy of the entry (as in `plain`): never an escape, so the vector
+/// loops stop there at the latest.
+const PADDING: usize = 64;
 
 /// The fast path for whole entries with findings, decoding to UTF-8 text.
 pub(crate) struct WholeUtf8 {
@@ -28,6 +29,8 @@ pub(crate) struct WholeUtf8 {
     /// The findings that depend on the input after an escape (a second layer, a bidi
     /// control), made by the full decoder's own check.
     attention: PercentDecoder,
+    /// The entry being decoded, followed by [`PADDING`].
+    padded: Vec<u8>,
     /// The decoded bytes of an entry that is not UTF-8, before repair.
     decoded: Vec<u8>,
     /// The invalid sequences of that entry: (start, length) in `decoded`.
@@ -50,6 +53,7 @@ impl WholeUtf8 {
             stops: StopTable::new(false, options.plus_space),
             strip_whitespace: !options.keep_whitespace,
             attention: PercentDecoder::new(!options.keep_whitespace, options.plus_space, true),
+            padded: Vec::new(),
             decoded: Vec::new(),
             invalid: Vec::new(),
             kernels,
@@ -71,7 +75,17 @@ impl WholeUtf8 {
         if input.len() > UTF8_PIECE {
             return false;
         }
-        if self.strip_whitespace && has_removable_whitespace(kernels, input) {
+        // A copy with `%` after it: every call of the loops, one after each finding, runs
+        // whole vectors up to the entry's end.
+        self.padded.clear();
+        self.padded.extend_from_slice(input);
+        self.padded.resize(input.len() + PADDING, b'%');
+        let padded = &self.padded[..];
+        // Whole vector blocks: the padding has no whitespace.
+        let scanned = &padded[..input.len().next_multiple_of(32)];
+        if self.strip_whitespace
+            && (kernels.first_member)(scanned, &REMOVABLE_WHITESPACE) < input.len()
+        {
             return false;
         }
         self.attention.reset(base);
@@ -80,8 +94,7 @@ impl WholeUtf8 {
         let mut cut_short = None;
         let mut at = 0;
         loop {
-            // The loops finish the last bytes of the entry with vector loads too.
-            at += (kernels.decode_span)(&input[at..], &self.stops.class, out);
+            at += (kernels.decode_span)(&padded[at..], &self.stops.class, out);
             if at >= input.len() {
                 break;
             }
@@ -130,34 +143,44 @@ impl WholeUtf8 {
         out: &mut Vec<u8>,
         diagnostics: &mut Diagnostics,
     ) {
+        // What comes before the first invalid sequence stays where it is.
+        let prefix = std::str::from_utf8(&out[start..]).map_or_else(|e| e.valid_up_to(), |_| 0);
         self.decoded.clear();
-        self.decoded.extend_from_slice(&out[start..]);
-        out.truncate(start);
+        self.decoded.extend_from_slice(&out[start + prefix..]);
+        out.truncate(start + prefix);
         self.invalid.clear();
         let decoded = &self.decoded[..];
         let mut position = 0;
         while position < decoded.len() {
-            let (valid, length) = match utf8::validate(&decoded[position..]) {
-                Ok(()) => (decoded.len() - position, None),
-                Err((valid, Some(length))) => (valid, Some(length)),
-                // Incomplete at the end: one U+FFFD for what is there.
-                Err((valid, None)) => (valid, Some(decoded.len() - position - valid)),
+            // The standard library's check, whose error places the full decoder's (vector)
+            // check gives too: a short entry is checked again only where it is not UTF-8.
+            let (valid, length) = match std::str::from_utf8(&decoded[position..]) {
+                Ok(_) => (decoded.len() - position, None),
+                Err(error) => {
+                    let valid = error.valid_up_to();
+                    // Incomplete at the end: one U+FFFD for what is there.
+                    let rest = decoded.len() - position - valid;
+                    (valid, Some(error.error_len().unwrap_or(rest)))
+                }
             };
             out.extend_from_slice(&decoded[position..position + valid]);
             position += valid;
             if let Some(length) = length {
                 out.extend_from_slice(utf8::REPLACEMENT);
-                self.invalid.push((position, length));
+                self.invalid.push((prefix + position, length));
                 position += length;
             }
         }
         // The bytes the entry's end cut short stand after the character before them,
         // which the full decoder holds until the entry is finished.
-        let decoded_before_cut = cut_short.map(|at| decoded.len() - (input.len() - at));
+        let decoded_before_cut = cut_short.map(|at| prefix + decoded.len() - (input.len() - at));
         let held = decoded_before_cut.and_then(|end| {
             self.invalid.last().filter(|&&(first, length)| {
                 first + length == end
-                    && matches!(utf8::validate(&decoded[first..end]), Err((0, None)))
+                    && matches!(
+                        utf8::validate(&decoded[first - prefix..end - prefix]),
+                        Err((0, None))
+                    )
             })
         });
         let reported_now = self.invalid.len() - usize::from(held.is_some());
@@ -176,18 +199,6 @@ impl WholeUtf8 {
             });
         }
     }
-}
-
-/// Whether `input` holds whitespace the decoder removes, looked for a vector at a time,
-/// its last bytes too (in a block padded with a byte that is not whitespace).
-fn has_removable_whitespace(kernels: &Kernels, input: &[u8]) -> bool {
-    let whole = input.len() / BLOCK * BLOCK;
-    if (kernels.first_member)(&input[..whole], &REMOVABLE_WHITESPACE) < whole {
-        return true;
-    }
-    let mut last = [b'a'; BLOCK];
-    last[..input.len() - whole].copy_from_slice(&input[whole..]);
-    (kernels.first_member)(&last, &REMOVABLE_WHITESPACE) < BLOCK
 }
 
 /// Reports the escape that the entry's end cut short, at `at` in `input`.

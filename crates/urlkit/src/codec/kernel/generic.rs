@@ -166,12 +166,36 @@ pub(super) fn decode_span<V: Vector>(input: &[u8], stops: &ByteClass, out: &mut 
         )
     };
     let mut padded = [b'%'; TAIL_ROOM];
-    padded[..rest.len()].copy_from_slice(rest);
+    copy_short(rest, &mut padded);
     let taken = match span_blocks::<V>(&padded, lookup, out) {
         Ok(taken) | Err(taken) => taken,
     };
     debug_assert!(taken <= rest.len());
     i + taken
+}
+
+/// Copies `from`, fewer than 64 bytes, to the start of `to` with two copies of a fixed
+/// size that overlap (the first and the last bytes), which compile to a few moves where a
+/// copy of any length is a call.
+#[inline(always)]
+fn copy_short(from: &[u8], to: &mut [u8; TAIL_ROOM]) {
+    #[inline(always)]
+    fn ends<const N: usize>(from: &[u8], to: &mut [u8; TAIL_ROOM]) {
+        let last = from.len() - N;
+        let (head, tail): ([u8; N], [u8; N]) = (
+            from[..N].try_into().unwrap(),
+            from[last..].try_into().unwrap(),
+        );
+        to[..N].copy_from_slice(&head);
+        to[last..last + N].copy_from_slice(&tail);
+    }
+    match from.len() {
+        32..64 => ends::<32>(from, to),
+        16..32 => ends::<16>(from, to),
+        8..16 => ends::<8>(from, to),
+        4..8 => ends::<4>(from, to),
+        length => to[..length].copy_from_slice(from),
+    }
 }
 
 /// The loop of [`decode_span`] over whole vectors of `input`: `Err` with the offset where
