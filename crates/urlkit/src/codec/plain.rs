@@ -405,13 +405,17 @@ impl PlainLines {
         diagnostics: &mut Diagnostics,
     ) {
         let mut rest = chunk;
+        // The run before stopped at the next line, which it gathered whole: that line is
+        // decoded at once by the full decoder rather than gathered into a run again.
+        let mut stopped_before = false;
         while !rest.is_empty() {
-            if framing.at_line_start() {
+            if framing.at_line_start() && !std::mem::take(&mut stopped_before) {
                 let (mut lines, mut bytes) = self.decode_lines(rest, out);
                 if let Some(ranking) = self.detect {
                     lines = self.detected(rest, lines, ranking, framing, out, diagnostics);
                     bytes = lines.checked_sub(1).map_or(0, |last| self.line_ends[last]);
                 }
+                stopped_before = lines > 0 && lines < self.line_ends.len();
                 if lines > 0 {
                     framing.pass_lines(lines as u64, bytes as u64);
                     rest = &rest[bytes..];
