@@ -332,6 +332,29 @@ mod tests {
     }
 
     #[test]
+    fn a_lenient_codec_that_only_counts_remembers_no_strict_error() {
+        let options = DecodeOptions::default();
+        let input = b"a%FFb%zz";
+        let mut counting = Codec::decoder(&options).keep_findings(0);
+        let mut out = Vec::new();
+        counting.entry(input, &mut out).unwrap();
+        assert_eq!(out, "a\u{FFFD}b%zz".as_bytes());
+        assert_eq!(counting.diagnostics().dropped(), 2);
+        assert!(counting.diagnostics().first_strict_error().is_none());
+        // Keeping findings, or strict, it is remembered as before (strict: rejected).
+        let mut keeping = Codec::decoder(&options);
+        keeping.entry(input, &mut Vec::new()).unwrap();
+        let first = keeping.diagnostics().first_strict_error().map(|d| d.offset);
+        assert_eq!(first, Some(1));
+        let mut strict = Codec::decoder(&options).keep_findings(0).strict(true);
+        let rejection = strict.entry(input, &mut Vec::new()).unwrap_err();
+        assert_eq!(
+            (rejection.0.code, rejection.0.offset),
+            (Code::InvalidSequence, 1)
+        );
+    }
+
+    #[test]
     fn any_chunking_gives_the_whole_result() {
         let options = DecodeOptions {
             charset: CharsetChoice::for_label("shift_jis").unwrap(),
