@@ -25,26 +25,50 @@ impl Counts {
         self.unwritten.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Writes what was gathered, [`BATCH`] names a transaction, so that a write of a
-    /// record waits for one batch at most. On failure the counts not written are kept for
-    /// the next try and the error returned.
+    /// Writes what was gathered, [`BATCH`] names a transaction, taken from the table a
+    /// batch at a time with a pause for requests between batches, so that neither a
+    /// write of a record nor a request waits for more than one batch. On failure the
+    /// counts of the failed batch are kept for the next try (those not taken yet stay in
+    /// the table) and the error returned.
     pub async fn flush(&self, registry: &Registry) -> Result<(), crate::store::StoreError> {
-        let mut gathered = registry.table().take_counts();
-        gathered.extend(self.unwritten().drain());
-        if gathered.is_empty() {
-            return Ok(());
-        }
-        let mut batches = gathered.chunks(BATCH);
-        while let Some(batch) = batches.next() {
-            if let Err(e) = registry.store().add_counts(batch).await {
-                let mut unwritten = self.unwritten();
-                for (name, n) in std::iter::once(batch).chain(batches).flatten() {
-                    *unwritten.entry(name.clone()).or_insert(0) += n;
-                }
+        let kept: Vec<(Name, u64)> = self.unwritten().drain().collect();
+        let mut kept_batches = kept.chunks(BATCH);
+        while let Some(batch) = kept_batches.next() {
+            if let Err(e) = self.write(registry, batch).await {
+                self.keep(kept_batches.flatten());
                 return Err(e);
             }
         }
+        let mut from = Some(0);
+        while let Some(at) = from {
+            let (batch, next) = registry.table().take_counts_from(at, BATCH);
+            from = next;
+            if !batch.is_empty() {
+                self.write(registry, &batch).await?;
+            }
+            tokio::task::yield_now().await;
+        }
         Ok(())
+    }
+
+    /// Writes one batch, or keeps it for the next try.
+    async fn write(
+        &self,
+        registry: &Registry,
+        batch: &[(Name, u64)],
+    ) -> Result<(), crate::store::StoreError> {
+        let written = registry.store().add_counts(batch).await;
+        if written.is_err() {
+            self.keep(batch);
+        }
+        written
+    }
+
+    fn keep<'a>(&self, rows: impl IntoIterator<Item = &'a (Name, u64)>) {
+        let mut unwritten = self.unwritten();
+        for (name, n) in rows {
+            *unwritten.entry(name.clone()).or_insert(0) += n;
+        }
     }
 
     /// Counts gathered for `name` and not yet written.

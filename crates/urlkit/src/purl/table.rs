@@ -279,17 +279,32 @@ impl Table {
     /// meanwhile, no answer is counted twice or lost. Every answer of [`Table::resolve`]
     /// that names a record counts for that record.
     pub fn take_counts(&self) -> Vec<(Name, u64)> {
+        self.take_counts_from(0, usize::MAX).0
+    }
+
+    /// As [`Table::take_counts`], a part at a time: the counts of removed records, then
+    /// those of the records from position `from` on, until `most` records that answered
+    /// were found; with the position to go on from, `None` once the end was reached.
+    /// Between two parts the table may change (a record moved by a removal is then taken
+    /// at the next taking): no answer is counted twice or lost.
+    pub fn take_counts_from(&self, from: usize, most: usize) -> (Vec<(Name, u64)>, Option<usize>) {
         let mut counts = std::mem::take(&mut *self.removed());
-        counts.extend(self.hits.iter().enumerate().filter_map(|(at, count)| {
+        let found = counts.len();
+        for (at, count) in self.hits.iter().enumerate().skip(from) {
+            if counts.len() - found >= most {
+                return (counts, Some(at));
+            }
             // A load first: most records were not asked for, and a swap would write
             // every one.
             if count.load(Ordering::Relaxed) == 0 {
-                return None;
+                continue;
             }
             let taken = count.swap(0, Ordering::Relaxed);
-            (taken > 0).then(|| (self.slots[at].name.clone(), taken))
-        }));
-        counts
+            if taken > 0 {
+                counts.push((self.slots[at].name.clone(), taken));
+            }
+        }
+        (counts, None)
     }
 
     fn removed(&self) -> std::sync::MutexGuard<'_, Vec<(Name, u64)>> {
@@ -786,6 +801,49 @@ mod tests {
         assert_eq!(table.count(&name("/end")), 2);
         assert_eq!(table.take_counts(), vec![(name("/end"), 2)]);
         assert_eq!(table.count(&name("/end")), 0);
+    }
+
+    #[test]
+    fn counts_taken_a_part_at_a_time_are_each_taken_once() {
+        let mut table = Table::new();
+        for i in 0..10 {
+            table
+                .insert(redirect(&format!("/r/{i}"), 302, "https://example.org/r"))
+                .unwrap();
+        }
+        for i in [1, 2, 2, 5, 7, 7, 7, 9] {
+            table.resolve(&format!("/r/{i}"), None, None, None);
+        }
+        let (first, next) = table.take_counts_from(0, 2);
+        let at = next.expect("more records after two that answered");
+        // Between parts: a record taken already answers again, one is removed.
+        table.resolve("/r/1", None, None, None);
+        table.remove(&name("/r/5"));
+        let mut taken = first;
+        let mut from = Some(at);
+        while let Some(at) = from {
+            let (part, next) = table.take_counts_from(at, 2);
+            assert!(part.len() <= 3, "{part:?}");
+            taken.extend(part);
+            from = next;
+        }
+        taken.extend(table.take_counts());
+        let mut summed: std::collections::BTreeMap<String, u64> = Default::default();
+        for (name, n) in taken {
+            *summed.entry(name.as_str().to_owned()).or_default() += n;
+        }
+        let expected: std::collections::BTreeMap<String, u64> = [
+            ("/r/1", 2),
+            ("/r/2", 2),
+            ("/r/5", 1),
+            ("/r/7", 3),
+            ("/r/9", 1),
+        ]
+        .into_iter()
+        .map(|(n, c)| (n.to_owned(), c))
+        .collect();
+        assert_eq!(summed, expected);
+        assert!(table.take_counts().is_empty());
     }
 
     #[test]
