@@ -46,7 +46,7 @@ fn header_text(headers: &HeaderMap, name: header::HeaderName) -> Option<&str> {
     headers.get(name).and_then(|v| v.to_str().ok())
 }
 
-/// Any request outside the routes of `/-/` that the fast path ([`super::front`]) passed on:
+/// Any request outside the routes of `/-/` that the fast path (`server/front.rs`) passed on:
 /// a PURL shown (`?info`), or a method or path no PURL answers.
 pub async fn resolve(
     State(state): State<PurlState>,
