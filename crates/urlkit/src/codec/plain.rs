@@ -55,8 +55,7 @@ impl PlainUtf8 {
 
     /// [`for_entries`](Self::for_entries) with these vector loops.
     pub(crate) fn with_kernels(options: &DecodeOptions, kernels: &'static Kernels) -> Option<Self> {
-        let utf8 = matches!(options.charset, CharsetChoice::Fixed(c) if c.is_utf8());
-        (utf8 && !options.binary).then(|| PlainUtf8 {
+        decodes_to_utf8_text(options).then(|| PlainUtf8 {
             // Whitespace is looked for before decoding: the span never meets any to remove.
             stops: StopTable::new(false, options.plus_space),
             strip_whitespace: !options.keep_whitespace,
@@ -71,17 +70,10 @@ impl PlainUtf8 {
     /// leaves `out` as it was and returns false, for the full decoder to take the entry.
     pub(crate) fn decode(&mut self, input: &[u8], out: &mut Vec<u8>) -> bool {
         let kernels = self.kernels;
-        self.padded.clear();
-        self.padded.extend_from_slice(input);
-        self.padded.resize(input.len() + PADDING, b'%');
-        let padded = &self.padded[..];
-        // Whole vector blocks: the padding has no whitespace.
-        let scanned = &padded[..input.len().next_multiple_of(32)];
-        if self.strip_whitespace
-            && (kernels.first_member)(scanned, &REMOVABLE_WHITESPACE) < input.len()
-        {
+        if !padded_without_whitespace(&mut self.padded, input, self.strip_whitespace, kernels) {
             return false;
         }
+        let padded = &self.padded[..];
         let start = out.len();
         let mut at = 0;
         loop {
@@ -233,6 +225,29 @@ impl PlainUtf8 {
         out.truncate(out_ends.last().copied().unwrap_or(out_start));
         entries
     }
+}
+
+/// Copies `input` into `padded` with `%` after it, so that every call of the vector loops
+/// runs whole vectors up to the input's end; false when `strip_whitespace` is on and the
+/// input holds whitespace to remove (which the vector paths leave to the full decoder).
+pub(crate) fn padded_without_whitespace(
+    padded: &mut Vec<u8>,
+    input: &[u8],
+    strip_whitespace: bool,
+    kernels: &Kernels,
+) -> bool {
+    padded.clear();
+    padded.extend_from_slice(input);
+    padded.resize(input.len() + PADDING, b'%');
+    // Whole vector blocks: the padding has no whitespace.
+    let scanned = &padded[..input.len().next_multiple_of(32)];
+    !strip_whitespace || (kernels.first_member)(scanned, &REMOVABLE_WHITESPACE) >= input.len()
+}
+
+/// Whether `options` decode to UTF-8 text with a fixed charset: what the vector paths
+/// for whole entries take.
+pub(crate) fn decodes_to_utf8_text(options: &DecodeOptions) -> bool {
+    matches!(options.charset, CharsetChoice::Fixed(c) if c.is_utf8()) && !options.binary
 }
 
 /// `options` with UTF-8 for `auto`: what an entry whose detection settles as UTF-8 is

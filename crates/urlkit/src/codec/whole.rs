@@ -13,14 +13,10 @@
 //! full decoder reports them when the entry is finished.
 
 use super::decoder::{invalid_message, UTF8_PIECE};
-use super::kernel::{self, hex_value, portable, Kernels, StopTable, REMOVABLE_WHITESPACE};
+use super::kernel::{self, hex_value, portable, Kernels, StopTable};
 use super::percent::{malformed_message, PercentDecoder};
-use super::{utf8, CharsetChoice, DecodeOptions};
+use super::{utf8, DecodeOptions};
 use crate::diagnostics::{Code, Diagnostics};
-
-/// `%` bytes after a copy of the entry (as in `plain`): never an escape, so the vector
-/// loops stop there at the latest.
-const PADDING: usize = 64;
 
 /// The fast path for whole entries with findings, decoding to UTF-8 text.
 pub(crate) struct WholeUtf8 {
@@ -29,7 +25,7 @@ pub(crate) struct WholeUtf8 {
     /// The findings that depend on the input after an escape (a second layer, a bidi
     /// control), made by the full decoder's own check.
     attention: PercentDecoder,
-    /// The entry being decoded, followed by [`PADDING`].
+    /// The entry being decoded, followed by `%` bytes (see [`super::plain::padded_without_whitespace`]).
     padded: Vec<u8>,
     /// The decoded bytes of an entry that is not UTF-8, before repair.
     decoded: Vec<u8>,
@@ -47,8 +43,7 @@ impl WholeUtf8 {
 
     /// [`for_options`](Self::for_options) with these vector loops.
     pub(crate) fn with_kernels(options: &DecodeOptions, kernels: &'static Kernels) -> Option<Self> {
-        let utf8 = matches!(options.charset, CharsetChoice::Fixed(c) if c.is_utf8());
-        (utf8 && !options.binary).then(|| WholeUtf8 {
+        super::plain::decodes_to_utf8_text(options).then(|| WholeUtf8 {
             // Whitespace is looked for before decoding: the loops never meet any to remove.
             stops: StopTable::new(false, options.plus_space),
             strip_whitespace: !options.keep_whitespace,
@@ -77,17 +72,15 @@ impl WholeUtf8 {
         }
         // A copy with `%` after it: every call of the loops, one after each finding, runs
         // whole vectors up to the entry's end.
-        self.padded.clear();
-        self.padded.extend_from_slice(input);
-        self.padded.resize(input.len() + PADDING, b'%');
-        let padded = &self.padded[..];
-        // Whole vector blocks: the padding has no whitespace.
-        let scanned = &padded[..input.len().next_multiple_of(32)];
-        if self.strip_whitespace
-            && (kernels.first_member)(scanned, &REMOVABLE_WHITESPACE) < input.len()
-        {
+        if !super::plain::padded_without_whitespace(
+            &mut self.padded,
+            input,
+            self.strip_whitespace,
+            kernels,
+        ) {
             return false;
         }
+        let padded = &self.padded[..];
         self.attention.reset(base);
         let start = out.len();
         // Where the escape cut short by the entry's end starts, if there is one.
@@ -256,6 +249,7 @@ impl<'a> Locator<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::codec::kernel::REMOVABLE_WHITESPACE;
     use crate::Codec;
 
     /// Pieces of entries: clean ones, and ones the full decoder repairs or reports, or
