@@ -17,6 +17,7 @@ mod joined;
 pub(crate) mod kernel;
 mod layers;
 mod lines;
+mod padded;
 mod percent;
 mod plain;
 mod stream;

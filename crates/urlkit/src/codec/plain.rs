@@ -10,15 +10,11 @@
 use super::decoder::{detected_message, EntryDecoder};
 use super::kernel::{self, hex_value, portable, Kernels, StopTable, REMOVABLE_WHITESPACE};
 use super::lines::Framing;
+use super::padded::{decodes_to_utf8_text, padded_without_whitespace};
 use super::whole::WholeUtf8;
 use super::{utf8, CharsetChoice, DecodeOptions};
 use crate::detect::{self, Ranking};
 use crate::diagnostics::{Code, Diagnostics};
-
-/// `%` bytes after a copy of the entry: never an escape (`%` is not a hex digit), so the
-/// vector loops stop where the entry ends, and run whole blocks up to there instead of
-/// leaving a short entry's last bytes to the byte-at-a-time loop.
-const PADDING: usize = 64;
 
 /// Input bytes of a run that are decoded and checked as one group (see
 /// [`PlainUtf8::decode_run`]): long enough for the vector loops and the UTF-8 check to run
@@ -30,7 +26,7 @@ const GROUP_BYTES: usize = 512;
 pub(crate) struct PlainUtf8 {
     stops: StopTable,
     strip_whitespace: bool,
-    /// The entry being decoded, followed by [`PADDING`].
+    /// The entry being decoded, followed by `%` bytes (see [`padded_without_whitespace`]).
     padded: Vec<u8>,
     /// Where [`decode_run`](Self::decode_run)'s spans decoded an escape that may need a
     /// report.
@@ -225,29 +221,6 @@ impl PlainUtf8 {
         out.truncate(out_ends.last().copied().unwrap_or(out_start));
         entries
     }
-}
-
-/// Copies `input` into `padded` with `%` after it, so that every call of the vector loops
-/// runs whole vectors up to the input's end; false when `strip_whitespace` is on and the
-/// input holds whitespace to remove (which the vector paths leave to the full decoder).
-pub(crate) fn padded_without_whitespace(
-    padded: &mut Vec<u8>,
-    input: &[u8],
-    strip_whitespace: bool,
-    kernels: &Kernels,
-) -> bool {
-    padded.clear();
-    padded.extend_from_slice(input);
-    padded.resize(input.len() + PADDING, b'%');
-    // Whole vector blocks: the padding has no whitespace.
-    let scanned = &padded[..input.len().next_multiple_of(32)];
-    !strip_whitespace || (kernels.first_member)(scanned, &REMOVABLE_WHITESPACE) >= input.len()
-}
-
-/// Whether `options` decode to UTF-8 text with a fixed charset: what the vector paths
-/// for whole entries take.
-pub(crate) fn decodes_to_utf8_text(options: &DecodeOptions) -> bool {
-    matches!(options.charset, CharsetChoice::Fixed(c) if c.is_utf8()) && !options.binary
 }
 
 /// `options` with UTF-8 for `auto`: what an entry whose detection settles as UTF-8 is

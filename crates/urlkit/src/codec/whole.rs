@@ -25,7 +25,7 @@ pub(crate) struct WholeUtf8 {
     /// The findings that depend on the input after an escape (a second layer, a bidi
     /// control), made by the full decoder's own check.
     attention: PercentDecoder,
-    /// The entry being decoded, followed by `%` bytes (see [`super::plain::padded_without_whitespace`]).
+    /// The entry being decoded, followed by `%` bytes (see [`super::padded::padded_without_whitespace`]).
     padded: Vec<u8>,
     /// The decoded bytes of an entry that is not UTF-8, before repair.
     decoded: Vec<u8>,
@@ -43,7 +43,7 @@ impl WholeUtf8 {
 
     /// [`for_options`](Self::for_options) with these vector loops.
     pub(crate) fn with_kernels(options: &DecodeOptions, kernels: &'static Kernels) -> Option<Self> {
-        super::plain::decodes_to_utf8_text(options).then(|| WholeUtf8 {
+        super::padded::decodes_to_utf8_text(options).then(|| WholeUtf8 {
             // Whitespace is looked for before decoding: the loops never meet any to remove.
             stops: StopTable::new(false, options.plus_space),
             strip_whitespace: !options.keep_whitespace,
@@ -72,7 +72,7 @@ impl WholeUtf8 {
         }
         // A copy with `%` after it: every call of the loops, one after each finding, runs
         // whole vectors up to the entry's end.
-        if !super::plain::padded_without_whitespace(
+        if !super::padded::padded_without_whitespace(
             &mut self.padded,
             input,
             self.strip_whitespace,
