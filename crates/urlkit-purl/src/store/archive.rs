@@ -6,6 +6,7 @@ use super::{now, stored_body, stored_name, Domain, Store, StoreError, WriteError
 use crate::checker::TargetCheck;
 use crate::model::Actor;
 use serde::Serialize;
+use std::time::{Duration, UNIX_EPOCH};
 use urlkit::inspect::whatwg;
 use urlkit::purl::{Action, Name};
 
@@ -100,23 +101,11 @@ pub fn fill_archive_template(template: &str, url: &str, at: i64) -> String {
 /// `at` (milliseconds since the epoch, UTC) as `YYYYMMDDhhmmss`; times before the epoch
 /// are taken as the epoch.
 pub fn archive_timestamp(at: i64) -> String {
-    let secs = at.max(0) / 1000;
-    let (days, day_secs) = (secs / 86_400, secs % 86_400);
-    // Days to the civil date (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z / 146_097;
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
+    let at = UNIX_EPOCH + Duration::from_millis(u64::try_from(at).unwrap_or(0));
+    let t = urlkit_web::api::UtcTime::of(at);
     format!(
-        "{year:04}{month:02}{day:02}{:02}{:02}{:02}",
-        day_secs / 3600,
-        day_secs % 3600 / 60,
-        day_secs % 60
+        "{:04}{:02}{:02}{:02}{:02}{:02}",
+        t.year, t.month, t.day, t.hour, t.minute, t.second
     )
 }
 

@@ -450,27 +450,56 @@ pub async fn download_file(
     Ok(response)
 }
 
+/// A time's date and time of day in UTC, to the second (proleptic Gregorian calendar).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UtcTime {
+    /// The year (1970 or later).
+    pub year: i64,
+    /// 1 to 12.
+    pub month: i64,
+    /// 1 to 31.
+    pub day: i64,
+    /// 0 to 23.
+    pub hour: u64,
+    /// 0 to 59.
+    pub minute: u64,
+    /// 0 to 59.
+    pub second: u64,
+}
+
+impl UtcTime {
+    /// `time` in UTC; a time before 1970 is taken as 1970-01-01T00:00:00.
+    pub fn of(time: std::time::SystemTime) -> UtcTime {
+        let secs = time
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0);
+        let (days, rem) = (secs / 86_400, secs % 86_400);
+        // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+        let z = days as i64 + 719_468;
+        let era = z.div_euclid(146_097);
+        let doe = z.rem_euclid(146_097);
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        let mp = (5 * doy + 2) / 153;
+        let day = doy - (153 * mp + 2) / 5 + 1;
+        let month = if mp < 10 { mp + 3 } else { mp - 9 };
+        UtcTime {
+            year: yoe + era * 400 + i64::from(month <= 2),
+            month,
+            day,
+            hour: rem / 3600,
+            minute: rem / 60 % 60,
+            second: rem % 60,
+        }
+    }
+}
+
 /// Formats a time as RFC 3339 in UTC, to the second.
 pub fn rfc3339(time: std::time::SystemTime) -> String {
-    let secs = time
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    let (days, rem) = (secs / 86_400, secs % 86_400);
-    // Civil date from days since 1970-01-01 (proleptic Gregorian).
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
+    let t = UtcTime::of(time);
     format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem / 60 % 60,
-        rem % 60
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z",
+        t.year, t.month, t.day, t.hour, t.minute, t.second
     )
 }
