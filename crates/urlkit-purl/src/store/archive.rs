@@ -2,7 +2,7 @@
 //! in a row, people are sent to an archived copy (a URL template filled in) instead. Off
 //! unless an administrator sets it for the domain.
 
-use super::{now, stored_body, stored_name, Domain, Store, StoreError, WriteError};
+use super::{stored_body, stored_name, Domain, Store, StoreError, WriteError};
 use crate::checker::TargetCheck;
 use crate::model::Actor;
 use serde::Serialize;
@@ -157,24 +157,16 @@ impl Store {
             Some(f) => serde_json::json!({"template": f.template, "after": f.after}),
             None => serde_json::json!({"template": null}),
         };
-        sqlx::query(
-            "INSERT INTO owner_changes (at, user_name, token, kind, subject, detail) \
-             VALUES ($1, $2, $3, $4, $5, $6)",
+        super::owners::insert_owner_change(
+            &mut *tx,
+            actor,
+            "domain-archive",
+            prefix.as_str(),
+            &detail,
         )
-        .bind(now())
-        .bind(&actor.user)
-        .bind(actor.token.as_deref())
-        .bind("domain-archive")
-        .bind(prefix.as_str())
-        .bind(detail.to_string())
-        .execute(&mut *tx)
         .await?;
         tx.commit().await?;
-        let domains = self.domains().await?;
-        Ok(domains
-            .into_iter()
-            .find(|d| d.prefix == *prefix)
-            .expect("the domain just written"))
+        Ok(self.written_domain(prefix).await?)
     }
 
     /// The records (plain redirects, not tombstones) of domains with an archive fallback

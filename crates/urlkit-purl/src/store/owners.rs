@@ -161,6 +161,11 @@ impl Store {
             .await?;
         }
         tx.commit().await?;
+        Ok(self.written_domain(prefix).await?)
+    }
+
+    /// The domain of `prefix` as stored, after a write of it.
+    pub(super) async fn written_domain(&self, prefix: &Name) -> Result<Domain, StoreError> {
         let domains = self.domains().await?;
         Ok(domains
             .into_iter()
@@ -354,18 +359,7 @@ impl Store {
         subject: &str,
         detail: &serde_json::Value,
     ) -> Result<(), StoreError> {
-        sqlx::query(
-            "INSERT INTO owner_changes (at, user_name, token, kind, subject, detail) \
-             VALUES ($1, $2, $3, $4, $5, $6)",
-        )
-        .bind(now())
-        .bind(&actor.user)
-        .bind(actor.token.as_deref())
-        .bind(kind)
-        .bind(subject)
-        .bind(detail.to_string())
-        .execute(&self.pool)
-        .await?;
+        insert_owner_change(&self.pool, actor, kind, subject, detail).await?;
         Ok(())
     }
 
@@ -467,4 +461,28 @@ impl Store {
             .await?;
         Ok(row.map_or(0, |(hits,)| u64::try_from(hits).unwrap_or(0)))
     }
+}
+
+/// Appends a change of owners made by `actor` through `executor`: the pool, or the
+/// transaction of the change itself.
+pub(super) async fn insert_owner_change<'e>(
+    executor: impl sqlx::Executor<'e, Database = sqlx::Any>,
+    actor: &Actor,
+    kind: &str,
+    subject: &str,
+    detail: &serde_json::Value,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO owner_changes (at, user_name, token, kind, subject, detail) \
+         VALUES ($1, $2, $3, $4, $5, $6)",
+    )
+    .bind(now())
+    .bind(&actor.user)
+    .bind(actor.token.as_deref())
+    .bind(kind)
+    .bind(subject)
+    .bind(detail.to_string())
+    .execute(executor)
+    .await?;
+    Ok(())
 }
