@@ -861,6 +861,26 @@ fn raw_answer(addr: std::net::SocketAddr, method: &str, path: &str, accept: &str
         .join("\n")
 }
 
+/// Everything a server answers to `parts`, written one after another a moment apart, read
+/// until it closes the connection, without the `date` lines.
+fn conversation(addr: std::net::SocketAddr, parts: &[String]) -> String {
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .unwrap();
+    for part in parts {
+        stream.write_all(part.as_bytes()).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(30));
+    }
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    answer
+        .split("\r\n")
+        .filter(|line| !line.starts_with("date:"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn purls_answered_in_front_of_the_router_answer_as_the_router_does() {
     let r = start("front").await;
@@ -966,4 +986,149 @@ async fn purls_answered_in_front_of_the_router_answer_as_the_router_does() {
     ] {
         assert!(metrics.contains(line), "{line}\n{metrics}");
     }
+    // Whole conversations: requests sent one after another on a connection, the fast path's
+    // and the router's mixed, heads cut across writes, HTTP/1.0, a head hyper refuses.
+    let keep = "Host: purl.test\r\n";
+    let conversations: Vec<Vec<String>> = vec![
+        vec![format!(
+            "GET /net/f HTTP/1.1\r\n{keep}\r\nHEAD /net/g HTTP/1.1\r\n{keep}\r\n\
+             GET /net/n HTTP/1.1\r\n{keep}Accept: text/turtle\r\n\r\n\
+             GET /net/p/x HTTP/1.1\r\n{keep}Connection: keep-alive\r\n\r\n\
+             GET /-/healthz HTTP/1.1\r\n{keep}\r\nGET /net/f HTTP/1.1\r\n{keep}\r\n\
+             POST /net/f HTTP/1.1\r\n{keep}Content-Length: 2\r\n\r\n{{}}\
+             GET /net/g HTTP/1.1\r\n{keep}Connection: close\r\n\r\n"
+        )],
+        vec![
+            "GET /net/f HT".to_owned(),
+            format!("TP/1.1\r\n{keep}"),
+            format!("\r\nGET /net/c HTTP/1.1\r\n{keep}Connection: close\r\n\r\n"),
+        ],
+        vec!["GET /net/f HTTP/1.0\r\n\r\n".to_owned()],
+        vec![format!(
+            "GET /net/f HTTP/1.1\r\n{keep}\r\nGET /net/f HTTP/1.1\r\nBad Header: x\r\n\r\n"
+        )],
+    ];
+    for (parts, answers) in conversations.into_iter().zip([8, 2, 1, 2]) {
+        let (fast_addr, slow_addr) = (r.addr, slow);
+        let sent = parts.clone();
+        let fast = tokio::task::spawn_blocking(move || conversation(fast_addr, &sent))
+            .await
+            .unwrap();
+        let sent = parts.clone();
+        let slow = tokio::task::spawn_blocking(move || conversation(slow_addr, &sent))
+            .await
+            .unwrap();
+        assert_eq!(fast.matches("HTTP/1.").count(), answers, "{fast}");
+        assert_eq!(fast, slow, "{parts:?}");
+    }
+}
+
+/// Reads what `stream` sends until it closes (or `limit` passes: `None`), and how long it
+/// took.
+fn read_until_closed(
+    stream: &mut std::net::TcpStream,
+    limit: std::time::Duration,
+) -> Option<(String, std::time::Duration)> {
+    let started = std::time::Instant::now();
+    stream.set_read_timeout(Some(limit)).unwrap();
+    let mut all = Vec::new();
+    let mut chunk = [0u8; 4096];
+    loop {
+        match stream.read(&mut chunk) {
+            Ok(0) => {
+                return Some((
+                    String::from_utf8_lossy(&all).into_owned(),
+                    started.elapsed(),
+                ))
+            }
+            Ok(n) => all.extend_from_slice(&chunk[..n]),
+            // A reset closes too.
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => {
+                return Some((
+                    String::from_utf8_lossy(&all).into_owned(),
+                    started.elapsed(),
+                ))
+            }
+            Err(_) => return None,
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connections_answered_at_once_are_closed_when_silent_slow_or_shutting_down() {
+    let r = start("fast-silence").await;
+    r.create(
+        "/net/s",
+        json!({"type": "redirect", "target": "https://e.org/s"}),
+    )
+    .await;
+    let config = urlkit_purl::server::PurlConfig {
+        header_timeout: std::time::Duration::from_millis(400),
+        idle_timeout: std::time::Duration::from_millis(600),
+        ..Default::default()
+    };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let state = r.state.clone();
+    let server = tokio::spawn(async move {
+        urlkit_purl::server::serve_on(&state, &config, listener, async {
+            let _ = stopped.await;
+        })
+        .await;
+    });
+    let limit = std::time::Duration::from_secs(5);
+    tokio::task::spawn_blocking(move || {
+        // A head sent a byte at a time, never finished: closed at the header timeout.
+        let mut slow = std::net::TcpStream::connect(addr).unwrap();
+        let dripping = std::thread::spawn({
+            let mut slow = slow.try_clone().unwrap();
+            move || {
+                for byte in b"GET /net/s HTTP/1.1\r\nHost: x\r\nX-Long: aaaaaaaaaaaaaaaaaaaaaaaa" {
+                    if slow.write_all(&[*byte]).is_err() {
+                        break;
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                }
+            }
+        });
+        let (answer, took) =
+            read_until_closed(&mut slow, limit).expect("a dripping head is closed");
+        assert!(answer.is_empty(), "{answer}");
+        assert!(took < std::time::Duration::from_secs(2), "{took:?}");
+        let _ = dripping.join();
+        // Answered, then silent: closed at the idle timeout, after its answer.
+        let mut quiet = std::net::TcpStream::connect(addr).unwrap();
+        quiet
+            .write_all(b"GET /net/s HTTP/1.1\r\nHost: x\r\n\r\n")
+            .unwrap();
+        let (answer, took) =
+            read_until_closed(&mut quiet, limit).expect("a silent connection is closed");
+        assert!(answer.starts_with("HTTP/1.1 302 Found\r\n"), "{answer}");
+        assert!(answer.contains("location: https://e.org/s\r\n"), "{answer}");
+        assert!(took >= std::time::Duration::from_millis(300), "{took:?}");
+        assert!(took < std::time::Duration::from_secs(3), "{took:?}");
+    })
+    .await
+    .unwrap();
+    // Kept open between requests, then the server shuts down: closed at once, not at the
+    // idle timeout's end.
+    let mut open = std::net::TcpStream::connect(addr).unwrap();
+    let answered = tokio::task::spawn_blocking(move || {
+        open.write_all(b"GET /net/s HTTP/1.1\r\nHost: x\r\n\r\n")
+            .unwrap();
+        let mut first = [0u8; 17];
+        open.read_exact(&mut first).unwrap();
+        open
+    })
+    .await
+    .unwrap();
+    stop.send(()).unwrap();
+    let mut open = answered;
+    let closed = tokio::task::spawn_blocking(move || read_until_closed(&mut open, limit))
+        .await
+        .unwrap();
+    let (_, took) = closed.expect("an open connection is closed at shutdown");
+    assert!(took < std::time::Duration::from_millis(500), "{took:?}");
+    tokio::time::timeout(limit, server).await.unwrap().unwrap();
 }

@@ -37,6 +37,8 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Semaphore;
 use tower::ServiceExt;
 
+mod fast_http1;
+
 /// How connections are bounded.
 #[derive(Clone, Debug)]
 pub struct ConnectionLimits {
@@ -280,7 +282,11 @@ pub async fn serve_connections(
 }
 
 /// As [`serve_connections`], with requests that `fast` answers answered before the router
-/// (on the connection's own task; see [`FastPath`]).
+/// (on the connection's own task; see [`FastPath`]). On a connection whose first requests
+/// are HTTP/1.1 `GET`s and `HEAD`s that `fast` answers, those are read and answered without
+/// hyper; the first other request (another method, a body, an upgrade, HTTP/1.0 or
+/// HTTP/2, a head that does not parse, or one `fast` passes on) hands the connection, with
+/// the bytes read and not answered, to hyper and the router for the rest of its life.
 pub async fn serve_connections_with(
     listener: TcpListener,
     router: Router,
@@ -316,6 +322,8 @@ pub async fn serve_connections_with(
         )
     });
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    // Connections answered by `fast` before hyper takes them close when this turns true.
+    let (closing_sender, closing) = tokio::sync::watch::channel(false);
     let mut shutdown = std::pin::pin!(shutdown);
     let mut last_accept_warning: Option<Instant> = None;
     loop {
@@ -363,6 +371,8 @@ pub async fn serve_connections_with(
         let acceptor = tls.as_ref().map(|(accept, _)| accept.clone());
         let watcher = graceful.watcher();
         let metrics = Arc::clone(&metrics);
+        let fast = fast.clone();
+        let mut closing = closing.clone();
         tokio::spawn(async move {
             metrics.connections_open.inc();
             let _open = OpenConnection {
@@ -370,21 +380,48 @@ pub async fn serve_connections_with(
                 metrics: Arc::clone(&metrics),
             };
             let served = async {
+                // Requests `fast` answers are answered before hyper takes the connection.
+                macro_rules! serve {
+                    ($io:expr) => {{
+                        let io = $io;
+                        match &fast {
+                            None => {
+                                let connection = builder
+                                    .serve_connection_with_upgrades(TokioIo::new(io), service);
+                                watcher.watch(connection.into_owned()).await
+                            }
+                            Some(fast) => {
+                                let answered = fast_http1::answer_while_fast(
+                                    io,
+                                    fast.as_ref(),
+                                    &activity,
+                                    &mut closing,
+                                )
+                                .await;
+                                match answered {
+                                    Ok(fast_http1::Ended::HandedOver(io)) => {
+                                        let connection = builder.serve_connection_with_upgrades(
+                                            TokioIo::new(io),
+                                            service,
+                                        );
+                                        watcher.watch(connection.into_owned()).await
+                                    }
+                                    Ok(fast_http1::Ended::Closed) => Ok(()),
+                                    Err(e) => Err(e.into()),
+                                }
+                            }
+                        }
+                    }};
+                }
                 match acceptor {
-                    None => {
-                        let connection =
-                            builder.serve_connection_with_upgrades(TokioIo::new(io), service);
-                        watcher.watch(connection.into_owned()).await
-                    }
+                    None => serve!(io),
                     Some(acceptor) => {
                         let handshake =
                             tokio::time::timeout(limits.header_timeout, acceptor.accept(io));
                         let Ok(Ok(stream)) = handshake.await else {
                             return Ok(());
                         };
-                        let connection =
-                            builder.serve_connection_with_upgrades(TokioIo::new(stream), service);
-                        watcher.watch(connection.into_owned()).await
+                        serve!(stream)
                     }
                 }
             };
@@ -402,6 +439,7 @@ pub async fn serve_connections_with(
         });
     }
     drop(listener);
+    let _ = closing_sender.send(true);
     tokio::select! {
         () = graceful.shutdown() => {},
         () = tokio::time::sleep(limits.shutdown_grace) => {
