@@ -120,6 +120,8 @@ pub(super) async fn answer_while_fast<I>(
 where
     I: AsyncRead + AsyncWrite + Unpin,
 {
+    // Waited on for the connection's life: registered once, not at every read.
+    let mut shutting_down = std::pin::pin!(closing.changed());
     let mut read = BytesMut::with_capacity(8 * 1024);
     let mut written = Vec::with_capacity(1024);
     let mut spans = Vec::new();
@@ -186,7 +188,7 @@ where
                     return Ok(Ended::Closed);
                 }
             }
-            _ = closing.changed() => return Ok(Ended::Closed),
+            _ = &mut shutting_down => return Ok(Ended::Closed),
         }
     }
 }
