@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Per-line decoding (`urlkit decode -l`, with and without `-c auto`) on the clean, dirty
+and percent inputs of `bench-columns.py`, in processor time of the binary (user + system
+of the child, the best of `--runs`), and what one line with findings costs against a
+clean line of the same length.
+
+    scripts/measure/bench-lines.py [ROWS] [--runs N] [--bin PATH] [--dir DIR]
+
+The inputs are written by `bench-columns.py ROWS --write DIR` (default 500,000 rows, in a
+temporary directory unless `--dir` names one that holds them). The lines with findings
+are those the generator changed (`dirty`) or gave a second layer (`percent`).
+A line with findings costs `1 + extra / clean` clean lines, where `clean` is the clean
+file's time per line and `extra` the time the other file takes beyond the clean one,
+scaled to the clean file's bytes (so that longer lines do not count as findings), shared
+out over the lines with findings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def cpu_time(command: list[str]) -> float:
+    """User + system seconds of one run of `command`, its output thrown away."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def lines_with_findings(paths: dict[str, str]) -> dict[str, int]:
+    """The lines of each input with something to repair or report: in `dirty`, those that
+    differ from the clean line they were made from; in `percent`, those with `%25` followed
+    by two hex digits (a second layer)."""
+    with open(paths["clean"], "rb") as file:
+        clean = file.read().split(b"\n")
+    with open(paths["dirty"], "rb") as file:
+        dirty = file.read().split(b"\n")
+    with open(paths["percent"], "rb") as file:
+        percent = file.read().split(b"\n")
+    layer = re.compile(rb"%25[0-9A-Fa-f]{2}")
+    return {
+        "dirty": sum(1 for a, b in zip(clean, dirty) if a != b),
+        "percent": sum(1 for line in percent if layer.search(line)),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("rows", nargs="?", type=int, default=500_000)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--bin", default=os.path.join(
+        os.environ.get("CARGO_TARGET_DIR", "target"), "release", "urlkit"))
+    parser.add_argument("--dir")
+    args = parser.parse_args()
+
+    directory = args.dir or tempfile.mkdtemp(prefix="bench-lines-")
+    if not os.path.exists(os.path.join(directory, "percent.txt")):
+        subprocess.run([sys.executable, os.path.join(HERE, "bench-columns.py"), str(args.rows),
+                        "--write", directory], check=True)
+    inputs = ["clean", "dirty", "percent"]
+    paths = {name: os.path.join(directory, name + ".txt") for name in inputs}
+    sizes = {name: os.path.getsize(path) for name, path in paths.items()}
+    rows = sum(1 for _ in open(paths["clean"], "rb"))
+    found = lines_with_findings(paths)
+
+    print(f"{rows:,} lines; processor time of `{args.bin} decode -l [-c auto] -i FILE -o /dev/null`, "
+          f"best of {args.runs}")
+    print("| | " + " | ".join(inputs) + " |")
+    print("|---|" + "---|" * len(inputs))
+    for auto in (False, True):
+        extra = ["-c", "auto"] if auto else []
+        times = {name: float("inf") for name in inputs}
+        # Alternating the inputs, so that a change of load touches them alike.
+        for _ in range(args.runs):
+            for name in inputs:
+                command = [args.bin, "decode", "-l", *extra, "-i", paths[name], "-o", "/dev/null"]
+                times[name] = min(times[name], cpu_time(command))
+        cells = []
+        clean_line = times["clean"] / rows
+        for name in inputs:
+            cell = f"{rows / times[name]:,.0f} lines/s ({times[name]:.3f} s)"
+            if name != "clean":
+                scaled = times[name] * sizes["clean"] / sizes[name]
+                cost = 1 + (scaled - times["clean"]) / found[name] / clean_line
+                cell += f"; {found[name]:,} lines with findings, each {cost:.1f} clean lines"
+            cells.append(cell)
+        print(f"| `decode -l{' -c auto' if auto else ''}` | " + " | ".join(cells) + " |")
+
+
+if __name__ == "__main__":
+    main()
