@@ -307,7 +307,7 @@ impl PlainAuto {
     }
 }
 
-/// The most lines decoded in one run by [`PlainLines`].
+/// The most lines [`PlainLines`] gathers at a time.
 const MOST_LINES_IN_A_RUN: usize = 1024;
 
 /// Per-line decoding's fast path: whole lines of a chunk that are plain entries are decoded
@@ -342,9 +342,6 @@ pub(crate) struct PlainLines {
     out_ends: Vec<usize>,
     /// Where the last run's output starts in `out`.
     run_start: usize,
-    /// How many lines the next run gathers: about twice what the last one decoded, so
-    /// that a line that is not plain costs little gathering.
-    most: usize,
 }
 
 impl PlainLines {
@@ -379,12 +376,16 @@ impl PlainLines {
             line_ends: Vec::new(),
             out_ends: Vec::new(),
             run_start: 0,
-            most: MOST_LINES_IN_A_RUN,
         })
     }
 
     /// Feeds `chunk` as [`Framing::feed`] does, with the same output and findings: runs of
-    /// plain lines are decoded here, every other line is given to `framing`.
+    /// plain lines are decoded here, every other line is given to `framing` (or, with a
+    /// fixed UTF-8 charset, to the one pass for whole lines with findings).
+    ///
+    /// The whole lines of the chunk are gathered a batch at a time; a run that stops at a
+    /// line that is not plain resumes after it, on the lines already gathered, so a line
+    /// with findings costs its own decoding and nothing of the lines around it.
     pub(crate) fn feed(
         &mut self,
         framing: &mut Framing<EntryDecoder>,
@@ -393,54 +394,85 @@ impl PlainLines {
         diagnostics: &mut Diagnostics,
     ) {
         let mut rest = chunk;
-        // The run before stopped at the next line, which it gathered whole: that line is
-        // decoded at once by the full decoder rather than gathered into a run again.
-        let mut stopped_before = false;
         while !rest.is_empty() {
-            if framing.at_line_start() && !std::mem::take(&mut stopped_before) {
-                let (mut lines, mut bytes) = self.decode_lines(rest, out);
-                if let Some(ranking) = self.detect {
-                    lines = self.detected(rest, lines, ranking, framing, out, diagnostics);
-                    bytes = lines.checked_sub(1).map_or(0, |last| self.line_ends[last]);
-                }
-                stopped_before = lines > 0 && lines < self.line_ends.len();
-                if lines > 0 {
-                    framing.pass_lines(lines as u64, bytes as u64);
-                    rest = &rest[bytes..];
+            if framing.at_line_start() {
+                let gathered = self.gather_lines(rest);
+                if gathered > 0 {
+                    self.decode_gathered(rest, gathered, framing, out, diagnostics);
+                    rest = &rest[self.line_ends[gathered - 1]..];
                     continue;
                 }
             }
-            // A line that is not plain (with `auto`, or not settled as UTF-8), or the rest
-            // of one begun before, or the start of one that ends in a later chunk.
+            // The rest of a line begun before, or the start of one that ends in a later
+            // chunk.
             let end = memchr::memchr(b'\n', rest).map_or(rest.len(), |at| at + 1);
-            if let Some(whole) = self.whole.as_mut().filter(|_| framing.at_line_start()) {
-                // A whole line with findings, in one pass when it has no whitespace to remove.
-                if let Some(line) = rest[..end].strip_suffix(b"\n") {
-                    let line = line.strip_suffix(b"\r").unwrap_or(line);
-                    let (number, start) = framing.line_position();
-                    diagnostics.start_line(number, start);
-                    if whole.decode(line, start, out, diagnostics) {
-                        out.extend_from_slice(self.newline.as_bytes());
-                        framing.pass_lines(1, end as u64);
-                        rest = &rest[end..];
-                        continue;
-                    }
-                }
-            }
             framing.feed(&rest[..end], out, diagnostics);
             rest = &rest[end..];
         }
     }
 
-    /// `auto`: of the `lines` leading lines of `input` that [`decode_lines`] just decoded
-    /// onto `out`, keeps those before the first whose charset detection does not settle as
-    /// UTF-8 without a byte order mark (taking the rest out of `out`), notes each kept
-    /// line's detection as the full decoder does, and returns how many it kept.
-    ///
-    /// [`decode_lines`]: Self::decode_lines
+    /// Decodes the `gathered` lines of `input` that [`gather_lines`](Self::gather_lines)
+    /// gathered: runs of plain lines here, each line that stops a run on its own.
+    fn decode_gathered(
+        &mut self,
+        input: &[u8],
+        gathered: usize,
+        framing: &mut Framing<EntryDecoder>,
+        out: &mut Vec<u8>,
+        diagnostics: &mut Diagnostics,
+    ) {
+        let mut line = 0;
+        while line < gathered {
+            let input_start = self.line_start(line);
+            let mut lines = self.decode_run_from(line, out);
+            if let Some(ranking) = self.detect {
+                lines = self.detected(input, line, lines, ranking, framing, out, diagnostics);
+            }
+            if lines > 0 {
+                let bytes = self.line_ends[line + lines - 1] - input_start;
+                framing.pass_lines(lines as u64, bytes as u64);
+                line += lines;
+                if line == gathered {
+                    break;
+                }
+            }
+            // A line that is not plain (with `auto`, or not settled as UTF-8).
+            let (start, end) = (self.line_start(line), self.line_ends[line]);
+            let whole_line = &input[start..end];
+            if let Some(whole) = self.whole.as_mut() {
+                // A whole line with findings, in one pass when it has no whitespace to remove.
+                let text = &whole_line[..whole_line.len() - 1];
+                let text = text.strip_suffix(b"\r").unwrap_or(text);
+                let (number, offset) = framing.line_position();
+                diagnostics.start_line(number, offset);
+                if whole.decode(text, offset, out, diagnostics) {
+                    out.extend_from_slice(self.newline.as_bytes());
+                    framing.pass_lines(1, whole_line.len() as u64);
+                    line += 1;
+                    continue;
+                }
+            }
+            framing.feed(whole_line, out, diagnostics);
+            line += 1;
+        }
+    }
+
+    /// Where gathered line `line` starts in the input.
+    fn line_start(&self, line: usize) -> usize {
+        line.checked_sub(1)
+            .map_or(0, |before| self.line_ends[before])
+    }
+
+    /// `auto`: of the `lines` gathered lines from `first` on that
+    /// [`decode_run_from`](Self::decode_run_from) just decoded onto `out`, keeps those before
+    /// the first whose charset detection does not settle as UTF-8 without a byte order mark
+    /// (taking the rest out of `out`), notes each kept line's detection as the full decoder
+    /// does, and returns how many it kept.
+    #[allow(clippy::too_many_arguments)]
     fn detected(
         &mut self,
         input: &[u8],
+        first: usize,
         lines: usize,
         ranking: Ranking,
         framing: &Framing<EntryDecoder>,
@@ -449,39 +481,39 @@ impl PlainLines {
     ) -> usize {
         let separator = self.separator.len() / 3;
         let (first_line, first_start) = framing.line_position();
+        let run_input_start = self.line_start(first);
         let mut line_start = self.run_start;
-        let mut input_start = 0;
-        for line in 0..lines {
-            let line_end = self.out_ends[line];
+        for kept in 0..lines {
+            let line = first + kept;
+            let line_end = self.out_ends[kept];
             let text = &out[line_start..line_end - separator];
-            let raw_end = self.line_ends[line] - 1;
-            let raw = &input[input_start..raw_end];
+            let input_start = self.line_start(line);
+            let raw = &input[input_start..self.line_ends[line] - 1];
             let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
             let Some(detection) = settled_as_utf8(raw, self.text, text, ranking) else {
                 out.truncate(line_start);
-                return line;
+                return kept;
             };
-            let offset = first_start + input_start as u64;
-            diagnostics.start_line(first_line + line as u64, offset);
+            let offset = first_start + (input_start - run_input_start) as u64;
+            diagnostics.start_line(first_line + kept as u64, offset);
             diagnostics.push_lazy(Code::CharsetDetected, offset, || {
                 detected_message(&detection)
             });
             line_start = line_end;
-            input_start = self.line_ends[line];
         }
         lines
     }
 
-    /// Decodes the leading whole lines of `input` that are plain onto `out`, each result
-    /// followed by the separator; returns how many, and how many input bytes they took
-    /// (their line breaks included).
-    fn decode_lines(&mut self, input: &[u8], out: &mut Vec<u8>) -> (usize, usize) {
+    /// Gathers the leading whole lines of `input`, at most [`MOST_LINES_IN_A_RUN`], each
+    /// without its line break and followed by the separator's escape, into `values`;
+    /// returns how many.
+    fn gather_lines(&mut self, input: &[u8]) -> usize {
         self.values.clear();
         self.offsets.clear();
         self.offsets.push(0);
         self.line_ends.clear();
         let mut start = 0;
-        for end in memchr::memchr_iter(b'\n', input).take(self.most) {
+        for end in memchr::memchr_iter(b'\n', input).take(MOST_LINES_IN_A_RUN) {
             let line = &input[start..end];
             self.values
                 .extend_from_slice(line.strip_suffix(b"\r").unwrap_or(line));
@@ -490,20 +522,19 @@ impl PlainLines {
             start = end + 1;
             self.line_ends.push(start);
         }
-        if self.line_ends.is_empty() {
-            return (0, 0);
-        }
+        self.line_ends.len()
+    }
+
+    /// Decodes the gathered lines from `first` on that are plain onto `out`, each result
+    /// followed by the separator, up to the first that is not; returns how many.
+    fn decode_run_from(&mut self, first: usize, out: &mut Vec<u8>) -> usize {
         self.out_ends.clear();
         self.run_start = out.len();
-        let lines = self
-            .plain
-            .decode_run(&self.values, &self.offsets, out, &mut self.out_ends);
-        // Twice what this run took: a run that stops early makes the next one short, and
-        // runs grow back by doubling, so lines gathered and not decoded stay few.
-        self.most = (2 * (lines + 1)).min(MOST_LINES_IN_A_RUN);
-        (
-            lines,
-            lines.checked_sub(1).map_or(0, |last| self.line_ends[last]),
+        self.plain.decode_run(
+            &self.values,
+            &self.offsets[first..],
+            out,
+            &mut self.out_ends,
         )
     }
 }
@@ -970,6 +1001,129 @@ mod tests {
                     None => reference = Some(runs),
                     Some(portable) => proptest::prop_assert_eq!(portable, &runs, "{}", kernels.name),
                 }
+            }
+        }
+    }
+
+    /// Feeds `input` in the chunks that `cuts` make to per-line decoding with `options`:
+    /// through [`PlainLines`] on `kernels` (with the one pass for whole lines with findings
+    /// when the charset is a fixed UTF-8) when `kernels` is given, through the framing and
+    /// the full decoder alone otherwise. Returns the output and the findings, in the order
+    /// made.
+    fn lines_fed(
+        options: &DecodeOptions,
+        kernels: Option<&'static Kernels>,
+        input: &[u8],
+        cuts: &[usize],
+    ) -> (Vec<u8>, Vec<crate::Diagnostic>) {
+        let mut framing = Framing::new(EntryDecoder::new(options), true, options.newline);
+        let mut lines = kernels.map(|kernels| {
+            let plain = PlainUtf8::with_kernels(&as_utf8(options), kernels).unwrap();
+            let mut lines = PlainLines::with_plain(options, plain).unwrap();
+            if options.charset == CharsetChoice::Auto {
+                lines.detect = Some(options.ranking);
+            } else {
+                lines.whole = WholeUtf8::with_kernels(options, kernels);
+            }
+            lines
+        });
+        let (mut out, mut diagnostics) = (Vec::new(), Diagnostics::new());
+        let mut start = 0;
+        for &cut in cuts.iter().chain([&input.len()]) {
+            let cut = cut.clamp(start, input.len());
+            let chunk = &input[start..cut];
+            match lines.as_mut() {
+                Some(lines) => lines.feed(&mut framing, chunk, &mut out, &mut diagnostics),
+                None => framing.feed(chunk, &mut out, &mut diagnostics),
+            }
+            start = cut;
+        }
+        framing.finish(&mut out, &mut diagnostics);
+        (out, diagnostics.into_vec())
+    }
+
+    proptest::proptest! {
+        /// Per-line decoding on every kernel this processor runs (and so NEON under
+        /// emulation on aarch64) gives the output and findings (in the same order) of the
+        /// framing and the full decoder alone fed the same chunks, on lines that mix clean ones with ones to repair or report (so
+        /// that runs stop and resume after them), LF and CRLF breaks, in chunks that cut
+        /// lines anywhere, with a fixed UTF-8 charset and with `auto`.
+        #[test]
+        fn lines_agree_with_the_full_decoder_on_every_kernel(
+            rows in proptest::collection::vec(
+                (
+                    proptest::collection::vec(proptest::sample::select(PIECES), 0..12),
+                    proptest::bool::weighted(0.3),
+                ),
+                0..64,
+            ),
+            last_break in proptest::bool::ANY,
+            mut cuts in proptest::collection::vec(0usize..1200, 0..4),
+            plus_space in proptest::bool::ANY,
+            keep_whitespace in proptest::bool::ANY,
+            newline_crlf in proptest::bool::ANY,
+            auto in proptest::bool::weighted(0.3),
+        ) {
+            let mut input = Vec::new();
+            for (k, (pieces, crlf)) in rows.iter().enumerate() {
+                input.extend(pieces.concat());
+                if k + 1 < rows.len() || last_break {
+                    input.extend_from_slice(if *crlf { b"\r\n" } else { b"\n" });
+                }
+            }
+            cuts.sort_unstable();
+            let options = DecodeOptions {
+                plus_space,
+                keep_whitespace,
+                per_line: true,
+                newline: if newline_crlf { super::super::Newline::CrLf } else { super::super::Newline::Lf },
+                charset: if auto { CharsetChoice::Auto } else { CharsetChoice::Fixed(crate::Charset::UTF_8) },
+                ..DecodeOptions::default()
+            };
+            let expected = lines_fed(&options, None, &input, &cuts);
+            for kernels in kernel::available() {
+                let got = lines_fed(&options, Some(kernels), &input, &cuts);
+                proptest::prop_assert_eq!(
+                    String::from_utf8_lossy(&got.0),
+                    String::from_utf8_lossy(&expected.0),
+                    "{}",
+                    kernels.name
+                );
+                proptest::prop_assert_eq!(&got.1, &expected.1, "{}", kernels.name);
+            }
+        }
+    }
+
+    /// More lines than are gathered at a time, every tenth with something to repair or
+    /// report, fed in chunks that end inside lines: the same output and findings, in the
+    /// same order, as the framing and the full decoder alone fed the same chunks.
+    #[test]
+    fn many_lines_with_findings_resume_after_each() {
+        let dirty: [&[u8]; 6] = [b"100%", b"%zz", b"%C3", b"%2541", b"%00", b"%E2%80%AE"];
+        let mut input = Vec::new();
+        for line in 0..(3 * MOST_LINES_IN_A_RUN + 17) {
+            input.extend_from_slice(b"https://example.com/caf%C3%A9?q=a%20b");
+            if line % 10 == 3 {
+                input.extend_from_slice(dirty[line / 10 % dirty.len()]);
+            }
+            input.extend_from_slice(if line % 7 == 0 { b"\r\n" } else { b"\n" });
+        }
+        let cuts: Vec<usize> = (1..40).map(|k| k * 4099).collect();
+        for charset in [
+            CharsetChoice::Fixed(crate::Charset::UTF_8),
+            CharsetChoice::Auto,
+        ] {
+            let options = DecodeOptions {
+                per_line: true,
+                charset,
+                ..DecodeOptions::default()
+            };
+            let expected = lines_fed(&options, None, &input, &cuts);
+            assert!(expected.1.len() > 300, "{}", expected.1.len());
+            for kernels in kernel::available() {
+                let got = lines_fed(&options, Some(kernels), &input, &cuts);
+                assert!(got.0 == expected.0, "{}", kernels.name);
+                assert_eq!(got.1, expected.1, "{}", kernels.name);
             }
         }
     }
