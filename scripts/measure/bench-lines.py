@@ -7,8 +7,10 @@ clean line of the same length.
     scripts/measure/bench-lines.py [ROWS] [--runs N] [--bin PATH] [--dir DIR]
 
 The inputs are written by `bench-columns.py ROWS --write DIR` (default 500,000 rows, in a
-temporary directory unless `--dir` names one that holds them). The lines with findings
-are those the generator changed (`dirty`) or gave a second layer (`percent`).
+temporary directory unless `--dir` names one that holds them), and `dirty-utf8` beside
+them: the dirty lines whose escapes decode to UTF-8, the clean line in place of the others. The lines with findings
+are those the generator changed (`dirty`, `dirty-utf8`) or gave a second layer
+(`percent`).
 A line with findings costs `1 + extra / clean` clean lines, where `clean` is the clean
 file's time per line and `extra` the time the other file takes beyond the clean one,
 scaled to the clean file's bytes (so that longer lines do not count as findings), shared
@@ -24,6 +26,7 @@ import resource
 import subprocess
 import sys
 import tempfile
+from urllib.parse import unquote_to_bytes
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -36,20 +39,41 @@ def cpu_time(command: list[str]) -> float:
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def lines_with_findings(paths: dict[str, str]) -> dict[str, int]:
-    """The lines of each input with something to repair or report: in `dirty`, those that
-    differ from the clean line they were made from; in `percent`, those with `%25` followed
-    by two hex digits (a second layer)."""
+def decodes_to_utf8(line: bytes) -> bool:
+    try:
+        unquote_to_bytes(line).decode("utf-8")
+        return True
+    except UnicodeDecodeError:
+        return False
+
+
+def write_dirty_utf8(paths: dict[str, str]) -> None:
+    """`dirty-utf8`: the dirty lines whose escapes decode to UTF-8 (a malformed escape, a
+    `%25` layer, a control character), the clean line in place of the others (invalid
+    UTF-8, which `-c auto` sends through the statistical model)."""
     with open(paths["clean"], "rb") as file:
         clean = file.read().split(b"\n")
     with open(paths["dirty"], "rb") as file:
         dirty = file.read().split(b"\n")
-    with open(paths["percent"], "rb") as file:
-        percent = file.read().split(b"\n")
+    lines = [d if c == d or decodes_to_utf8(d) else c for c, d in zip(clean, dirty)]
+    with open(paths["dirty-utf8"], "wb") as file:
+        file.write(b"\n".join(lines))
+
+
+def lines_with_findings(paths: dict[str, str]) -> dict[str, int]:
+    """The lines of each input with something to repair or report: in `dirty` and
+    `dirty-utf8`, those that differ from the clean line they were made from; in `percent`,
+    those with `%25` followed by two hex digits (a second layer)."""
+    def read(name: str) -> list[bytes]:
+        with open(paths[name], "rb") as file:
+            return file.read().split(b"\n")
+
+    clean = read("clean")
     layer = re.compile(rb"%25[0-9A-Fa-f]{2}")
     return {
-        "dirty": sum(1 for a, b in zip(clean, dirty) if a != b),
-        "percent": sum(1 for line in percent if layer.search(line)),
+        "dirty": sum(1 for a, b in zip(clean, read("dirty")) if a != b),
+        "dirty-utf8": sum(1 for a, b in zip(clean, read("dirty-utf8")) if a != b),
+        "percent": sum(1 for line in read("percent") if layer.search(line)),
     }
 
 
@@ -66,8 +90,10 @@ def main() -> None:
     if not os.path.exists(os.path.join(directory, "percent.txt")):
         subprocess.run([sys.executable, os.path.join(HERE, "bench-columns.py"), str(args.rows),
                         "--write", directory], check=True)
-    inputs = ["clean", "dirty", "percent"]
+    inputs = ["clean", "dirty", "dirty-utf8", "percent"]
     paths = {name: os.path.join(directory, name + ".txt") for name in inputs}
+    if not os.path.exists(paths["dirty-utf8"]):
+        write_dirty_utf8(paths)
     sizes = {name: os.path.getsize(path) for name, path in paths.items()}
     rows = sum(1 for _ in open(paths["clean"], "rb"))
     found = lines_with_findings(paths)

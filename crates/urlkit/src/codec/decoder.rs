@@ -12,7 +12,7 @@ use crate::diagnostics::{Code, Diagnostics};
 pub(crate) const UTF8_PIECE: usize = 64 * 1024;
 
 /// How much raw input `auto` looks at before choosing a charset.
-const DETECTION_WINDOW: usize = 64 * 1024;
+pub(crate) const DETECTION_WINDOW: usize = 64 * 1024;
 
 enum Stage {
     /// Raw decoded bytes (binary mode).

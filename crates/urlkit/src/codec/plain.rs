@@ -7,7 +7,7 @@
 //! UTF-8. For such an entry the output is the same as the full decoder's and there are no
 //! findings; any other entry is left to the full decoder, which repairs and reports.
 
-use super::decoder::{detected_message, EntryDecoder};
+use super::decoder::{detected_message, EntryDecoder, DETECTION_WINDOW};
 use super::kernel::{self, hex_value, portable, Kernels, StopTable, REMOVABLE_WHITESPACE};
 use super::lines::Framing;
 use super::padded::{decodes_to_utf8_text, padded_without_whitespace};
@@ -332,8 +332,12 @@ pub(crate) struct PlainLines {
     separator: &'static [u8],
     /// The separator itself.
     newline: super::Newline,
-    /// A fixed UTF-8 charset: the fast path for whole lines with findings.
+    /// The fast path for whole lines with findings: in UTF-8 (with `auto`, for lines whose
+    /// decoded bytes settle as UTF-8).
     whole: Option<WholeUtf8>,
+    /// With `auto`: the findings of a line decoded to learn whether it settles as UTF-8,
+    /// only counted.
+    counted: Diagnostics,
     /// The lines of the run, each followed by `separator`, end to end.
     values: Vec<u8>,
     offsets: Vec<usize>,
@@ -352,6 +356,7 @@ impl PlainLines {
             let mut lines = Self::with_plain(options, PlainUtf8::for_entries(&as_utf8(options))?)?;
             lines.detect = Some(options.ranking);
             lines.text = options.text;
+            lines.whole = WholeUtf8::for_options(&as_utf8(options));
             return Some(lines);
         }
         let mut lines = Self::with_plain(options, PlainUtf8::for_entries(options)?)?;
@@ -371,6 +376,7 @@ impl PlainLines {
             },
             newline: options.newline,
             whole: None,
+            counted: Diagnostics::with_limit(0),
             values: Vec::new(),
             offsets: Vec::new(),
             line_ends: Vec::new(),
@@ -439,18 +445,25 @@ impl PlainLines {
             // A line that is not plain (with `auto`, or not settled as UTF-8).
             let (start, end) = (self.line_start(line), self.line_ends[line]);
             let whole_line = &input[start..end];
-            if let Some(whole) = self.whole.as_mut() {
-                // A whole line with findings, in one pass when it has no whitespace to remove.
-                let text = &whole_line[..whole_line.len() - 1];
-                let text = text.strip_suffix(b"\r").unwrap_or(text);
-                let (number, offset) = framing.line_position();
-                diagnostics.start_line(number, offset);
-                if whole.decode(text, offset, out, diagnostics) {
-                    out.extend_from_slice(self.newline.as_bytes());
-                    framing.pass_lines(1, whole_line.len() as u64);
-                    line += 1;
-                    continue;
+            let text = &whole_line[..whole_line.len() - 1];
+            let text = text.strip_suffix(b"\r").unwrap_or(text);
+            let (number, offset) = framing.line_position();
+            let taken = match self.detect {
+                None => self.whole.as_mut().is_some_and(|whole| {
+                    // A whole line with findings, in one pass when it has no whitespace to
+                    // remove.
+                    diagnostics.start_line(number, offset);
+                    whole.decode(text, offset, out, diagnostics)
+                }),
+                Some(ranking) => {
+                    self.whole_settled(text, number, offset, ranking, out, diagnostics)
                 }
+            };
+            if taken {
+                out.extend_from_slice(self.newline.as_bytes());
+                framing.pass_lines(1, whole_line.len() as u64);
+                line += 1;
+                continue;
             }
             framing.feed(whole_line, out, diagnostics);
             line += 1;
@@ -461,6 +474,66 @@ impl PlainLines {
     fn line_start(&self, line: usize) -> usize {
         line.checked_sub(1)
             .map_or(0, |before| self.line_ends[before])
+    }
+
+    /// `auto`: decodes `text`, a whole line with findings (line `number`, at input offset
+    /// `offset`), onto `out` and its findings onto `diagnostics` as the full decoder does,
+    /// and returns true, when the one pass for whole lines takes it and its decoded bytes
+    /// are UTF-8 that detection settles as UTF-8 without a byte order mark (a malformed
+    /// escape, a control character or a second layer in UTF-8 text): its
+    /// `charset-detected` note, then its findings. Otherwise returns false having done
+    /// nothing, for the full decoder to take the line.
+    ///
+    /// The line is decoded twice: once with the findings only counted, to see whether its
+    /// bytes are UTF-8 and what detection says of them, then with the note before the
+    /// findings, as the full decoder orders them.
+    fn whole_settled(
+        &mut self,
+        text: &[u8],
+        number: u64,
+        offset: u64,
+        ranking: Ranking,
+        out: &mut Vec<u8>,
+        diagnostics: &mut Diagnostics,
+    ) -> bool {
+        // A line as long as detection's window is detected on the window alone.
+        let Some(whole) = self
+            .whole
+            .as_mut()
+            .filter(|_| text.len() < DETECTION_WINDOW)
+        else {
+            return false;
+        };
+        if self.text && !text.is_ascii() {
+            return false;
+        }
+        let start = out.len();
+        self.counted.reset(0);
+        if !whole.decode(text, offset, out, &mut self.counted) {
+            return false;
+        }
+        // Bytes that are not UTF-8 were repaired: detection reads them otherwise.
+        let repaired = self
+            .counted
+            .counts()
+            .iter()
+            .any(|&(code, _)| code == Code::InvalidSequence);
+        let detection = if repaired {
+            None
+        } else {
+            settled_as_utf8(text, self.text, &out[start..], ranking)
+        };
+        out.truncate(start);
+        let Some(detection) = detection else {
+            return false;
+        };
+        diagnostics.start_line(number, offset);
+        diagnostics.push_lazy(Code::CharsetDetected, offset, || {
+            detected_message(&detection)
+        });
+        let taken = whole.decode(text, offset, out, diagnostics);
+        debug_assert!(taken, "the same line is taken again");
+        taken
     }
 
     /// `auto`: of the `lines` gathered lines from `first` on that
@@ -1022,9 +1095,9 @@ mod tests {
             let mut lines = PlainLines::with_plain(options, plain).unwrap();
             if options.charset == CharsetChoice::Auto {
                 lines.detect = Some(options.ranking);
-            } else {
-                lines.whole = WholeUtf8::with_kernels(options, kernels);
+                lines.text = options.text;
             }
+            lines.whole = WholeUtf8::with_kernels(&as_utf8(options), kernels);
             lines
         });
         let (mut out, mut diagnostics) = (Vec::new(), Diagnostics::new());
