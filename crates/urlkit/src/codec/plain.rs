@@ -35,6 +35,14 @@ pub(crate) struct PlainUtf8 {
     percents: Vec<u64>,
     /// The vector loops: the fastest this processor runs (another set in tests).
     kernels: &'static Kernels,
+    /// Whether [`decode_run`](Self::decode_run) keeps the entries it decoded after the one
+    /// that stopped it (see [`carried`](Self::carried)).
+    carry: bool,
+    /// The outputs of the plain entries after the one that stopped the last run, when it
+    /// stopped for a sequence that is not UTF-8 and `carry` is on, end to end.
+    carried: Vec<u8>,
+    /// Where each of them ends in `carried`.
+    carried_ends: Vec<usize>,
 }
 
 impl PlainUtf8 {
@@ -59,7 +67,19 @@ impl PlainUtf8 {
             flagged: Vec::new(),
             percents: Vec::new(),
             kernels,
+            carry: false,
+            carried: Vec::new(),
+            carried_ends: Vec::new(),
         })
+    }
+
+    /// After [`decode_run`](Self::decode_run) with `carry` on: the outputs of the plain
+    /// entries right after the one that stopped the run, end to end, and where each ends
+    /// in them (empty when there are none). A run that stops at an entry whose output is
+    /// not UTF-8 has decoded the entries after it in its group already: their outputs are
+    /// kept here rather than decoded again.
+    pub(crate) fn carried(&self) -> (&[u8], &[usize]) {
+        (&self.carried, &self.carried_ends)
     }
 
     /// Decodes all of `input` onto `out` and returns true when it is plain; otherwise
@@ -116,6 +136,8 @@ impl PlainUtf8 {
         out: &mut Vec<u8>,
         out_ends: &mut Vec<usize>,
     ) -> usize {
+        self.carried.clear();
+        self.carried_ends.clear();
         let Some((&first, ends)) = offsets.split_first() else {
             return 0;
         };
@@ -217,9 +239,39 @@ impl PlainUtf8 {
         if let Some(entry) = (0..entries).find(ends_inside_a_character) {
             entries = entry;
         }
+        let decoded_entries = out_ends.len() - first_end;
+        if self.carry && entries + 1 < decoded_entries {
+            let ends = &out_ends[first_end + entries..];
+            self.carry_after(&out[..decoded_end], ends);
+        }
         out_ends.truncate(first_end + entries);
         out.truncate(out_ends.last().copied().unwrap_or(out_start));
         entries
+    }
+
+    /// Keeps in `carried` the outputs of the entries after a stopping one whose outputs
+    /// are UTF-8 on their own: `ends` are where the stopping entry and each entry after it
+    /// end in `decoded`.
+    fn carry_after(&mut self, decoded: &[u8], ends: &[usize]) {
+        let from = ends[0];
+        let valid = from + utf8::valid_up_to(&decoded[from..]);
+        let after = &ends[1..];
+        let mut count = after.partition_point(|&end| end <= valid);
+        // Each entry's output is UTF-8 alone when the next does not start inside a
+        // character.
+        if let Some(entry) = (0..count).find(|&entry| {
+            decoded
+                .get(after[entry])
+                .is_some_and(|&byte| (byte as i8) < -0x40)
+        }) {
+            count = entry;
+        }
+        if count > 0 {
+            self.carried
+                .extend_from_slice(&decoded[from..after[count - 1]]);
+            self.carried_ends
+                .extend(after[..count].iter().map(|&end| end - from));
+        }
     }
 }
 
@@ -359,7 +411,9 @@ impl PlainLines {
             lines.whole = WholeUtf8::for_options(&as_utf8(options));
             return Some(lines);
         }
-        let mut lines = Self::with_plain(options, PlainUtf8::for_entries(options)?)?;
+        let mut plain = PlainUtf8::for_entries(options)?;
+        plain.carry = true;
+        let mut lines = Self::with_plain(options, plain)?;
         lines.whole = WholeUtf8::for_options(options);
         Some(lines)
     }
@@ -462,11 +516,19 @@ impl PlainLines {
             if taken {
                 out.extend_from_slice(self.newline.as_bytes());
                 framing.pass_lines(1, whole_line.len() as u64);
-                line += 1;
-                continue;
+            } else {
+                framing.feed(whole_line, out, diagnostics);
             }
-            framing.feed(whole_line, out, diagnostics);
             line += 1;
+            // The plain lines after it that the run decoded already.
+            let (carried, carried_ends) = self.plain.carried();
+            if let Some(&carried_end) = carried_ends.last() {
+                let lines = carried_ends.len();
+                out.extend_from_slice(&carried[..carried_end]);
+                let bytes = self.line_ends[line + lines - 1] - self.line_start(line);
+                framing.pass_lines(lines as u64, bytes as u64);
+                line += lines;
+            }
         }
     }
 
@@ -1091,7 +1153,8 @@ mod tests {
     ) -> (Vec<u8>, Vec<crate::Diagnostic>) {
         let mut framing = Framing::new(EntryDecoder::new(options), true, options.newline);
         let mut lines = kernels.map(|kernels| {
-            let plain = PlainUtf8::with_kernels(&as_utf8(options), kernels).unwrap();
+            let mut plain = PlainUtf8::with_kernels(&as_utf8(options), kernels).unwrap();
+            plain.carry = options.charset != CharsetChoice::Auto;
             let mut lines = PlainLines::with_plain(options, plain).unwrap();
             if options.charset == CharsetChoice::Auto {
                 lines.detect = Some(options.ranking);
