@@ -11,10 +11,12 @@ temporary directory unless `--dir` names one that holds them), and `dirty-utf8` 
 them: the dirty lines whose escapes decode to UTF-8, the clean line in place of the others. The lines with findings
 are those the generator changed (`dirty`, `dirty-utf8`) or gave a second layer
 (`percent`).
-A line with findings costs `1 + extra / clean` clean lines, where `clean` is the clean
-file's time per line and `extra` the time the other file takes beyond the clean one,
-scaled to the clean file's bytes (so that longer lines do not count as findings), shared
-out over the lines with findings.
+A line with findings costs `1 + extra / clean` lines without, where `clean` is the time
+per line of the baseline file (`clean` for `dirty` and `dirty-utf8`, `percent-control`
+for `percent`: the same lines with the hex digit after each second layer's `%25` made a
+`g`, so the same literal `%`s and nothing to report) and `extra` the time the file takes
+beyond the baseline, scaled to the baseline's bytes, shared out over the lines with
+findings.
 """
 
 from __future__ import annotations
@@ -60,6 +62,16 @@ def write_dirty_utf8(paths: dict[str, str]) -> None:
         file.write(b"\n".join(lines))
 
 
+def write_percent_control(paths: dict[str, str]) -> None:
+    """`percent-control`: the percent lines with the hex digit after each `%25` that made a
+    second layer turned into `g`, so that nothing is reported: the same bytes and literal
+    `%`s as `percent`, without its findings, the baseline its lines are measured against."""
+    with open(paths["percent"], "rb") as file:
+        text = file.read()
+    with open(paths["percent-control"], "wb") as file:
+        file.write(re.sub(rb"%25[0-9A-Fa-f](?=[0-9A-Fa-f])", b"%25g", text))
+
+
 def lines_with_findings(paths: dict[str, str]) -> dict[str, int]:
     """The lines of each input with something to repair or report: in `dirty` and
     `dirty-utf8`, those that differ from the clean line they were made from; in `percent`,
@@ -90,10 +102,14 @@ def main() -> None:
     if not os.path.exists(os.path.join(directory, "percent.txt")):
         subprocess.run([sys.executable, os.path.join(HERE, "bench-columns.py"), str(args.rows),
                         "--write", directory], check=True)
-    inputs = ["clean", "dirty", "dirty-utf8", "percent"]
+    inputs = ["clean", "dirty", "dirty-utf8", "percent-control", "percent"]
     paths = {name: os.path.join(directory, name + ".txt") for name in inputs}
     if not os.path.exists(paths["dirty-utf8"]):
         write_dirty_utf8(paths)
+    if not os.path.exists(paths["percent-control"]):
+        write_percent_control(paths)
+    # What each input's lines with findings are measured against.
+    baseline = {"dirty": "clean", "dirty-utf8": "clean", "percent": "percent-control"}
     sizes = {name: os.path.getsize(path) for name, path in paths.items()}
     rows = sum(1 for _ in open(paths["clean"], "rb"))
     found = lines_with_findings(paths)
@@ -111,13 +127,14 @@ def main() -> None:
                 command = [args.bin, "decode", "-l", *extra, "-i", paths[name], "-o", "/dev/null"]
                 times[name] = min(times[name], cpu_time(command))
         cells = []
-        clean_line = times["clean"] / rows
         for name in inputs:
             cell = f"{rows / times[name]:,.0f} lines/s ({times[name]:.3f} s)"
-            if name != "clean":
-                scaled = times[name] * sizes["clean"] / sizes[name]
-                cost = 1 + (scaled - times["clean"]) / found[name] / clean_line
-                cell += f"; {found[name]:,} lines with findings, each {cost:.1f} clean lines"
+            if name in baseline:
+                base = baseline[name]
+                scaled = times[name] * sizes[base] / sizes[name]
+                line = times[base] / rows
+                cost = 1 + (scaled - times[base]) / found[name] / line
+                cell += f"; {found[name]:,} lines with findings, each {cost:.1f} {base} lines"
             cells.append(cell)
         print(f"| `decode -l{' -c auto' if auto else ''}` | " + " | ".join(cells) + " |")
 
