@@ -440,12 +440,15 @@ impl PlainLines {
     }
 
     /// Feeds `chunk` as [`Framing::feed`] does, with the same output and findings: runs of
-    /// plain lines are decoded here, every other line is given to `framing` (or, with a
-    /// fixed UTF-8 charset, to the one pass for whole lines with findings).
+    /// plain lines are decoded here, a whole line with findings by the one pass for whole
+    /// lines when it takes the line (with `auto`, when its decoded bytes settle as UTF-8),
+    /// every other line by `framing`.
     ///
     /// The whole lines of the chunk are gathered a batch at a time; a run that stops at a
-    /// line that is not plain resumes after it, on the lines already gathered, so a line
-    /// with findings costs its own decoding and nothing of the lines around it.
+    /// line that is not plain resumes after it, on the lines already gathered (with a
+    /// fixed UTF-8 charset, after the plain lines its group decoded already when it stopped
+    /// for bytes that are not UTF-8), so a line with findings costs little more than its
+    /// own decoding.
     pub(crate) fn feed(
         &mut self,
         framing: &mut Framing<EntryDecoder>,
