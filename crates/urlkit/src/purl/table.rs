@@ -82,14 +82,18 @@ pub enum Answer<'a> {
 /// The records, by name, each with a count of the requests it answered.
 ///
 /// The records lie side by side in one vector; a hash table of their positions finds
-/// them by name without holding each name twice. Their counts lie in a vector of their
-/// own, so that taking them reads a few bytes a record.
+/// them by name without holding each name twice, and a second, of the partial records'
+/// positions only, finds the prefixes of a path among the few records that can answer for
+/// a prefix (small enough to stay in the processor's caches). Their counts lie in a vector
+/// of their own, so that taking them reads a few bytes a record.
 #[derive(Default)]
 pub struct Table {
     slots: Vec<Record>,
     /// Requests answered by the record at the same position since its count was taken.
     hits: Vec<AtomicU64>,
     index: hashbrown::HashTable<usize>,
+    /// The positions of the partial records, by their names' hashes.
+    partials: hashbrown::HashTable<usize>,
     hasher: RandomState,
     /// Counts of records removed before their count was taken.
     removed: std::sync::Mutex<Vec<(Name, u64)>>,
@@ -105,6 +109,7 @@ impl Clone for Table {
                 .map(|h| AtomicU64::new(h.load(Ordering::Relaxed)))
                 .collect(),
             index: self.index.clone(),
+            partials: self.partials.clone(),
             hasher: self.hasher.clone(),
             removed: std::sync::Mutex::new(self.removed().clone()),
         }
@@ -117,6 +122,10 @@ impl fmt::Debug for Table {
             .entries(self.slots.iter().map(|r| (r.name.as_str(), r)))
             .finish()
     }
+}
+
+fn is_partial(record: &Record) -> bool {
+    matches!(record.action, Action::Partial { .. })
 }
 
 /// Where `rest` and `query` go in `target`: before its fragment.
@@ -176,6 +185,14 @@ impl Table {
             .copied()
     }
 
+    /// Where the partial record named `name` (in normal form) lies.
+    fn partial_position(&self, name: &str) -> Option<usize> {
+        let hash = self.hasher.hash_one(name);
+        self.partials
+            .find(hash, |&at| self.slots[at].name.as_str() == name)
+            .copied()
+    }
+
     /// The record of `name`.
     pub fn get(&self, name: &Name) -> Option<&Record> {
         self.position(name.as_str()).map(|at| &self.slots[at])
@@ -192,21 +209,44 @@ impl Table {
     }
 
     fn insert_checked(&mut self, record: Record) -> Option<Record> {
+        let hash = self.hasher.hash_one(record.name.as_str());
+        let partial = is_partial(&record);
         if let Some(at) = self.position(record.name.as_str()) {
-            return Some(std::mem::replace(&mut self.slots[at], record));
+            let Table {
+                slots,
+                partials,
+                hasher,
+                ..
+            } = self;
+            let replaced = std::mem::replace(&mut slots[at], record);
+            match (is_partial(&replaced), partial) {
+                (false, true) => {
+                    partials.insert_unique(hash, at, |&i| hasher.hash_one(slots[i].name.as_str()));
+                }
+                (true, false) => {
+                    if let Ok(entry) = partials.find_entry(hash, |&i| i == at) {
+                        entry.remove();
+                    }
+                }
+                _ => {}
+            }
+            return Some(replaced);
         }
         let Table {
             slots,
             hits,
             index,
+            partials,
             hasher,
             ..
         } = self;
         let at = slots.len();
-        let hash = hasher.hash_one(record.name.as_str());
         slots.push(record);
         hits.push(AtomicU64::new(0));
         index.insert_unique(hash, at, |&i| hasher.hash_one(slots[i].name.as_str()));
+        if partial {
+            partials.insert_unique(hash, at, |&i| hasher.hash_one(slots[i].name.as_str()));
+        }
         None
     }
 
@@ -246,18 +286,29 @@ impl Table {
             slots,
             hits,
             index,
+            partials,
             hasher,
             removed,
         } = self;
         let hash = hasher.hash_one(name.as_str());
         let entry = index.find_entry(hash, |&at| slots[at].name == *name).ok()?;
         let (at, _) = entry.remove();
+        if is_partial(&slots[at]) {
+            if let Ok(entry) = partials.find_entry(hash, |&i| i == at) {
+                entry.remove();
+            }
+        }
         let last = slots.len() - 1;
         if at != last {
             // The last record moves into the hole: its position changes.
             let moved = hasher.hash_one(slots[last].name.as_str());
             if let Some(position) = index.find_mut(moved, |&i| i == last) {
                 *position = at;
+            }
+            if is_partial(&slots[last]) {
+                if let Some(position) = partials.find_mut(moved, |&i| i == last) {
+                    *position = at;
+                }
             }
         }
         let record = slots.swap_remove(at);
@@ -339,10 +390,8 @@ impl Table {
             let with_slash = (slash + 1 < path.len()).then_some(slash + 1);
             let without = (slash > 0).then_some(slash);
             for cut in [with_slash, without].into_iter().flatten() {
-                if let Some(at) = self.position(&path[..cut]) {
-                    if matches!(self.slots[at].action, Action::Partial { .. }) {
-                        return Some((at, &path[cut..]));
-                    }
+                if let Some(at) = self.partial_position(&path[..cut]) {
+                    return Some((at, &path[cut..]));
                 }
             }
             end = slash;
