@@ -3,6 +3,8 @@
 //! path's), the same over TLS, and HTTP/2 with prior knowledge and over TLS (ALPN), which
 //! go to hyper from their first bytes.
 
+mod common;
+
 use axum::body::Bytes;
 use axum::http::{header, HeaderMap, HeaderValue, Method, Response, StatusCode, Uri};
 use axum::routing::{get, post};
@@ -82,23 +84,7 @@ fn rand_suffix() -> u64 {
 }
 
 async fn tls_connect(served: &Served, alpn: &[u8]) -> tokio_rustls::client::TlsStream<TcpStream> {
-    use rustls::pki_types::pem::PemObject;
-    let mut roots = rustls::RootCertStore::empty();
-    let pem = served.cert_pem.as_ref().unwrap();
-    for cert in rustls::pki_types::CertificateDer::pem_slice_iter(pem.as_bytes()) {
-        roots.add(cert.unwrap()).unwrap();
-    }
-    let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let mut config = rustls::ClientConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()
-        .unwrap()
-        .with_root_certificates(roots)
-        .with_no_client_auth();
-    config.alpn_protocols = vec![alpn.to_vec()];
-    let connector = tokio_rustls::TlsConnector::from(Arc::new(config));
-    let tcp = TcpStream::connect(served.addr).await.unwrap();
-    let name = rustls::pki_types::ServerName::try_from("localhost").unwrap();
-    connector.connect(name, tcp).await.unwrap()
+    common::tls_connect(served.addr, served.cert_pem.as_ref().unwrap(), alpn).await
 }
 
 /// Requests sent one after another on `stream` in one write, the last closing the

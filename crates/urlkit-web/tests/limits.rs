@@ -4,6 +4,8 @@
 //! uploads, bodies announced too large refused at once, the rate limit per client,
 //! `Allow` on 405 and compressed assets.
 
+mod common;
+
 use reqwest::multipart::{Form, Part};
 use reqwest::StatusCode;
 use serde_json::Value;
@@ -141,23 +143,8 @@ impl Server {
 
     /// A TLS connection to the server, handshake done.
     async fn tls_connect(&self) -> tokio_rustls::client::TlsStream<TcpStream> {
-        use rustls::pki_types::pem::PemObject;
-        let mut roots = rustls::RootCertStore::empty();
         let pem = self.cert_pem.as_ref().unwrap();
-        for cert in rustls::pki_types::CertificateDer::pem_slice_iter(pem.as_bytes()) {
-            roots.add(cert.unwrap()).unwrap();
-        }
-        let provider = Arc::new(rustls::crypto::ring::default_provider());
-        let mut config = rustls::ClientConfig::builder_with_provider(provider)
-            .with_safe_default_protocol_versions()
-            .unwrap()
-            .with_root_certificates(roots)
-            .with_no_client_auth();
-        config.alpn_protocols = vec![b"http/1.1".to_vec()];
-        let connector = tokio_rustls::TlsConnector::from(Arc::new(config));
-        let tcp = TcpStream::connect(self.addr).await.unwrap();
-        let name = rustls::pki_types::ServerName::try_from("localhost").unwrap();
-        connector.connect(name, tcp).await.unwrap()
+        common::tls_connect(self.addr, pem, b"http/1.1").await
     }
 }
 
