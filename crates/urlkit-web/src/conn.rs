@@ -24,6 +24,8 @@ use axum::response::Response;
 use axum::Router;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use hyper_util::server::conn::auto::Builder;
+use hyper_util::server::graceful::Watcher;
 use std::convert::Infallible;
 use std::future::Future;
 use std::net::SocketAddr;
@@ -105,6 +107,12 @@ impl Activity {
         self.started_a_request.store(true, Ordering::Relaxed);
         self.in_flight.fetch_add(1, Ordering::Relaxed);
         RequestGuard(Arc::clone(self))
+    }
+
+    /// A request answered as soon as it was read: begun and ended at once.
+    fn answered_at_once(&self) {
+        self.started_a_request.store(true, Ordering::Relaxed);
+        self.touch();
     }
 }
 
@@ -296,7 +304,7 @@ pub async fn serve_connections_with(
     metrics: Arc<Metrics>,
     shutdown: impl Future<Output = ()>,
 ) {
-    let mut builder = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new());
+    let mut builder = Builder::new(TokioExecutor::new());
     builder
         .http1()
         .timer(TokioTimer::new())
@@ -380,48 +388,36 @@ pub async fn serve_connections_with(
                 metrics: Arc::clone(&metrics),
             };
             let served = async {
-                // Requests `fast` answers are answered before hyper takes the connection.
-                macro_rules! serve {
-                    ($io:expr) => {{
-                        let io = $io;
-                        match &fast {
-                            None => {
-                                let connection = builder
-                                    .serve_connection_with_upgrades(TokioIo::new(io), service);
-                                watcher.watch(connection.into_owned()).await
-                            }
-                            Some(fast) => {
-                                let answered = fast_http1::answer_while_fast(
-                                    io,
-                                    fast.as_ref(),
-                                    &activity,
-                                    &mut closing,
-                                )
-                                .await;
-                                match answered {
-                                    Ok(fast_http1::Ended::HandedOver(io)) => {
-                                        let connection = builder.serve_connection_with_upgrades(
-                                            TokioIo::new(io),
-                                            service,
-                                        );
-                                        watcher.watch(connection.into_owned()).await
-                                    }
-                                    Ok(fast_http1::Ended::Closed) => Ok(()),
-                                    Err(e) => Err(e.into()),
-                                }
-                            }
-                        }
-                    }};
-                }
+                let fast = fast.as_deref();
                 match acceptor {
-                    None => serve!(io),
+                    None => {
+                        serve(
+                            io,
+                            fast,
+                            &builder,
+                            service,
+                            watcher,
+                            &activity,
+                            &mut closing,
+                        )
+                        .await
+                    }
                     Some(acceptor) => {
                         let handshake =
                             tokio::time::timeout(limits.header_timeout, acceptor.accept(io));
                         let Ok(Ok(stream)) = handshake.await else {
                             return Ok(());
                         };
-                        serve!(stream)
+                        serve(
+                            stream,
+                            fast,
+                            &builder,
+                            service,
+                            watcher,
+                            &activity,
+                            &mut closing,
+                        )
+                        .await
                     }
                 }
             };
@@ -446,6 +442,44 @@ pub async fn serve_connections_with(
             tracing::warn!("requests still in flight after {:?}; stopping anyway", limits.shutdown_grace);
         },
     }
+}
+
+/// Serves one connection: the requests `fast` answers as they come (see [`fast_http1`]),
+/// then, from the first it does not, hyper and the router.
+async fn serve<I>(
+    io: I,
+    fast: Option<&dyn FastPath>,
+    builder: &Builder<TokioExecutor>,
+    service: RequestService,
+    watcher: Watcher,
+    activity: &Activity,
+    closing: &mut tokio::sync::watch::Receiver<bool>,
+) -> Result<(), Box<dyn std::error::Error + Send + Sync>>
+where
+    I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
+    let Some(fast) = fast else {
+        return serve_with_hyper(io, builder, service, watcher).await;
+    };
+    match fast_http1::answer_while_fast(io, fast, activity, closing).await? {
+        fast_http1::Ended::HandedOver(io) => serve_with_hyper(io, builder, service, watcher).await,
+        fast_http1::Ended::Closed => Ok(()),
+    }
+}
+
+/// Serves a connection with hyper and the router, HTTP/1 or HTTP/2, until it ends or
+/// shutdown's grace is over.
+async fn serve_with_hyper<I>(
+    io: I,
+    builder: &Builder<TokioExecutor>,
+    service: RequestService,
+    watcher: Watcher,
+) -> Result<(), Box<dyn std::error::Error + Send + Sync>>
+where
+    I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
+    let connection = builder.serve_connection_with_upgrades(TokioIo::new(io), service);
+    watcher.watch(connection.into_owned()).await
 }
 
 /// A connection's place under the cap, and in the count of open connections.
@@ -479,8 +513,7 @@ impl hyper::service::Service<Request<Incoming>> for RequestService {
         if let Some(fast) = &self.fast {
             if let Some(response) = fast.answer(request.method(), request.uri(), request.headers())
             {
-                // Begun and ended at once.
-                drop(self.activity.begin_request());
+                self.activity.answered_at_once();
                 return Answering::Now(Some(response.map(|body| Reply::Whole(Some(body)))));
             }
         }

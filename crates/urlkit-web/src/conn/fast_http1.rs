@@ -15,7 +15,6 @@ use bytes::{Buf, Bytes, BytesMut};
 use std::io;
 use std::mem::MaybeUninit;
 use std::pin::Pin;
-use std::sync::Arc;
 use std::task::{Context, Poll};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
 
@@ -50,19 +49,19 @@ impl Span {
     }
 }
 
-/// A request head this path takes, parsed.
+/// A request head this path takes, parsed (its header fields apart: see [`parse_head`]).
 struct Head {
     /// Its length in the bytes read.
     length: usize,
     method: Method,
     target: Span,
-    headers: Vec<(Span, Span)>,
     /// `Connection: close`.
     close: bool,
 }
 
-/// The next request in `read`: `Ok(None)` when its head has not all arrived, `Err(())`
-/// when it is not one this path takes.
+/// The next request in `read`, with its header fields' names and values in `headers`:
+/// `Ok(None)` when its head has not all arrived, `Err(())` when it is not one this path
+/// takes.
 fn parse_head(read: &[u8], headers: &mut Vec<(Span, Span)>) -> Result<Option<Head>, ()> {
     let mut fields = [const { MaybeUninit::<httparse::Header<'_>>::uninit() }; MOST_HEADERS];
     let mut request = httparse::Request::new(&mut []);
@@ -104,7 +103,6 @@ fn parse_head(read: &[u8], headers: &mut Vec<(Span, Span)>) -> Result<Option<Hea
         length,
         method,
         target,
-        headers: std::mem::take(headers),
         close,
     }))
 }
@@ -114,7 +112,7 @@ fn parse_head(read: &[u8], headers: &mut Vec<(Span, Span)>) -> Result<Option<Hea
 pub(super) async fn answer_while_fast<I>(
     mut io: I,
     fast: &dyn FastPath,
-    activity: &Arc<Activity>,
+    activity: &Activity,
     closing: &mut tokio::sync::watch::Receiver<bool>,
 ) -> io::Result<Ended<I>>
 where
@@ -124,12 +122,12 @@ where
     let mut shutting_down = std::pin::pin!(closing.changed());
     let mut read = BytesMut::with_capacity(8 * 1024);
     let mut written = Vec::with_capacity(1024);
-    let mut spans = Vec::new();
+    let mut fields = Vec::new();
     loop {
         let mut close = false;
         let mut handing_over = false;
         while !read.is_empty() {
-            let head = match parse_head(&read, &mut spans) {
+            let head = match parse_head(&read, &mut fields) {
                 Ok(Some(head)) => head,
                 Ok(None) => {
                     handing_over = read.len() > MOST_HEAD_BYTES;
@@ -141,25 +139,22 @@ where
                 }
             };
             let bytes = read.split_to(head.length).freeze();
-            let Some(answer) = answer(&bytes, &head, fast) else {
+            let Some(answer) = answer(&bytes, &head, &fields, fast) else {
                 // Back in front of the rest, for hyper to read.
                 let mut rest = BytesMut::with_capacity(bytes.len() + read.len());
                 rest.extend_from_slice(&bytes);
                 rest.extend_from_slice(&read);
                 read = rest;
-                spans = head.headers;
                 handing_over = true;
                 break;
             };
-            spans = head.headers;
             write_answer(
                 &answer,
                 head.method == Method::HEAD,
                 head.close,
                 &mut written,
             );
-            // Begun and ended at once.
-            drop(activity.begin_request());
+            activity.answered_at_once();
             if head.close {
                 close = true;
                 break;
@@ -193,13 +188,18 @@ where
     }
 }
 
-/// `fast`'s answer to the request `head` parsed from `bytes`; `None` when it passes the
-/// request on or hyper would refuse its target or a header.
-fn answer(bytes: &Bytes, head: &Head, fast: &dyn FastPath) -> Option<Response<Bytes>> {
+/// `fast`'s answer to the request `head` with header `fields`, parsed from `bytes`; `None`
+/// when it passes the request on or hyper would refuse its target or a header.
+fn answer(
+    bytes: &Bytes,
+    head: &Head,
+    fields: &[(Span, Span)],
+    fast: &dyn FastPath,
+) -> Option<Response<Bytes>> {
     let target = bytes.slice(head.target.start..head.target.end);
     let uri = Uri::from_maybe_shared(target).ok()?;
-    let mut headers = HeaderMap::with_capacity(head.headers.len());
-    for (name, value) in &head.headers {
+    let mut headers = HeaderMap::with_capacity(fields.len());
+    for (name, value) in fields {
         let name = HeaderName::from_bytes(&bytes[name.start..name.end]).ok()?;
         let value = HeaderValue::from_maybe_shared(bytes.slice(value.start..value.end)).ok()?;
         headers.append(name, value);
@@ -344,7 +344,7 @@ mod tests {
         assert_eq!(head.method, Method::GET);
         assert_eq!(&get[head.target.start..head.target.end], b"/a?b");
         assert_eq!(head.length, get.len() - b"GET /next".len());
-        assert_eq!(head.headers.len(), 2);
+        assert_eq!(spans.len(), 2);
         assert!(!head.close);
         let close = b"HEAD / HTTP/1.1\r\nConnection: Close\r\n\r\n";
         assert!(parse_head(close, &mut spans).unwrap().unwrap().close);

@@ -404,22 +404,35 @@ impl PlainLines {
     /// The fast path for per-line decoding with `options`: decoding to UTF-8 text, or to
     /// text in the charset `auto` detects line by line.
     pub(crate) fn for_options(options: &DecodeOptions) -> Option<Self> {
-        if options.charset == CharsetChoice::Auto {
-            let mut lines = Self::with_plain(options, PlainUtf8::for_entries(&as_utf8(options))?)?;
+        Self::with_kernels(options, kernel::kernels())
+    }
+
+    /// [`for_options`](Self::for_options) with these vector loops.
+    fn with_kernels(options: &DecodeOptions, kernels: &'static Kernels) -> Option<Self> {
+        let auto = options.charset == CharsetChoice::Auto;
+        // With `auto`, the lines that settle as UTF-8 are decoded as in UTF-8.
+        let utf8;
+        let entries = if auto {
+            utf8 = as_utf8(options);
+            &utf8
+        } else {
+            options
+        };
+        let mut plain = PlainUtf8::with_kernels(entries, kernels)?;
+        // A run stopped by bytes that are not UTF-8 keeps what its group decoded after
+        // them; with `auto` such a line's charset is detected on its own.
+        plain.carry = !auto;
+        let mut lines = Self::with_plain(options, plain)?;
+        if auto {
             lines.detect = Some(options.ranking);
             lines.text = options.text;
-            lines.whole = WholeUtf8::for_options(&as_utf8(options));
-            return Some(lines);
         }
-        let mut plain = PlainUtf8::for_entries(options)?;
-        plain.carry = true;
-        let mut lines = Self::with_plain(options, plain)?;
-        lines.whole = WholeUtf8::for_options(options);
+        lines.whole = WholeUtf8::with_kernels(entries, kernels);
         Some(lines)
     }
 
     /// [`for_options`](Self::for_options) with the fast path for entries given.
-    pub(crate) fn with_plain(options: &DecodeOptions, plain: PlainUtf8) -> Option<Self> {
+    fn with_plain(options: &DecodeOptions, plain: PlainUtf8) -> Option<Self> {
         options.per_line.then(|| PlainLines {
             plain,
             detect: None,
@@ -1155,17 +1168,7 @@ mod tests {
         cuts: &[usize],
     ) -> (Vec<u8>, Vec<crate::Diagnostic>) {
         let mut framing = Framing::new(EntryDecoder::new(options), true, options.newline);
-        let mut lines = kernels.map(|kernels| {
-            let mut plain = PlainUtf8::with_kernels(&as_utf8(options), kernels).unwrap();
-            plain.carry = options.charset != CharsetChoice::Auto;
-            let mut lines = PlainLines::with_plain(options, plain).unwrap();
-            if options.charset == CharsetChoice::Auto {
-                lines.detect = Some(options.ranking);
-                lines.text = options.text;
-            }
-            lines.whole = WholeUtf8::with_kernels(&as_utf8(options), kernels);
-            lines
-        });
+        let mut lines = kernels.map(|kernels| PlainLines::with_kernels(options, kernels).unwrap());
         let (mut out, mut diagnostics) = (Vec::new(), Diagnostics::new());
         let mut start = 0;
         for &cut in cuts.iter().chain([&input.len()]) {

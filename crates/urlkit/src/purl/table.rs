@@ -179,16 +179,18 @@ impl Table {
 
     /// Where the record named `name` (in normal form) lies.
     fn position(&self, name: &str) -> Option<usize> {
-        let hash = self.hasher.hash_one(name);
-        self.index
-            .find(hash, |&at| self.slots[at].name.as_str() == name)
-            .copied()
+        self.position_in(&self.index, name)
     }
 
     /// Where the partial record named `name` (in normal form) lies.
     fn partial_position(&self, name: &str) -> Option<usize> {
+        self.position_in(&self.partials, name)
+    }
+
+    /// Where the record named `name` lies, among the positions `index` holds.
+    fn position_in(&self, index: &hashbrown::HashTable<usize>, name: &str) -> Option<usize> {
         let hash = self.hasher.hash_one(name);
-        self.partials
+        index
             .find(hash, |&at| self.slots[at].name.as_str() == name)
             .copied()
     }
