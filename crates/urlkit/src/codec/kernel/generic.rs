@@ -7,7 +7,7 @@
 
 use super::raw::{commit, store_expanded};
 use super::vector::{Mask, Vector};
-use super::{needs_attention, portable, ByteClass, EscapeTable, HIGH_NIBBLE_BITS};
+use super::{needs_attention, ByteClass, EscapeTable, HIGH_NIBBLE_BITS};
 
 /// A [`ByteClass`] as two vector tables.
 #[derive(Clone, Copy)]
@@ -35,6 +35,10 @@ impl<V: Vector> Lookup<V> {
 }
 
 /// The index of the first byte of `input` in `class`, or the input's length.
+///
+/// The last bytes, fewer than a vector, are looked at with vector loads too: the input's
+/// last vector again (its lanes already looked at ignored), or, in an input shorter than
+/// a vector, a copy on the stack whose lanes past the input are ignored.
 #[inline(always)]
 pub(super) fn first_member<V: Vector>(input: &[u8], class: &ByteClass) -> usize {
     let lookup = Lookup::<V>::new(class);
@@ -46,7 +50,24 @@ pub(super) fn first_member<V: Vector>(input: &[u8], class: &ByteClass) -> usize 
         }
         i += V::LANES;
     }
-    i + portable::first_member(&input[i..], class)
+    if i == input.len() {
+        return i;
+    }
+    let (start, found) = if let Some(last) = input.len().checked_sub(V::LANES) {
+        let seen = V::Mask::first_lanes(i - last);
+        (last, lookup.members(V::load_at(input, last)).without(seen))
+    } else {
+        const { assert!(V::LANES <= TAIL_ROOM) };
+        let mut copy = [0; TAIL_ROOM];
+        copy_short(input, &mut copy);
+        let inside = V::Mask::first_lanes(input.len());
+        (0, lookup.members(V::load_at(&copy, 0)).and(inside))
+    };
+    if found.any() {
+        start + found.first()
+    } else {
+        input.len()
+    }
 }
 
 /// Appends `input` to `out` escaped by `table`, a vector at a time: copied when every
@@ -112,34 +133,20 @@ fn attention<V: Vector>(values: V) -> V {
     control.or(delete).or(percent.or(bidi_lead))
 }
 
-/// Decodes the escapes that start at `at`, one after the other, up to
-/// [`Vector::ESCAPES`]: how many are valid and need no attention, in a row, and their
-/// values (for [`Vector::store_escapes`]).
-#[inline(always)]
-fn escapes<V: Vector>(input: &[u8], at: usize) -> (usize, V) {
-    let [percent, high, low] = V::escape_parts(input, at);
-    let (high, high_ok) = hex_values(high);
-    let (low, low_ok) = hex_values(low);
-    let valid = percent.eq(V::splat(b'%')).and(high_ok).and(low_ok);
-    let values = high.shift_left_4().or(low);
-    let found = V::escape_order(valid.mask()).leading();
-    let flagged = V::escape_order(attention(values).mask()).first();
-    (found.min(flagged), values)
-}
-
-/// Room for the last bytes of an input, fewer than a vector, and the `%` padding after
-/// them that lets [`decode_span`] finish them with vector loads (see [`span_blocks`]).
+/// Room for the last bytes of an input, fewer than a vector and two, and the `%` padding
+/// after them that lets [`decode_span`] finish them with vector loads (see
+/// [`span_blocks`]).
 const TAIL_ROOM: usize = 128;
 
-/// [`Kernels::decode_span`](super::Kernels::decode_span): copies the literals a vector at
-/// a time, decodes escapes [`Vector::ESCAPES`] at a time (one at a time near the end of
-/// the input), and stops where the reference stops.
+/// [`Kernels::decode_span`](super::Kernels::decode_span): a vector of input at a time,
+/// copied as it is when it holds no byte of `stops`, else decoded whole, without a branch
+/// per escape (see [`span_blocks`]); stops where the reference stops.
 ///
-/// The last bytes of the input, fewer than a vector, are copied into a buffer on the
-/// stack with `%` bytes after them and decoded there by the same loop: `%` never continues
-/// an escape (it is not a hex digit), so the loop stops at the padding at the latest,
-/// exactly where the reference stops at the input's end, and a short input (a column's
-/// row, the span between two findings) never goes byte by byte.
+/// The last bytes of the input, fewer than a vector and two, are copied into a buffer on
+/// the stack with `%` bytes after them and decoded there by the same loop: `%` never
+/// continues an escape (it is not a hex digit), so the loop stops at the padding at the
+/// latest, exactly where the reference stops at the input's end, and a short input (a
+/// column's row, the span between two findings) never goes byte by byte.
 #[inline(always)]
 pub(super) fn decode_span<V: Vector>(input: &[u8], stops: &ByteClass, out: &mut Vec<u8>) -> usize {
     debug_assert!(stops.contains(b'%'), "the padding must stop the loop");
@@ -152,19 +159,9 @@ pub(super) fn decode_span<V: Vector>(input: &[u8], stops: &ByteClass, out: &mut 
     if rest.is_empty() {
         return i;
     }
-    // Room for the loop to load a whole vector, or a batch of escapes, at any byte of
-    // the rest and at the first byte of the padding.
-    const {
-        assert!(
-            V::LANES - 1
-                + if V::LANES > V::ESCAPE_WINDOW {
-                    V::LANES
-                } else {
-                    V::ESCAPE_WINDOW
-                }
-                <= TAIL_ROOM
-        )
-    };
+    // Room for the loop to load a vector and the two bytes after it at any byte of the
+    // rest and at the first byte of the padding.
+    const { assert!(2 * (V::LANES + 2) <= TAIL_ROOM) };
     let mut padded = [b'%'; TAIL_ROOM];
     copy_short(rest, &mut padded);
     let taken = match span_blocks::<V>(&padded, lookup, out) {
@@ -200,7 +197,17 @@ fn copy_short(from: &[u8], to: &mut [u8; TAIL_ROOM]) {
 
 /// The loop of [`decode_span`] over whole vectors of `input`: `Err` with the offset where
 /// it stopped before a byte it leaves to the caller, or `Ok` with the offset of the last
-/// bytes, fewer than a vector, that it did not reach.
+/// bytes, fewer than a vector and two, that it did not reach.
+///
+/// A vector with no byte of `stops` is copied as it is. Any other is decoded whole: the
+/// escapes in it (a `%` and two hex digits, read from the vectors one and two bytes on, so
+/// an escape in the last two lanes takes its digits from beyond the vector) replaced by
+/// their values, `+` by a space when `stops` holds it, the other bytes of `stops` and the
+/// escapes' digits dropped, and the lanes kept written one after the other
+/// ([`Vector::store_kept`]). It ends before the first `%` that does not start a valid
+/// escape or whose value needs attention. Vectors follow one another every `LANES` bytes
+/// with no branch on where the escapes fall: the digits an escape took from beyond its
+/// vector are dropped from the next.
 #[inline(always)]
 fn span_blocks<V: Vector>(
     input: &[u8],
@@ -211,67 +218,81 @@ fn span_blocks<V: Vector>(
     // Output bytes written past `out.len()`; never more than `i`.
     let mut written = 0;
     let mut i = 0;
-    while i + V::LANES <= input.len() {
+    // The first lanes of this vector that are the digits of an escape the vector before
+    // decoded (lane 0, or lanes 0 and 1).
+    let mut carried = V::Mask::first_lanes(0);
+    while i + V::LANES + 2 <= input.len() {
         let v = V::load_at(input, i);
         let stop = lookup.members(v);
-        // SAFETY: `written + LANES <= i + LANES <= input.len()`, within the reserve.
-        unsafe { v.store(out, written) };
-        if !stop.any() {
+        if !stop.or(carried).any() {
+            // SAFETY: `written + LANES <= i + LANES <= input.len()`, within the reserve.
+            unsafe { v.store(out, written) };
             written += V::LANES;
             i += V::LANES;
             continue;
         }
-        let run = stop.first();
-        written += run;
-        i += run;
-        match input[i] {
-            b'%' => loop {
-                if input.get(i) != Some(&b'%') {
-                    break;
-                }
-                if i + V::ESCAPE_WINDOW > input.len() {
-                    // Too near the end for a batch of escapes: one at a time, as the
-                    // reference does, so every turn of the outer loop moves on.
-                    match portable::escape_at(&input[i..]) {
-                        Some(value) if !needs_attention(value) => {
-                            // SAFETY: `written + LANES <= i + LANES < input.len() + LANES`,
-                            // within the reserve.
-                            unsafe { V::splat(value).store(out, written) };
-                            written += 1;
-                            i += 3;
-                            continue;
-                        }
-                        _ => {
-                            // SAFETY: every byte up to `written` was stored above.
-                            unsafe { commit(out, written) };
-                            return Err(i);
-                        }
-                    }
-                }
-                let (taken, values) = escapes::<V>(input, i);
-                if taken == 0 {
-                    // SAFETY: every byte up to `written` was stored above.
-                    unsafe { commit(out, written) };
-                    return Err(i);
-                }
-                // SAFETY: `written + LANES <= i + LANES <= input.len() + LANES`, within the
-                // reserve.
-                unsafe { V::store_escapes(values, taken, out, written) };
-                written += taken;
-                i += 3 * taken;
-                if taken < V::ESCAPES {
-                    break;
-                }
-            },
-            b'+' => {
-                // SAFETY: `written + LANES <= i + LANES`, within the reserve.
-                unsafe { V::splat(b' ').store(out, written) };
-                written += 1;
-                i += 1;
+        if stop.count() == 1 && !carried.any() {
+            let at = stop.first();
+            if !matches!(input[i + at], b'%' | b'+') {
+                // One byte to drop (a line break): the bytes before it are copied, and the
+                // next vector starts after it.
+                // SAFETY: `written + LANES <= i + LANES <= input.len()`, within the reserve.
+                unsafe { v.store(out, written) };
+                written += at;
+                i += at + 1;
+                continue;
             }
-            _ => i += 1,
         }
+        let is_percent = v.eq(V::splat(b'%'));
+        let percent = stop.and(is_percent.mask());
+        let is_plus = v.eq(V::splat(b'+'));
+        let plus = stop.and(is_plus.mask());
+        let dropped = stop.without(percent).without(plus);
+        let spaces = if plus.any() {
+            is_plus.select(V::splat(b' '), v)
+        } else {
+            v
+        };
+        if !percent.any() {
+            // Whitespace to drop, `+` to turn into spaces, digits carried: no escape.
+            let keep = V::Mask::first_lanes(V::LANES).without(dropped.or(carried));
+            // SAFETY: `written + LANES <= i + LANES <= input.len()`, within the reserve.
+            written += unsafe { spaces.store_kept(keep, out, written) };
+            carried = V::Mask::first_lanes(0);
+            i += V::LANES;
+            continue;
+        }
+        let (high, high_ok) = hex_values(V::load_at(input, i + 1));
+        let (low, low_ok) = hex_values(V::load_at(input, i + 2));
+        let values = high.shift_left_4().or(low);
+        let is_valid = high_ok.and(low_ok);
+        // An escape starts in each lane holding a `%` followed by two hex digits whose
+        // value needs no attention.
+        let valid = percent.and(is_valid.mask());
+        let escape = valid.without(attention(values).mask());
+        // The vector ends before the first `%` that starts no such escape. Digits are
+        // never a `%`, so that `%` is no escape's digit.
+        let cut = percent.without(escape).first();
+        let inside = V::Mask::first_lanes(cut);
+        let digits = escape.later(1).or(escape.later(2)).or(carried);
+        let keep = inside.without(digits).without(dropped);
+        let decoded = is_percent.and(is_valid).select(values, spaces);
+        // SAFETY: `written + LANES <= i + LANES <= input.len()`, within the reserve.
+        written += unsafe { decoded.store_kept(keep, out, written) };
+        if cut < V::LANES {
+            // SAFETY: every byte up to `written` was stored above.
+            unsafe { commit(out, written) };
+            return Err(i + cut);
+        }
+        // An escape in the next to last lane takes the next vector's first byte, one in
+        // the last lane its first two.
+        carried = escape
+            .earlier(V::LANES - 2)
+            .or(escape.earlier(V::LANES - 1));
+        i += V::LANES;
     }
+    // The digits the last vector took from beyond it are taken too.
+    i += carried.count();
     // SAFETY: every byte up to `written` was stored above.
     unsafe { commit(out, written) };
     Ok(i)

@@ -302,7 +302,8 @@ pub(crate) struct Kernels {
     /// [`escape_into`].
     pub(crate) escape: fn(&[u8], &EscapeTable, &mut Vec<u8>),
     /// [`decode_span_flagging`] without flagging: it stops before every escape that needs
-    /// attention.
+    /// attention. The vector kernels run whole vectors up to the input's end (its last
+    /// bytes in a padded copy on the stack), so a short input never goes byte by byte.
     pub(crate) decode_span: fn(&[u8], &ByteClass, &mut Vec<u8>) -> usize,
     /// [`decode_span_flagging`], where it does better than `decode_span`.
     pub(crate) decode_span_flagging: Option<DecodeSpanFlagging>,

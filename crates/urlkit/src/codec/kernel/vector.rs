@@ -20,10 +20,6 @@
 pub(super) unsafe trait Vector: Copy {
     /// Bytes in a vector.
     const LANES: usize;
-    /// Escapes [`escape_parts`](Vector::escape_parts) takes apart at once.
-    const ESCAPES: usize;
-    /// Input bytes [`escape_parts`](Vector::escape_parts) reads.
-    const ESCAPE_WINDOW: usize;
     /// A bit set per lane, as comparisons give it.
     type Mask: Mask;
 
@@ -78,32 +74,12 @@ pub(super) unsafe trait Vector: Copy {
     /// `out.len() + offset + 3 * LANES <= out.capacity()`.
     unsafe fn store_escaped(out: &mut Vec<u8>, offset: usize, high: Self, low: Self);
 
-    /// The [`ESCAPES`](Vector::ESCAPES) escapes that may start at `at`, one after the
-    /// other, taken apart: their first bytes, their second and their third, each in a
-    /// vector (in the lanes that [`escape_order`](Vector::escape_order) reads; the other
-    /// lanes are zero). `at + ESCAPE_WINDOW <= input.len()` is checked.
-    fn escape_parts(input: &[u8], at: usize) -> [Self; 3];
-    /// A mask over the lanes of [`escape_parts`](Vector::escape_parts), rearranged so that
-    /// lane `k` stands for escape `k`, with no lanes set past the last escape. As it is
-    /// when escape `k` is in lane `k`, unless implemented.
-    #[inline(always)]
-    fn escape_order(mask: Self::Mask) -> Self::Mask {
-        mask
-    }
-    /// Writes the first `count` decoded escapes (the lanes of `values` that
-    /// [`escape_order`](Vector::escape_order) reads) at `out`'s spare capacity plus
-    /// `offset`, possibly with bytes after them.
-    ///
-    /// A plain [`store`](Vector::store), unless implemented.
+    /// Writes the lanes of `self` set in `keep`, in order, at `out`'s spare capacity
+    /// plus `offset`, possibly with bytes after them; returns how many it kept.
     ///
     /// # Safety
     /// `out.len() + offset + LANES <= out.capacity()`.
-    #[inline(always)]
-    unsafe fn store_escapes(values: Self, count: usize, out: &mut Vec<u8>, offset: usize) {
-        let _ = count;
-        // SAFETY: the caller guarantees room for `LANES` bytes.
-        unsafe { values.store(out, offset) }
-    }
+    unsafe fn store_kept(self, keep: Self::Mask, out: &mut Vec<u8>, offset: usize) -> usize;
 }
 
 /// Implements [`Vector`] methods that are one intrinsic on two vectors (`and => vandq_u8`),
@@ -130,8 +106,22 @@ pub(super) trait Mask: Copy {
     fn all(self) -> bool;
     /// The first lane set; at least the number of lanes when none is.
     fn first(self) -> usize;
-    /// How many lanes are set before the first that is not.
-    fn leading(self) -> usize;
+    /// How many lanes are set.
+    fn count(self) -> usize;
+    /// The first `count` lanes (every lane when `count` is the number of lanes or more).
+    fn first_lanes(count: usize) -> Self;
+    /// The lanes set in both.
+    fn and(self, other: Self) -> Self;
+    /// The lanes set in either.
+    fn or(self, other: Self) -> Self;
+    /// The lanes set in `self` and not in `other`.
+    fn without(self, other: Self) -> Self;
+    /// Every lane moved `by` lanes on (lane `k` to lane `k + by`), those moved past the
+    /// last dropped.
+    fn later(self, by: usize) -> Self;
+    /// Every lane moved `by` lanes back (lane `k` to lane `k - by`), those moved before
+    /// the first dropped.
+    fn earlier(self, by: usize) -> Self;
 }
 
 /// A mask as the bits of an integer, `STRIDE` bits a lane (all set or all clear), lane 0
@@ -165,7 +155,63 @@ impl<const LANES: u32, const STRIDE: u32> Mask for Lanes<LANES, STRIDE> {
     }
 
     #[inline(always)]
-    fn leading(self) -> usize {
-        ((!self.0).trailing_zeros() / STRIDE) as usize
+    fn count(self) -> usize {
+        (self.0.count_ones() / STRIDE) as usize
+    }
+
+    #[inline(always)]
+    fn first_lanes(count: usize) -> Self {
+        if count >= LANES as usize {
+            Lanes(Self::FULL)
+        } else {
+            Lanes((1 << (count as u32 * STRIDE)) - 1)
+        }
+    }
+
+    #[inline(always)]
+    fn and(self, other: Self) -> Self {
+        Lanes(self.0 & other.0)
+    }
+
+    #[inline(always)]
+    fn or(self, other: Self) -> Self {
+        Lanes(self.0 | other.0)
+    }
+
+    #[inline(always)]
+    fn without(self, other: Self) -> Self {
+        Lanes(self.0 & !other.0)
+    }
+
+    #[inline(always)]
+    fn later(self, by: usize) -> Self {
+        Lanes(self.0 << (by as u32 * STRIDE) & Self::FULL)
+    }
+
+    #[inline(always)]
+    fn earlier(self, by: usize) -> Self {
+        Lanes(self.0 >> (by as u32 * STRIDE))
     }
 }
+
+/// For each set of eight lanes to keep (bit `k` for lane `k`): the indices of the kept
+/// lanes in order, as the bytes of a `u64` from the lowest, then `0x80` (a shuffle index
+/// that gives zero). The shuffle tables of [`Vector::store_kept`].
+pub(super) static KEPT_LANES: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut keep = 0;
+    while keep < 256 {
+        let mut indices = [0x80u8; 8];
+        let (mut lane, mut kept) = (0, 0);
+        while lane < 8 {
+            if keep >> lane & 1 == 1 {
+                indices[kept] = lane as u8;
+                kept += 1;
+            }
+            lane += 1;
+        }
+        table[keep] = u64::from_le_bytes(indices);
+        keep += 1;
+    }
+    table
+};

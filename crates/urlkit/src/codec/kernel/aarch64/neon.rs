@@ -1,12 +1,12 @@
-//! 128-bit NEON kernels: `tbl` does the nibble-table lookups, and the interleaving loads
-//! and stores (`ld3`/`st3`) take escapes apart and put them together three bytes a lane,
-//! sixteen escapes at a time.
+//! 128-bit NEON kernels: `tbl` does the nibble-table lookups and gathers the bytes a
+//! decoded vector keeps, and the interleaving store (`st3`) puts escapes together three
+//! bytes a lane, sixteen escapes at a time.
 //!
 //! Everything here is reached only through [`KERNELS`], which `available` hands out after
 //! checking that the processor has NEON.
 
 use super::super::generic::vector_kernels;
-use super::super::vector::{lane_wise, Lanes, Vector};
+use super::super::vector::{lane_wise, Lanes, Vector, KEPT_LANES};
 use core::arch::aarch64::*;
 
 vector_kernels!(name: "neon", vector: Neon, feature: "neon");
@@ -29,9 +29,6 @@ fn load(bytes: &[u8; 16]) -> uint8x16_t {
 // (see the type).
 unsafe impl Vector for Neon {
     const LANES: usize = 16;
-    const ESCAPES: usize = 16;
-    /// Sixteen escapes of three bytes, taken apart by `ld3`.
-    const ESCAPE_WINDOW: usize = 48;
     /// A nibble a lane, as `shrn` narrows a comparison.
     type Mask = Lanes<16, 4>;
 
@@ -118,11 +115,34 @@ unsafe impl Vector for Neon {
     }
 
     #[inline(always)]
-    fn escape_parts(input: &[u8], at: usize) -> [Self; 3] {
-        let bytes: &[u8; 48] = input[at..at + 48].try_into().unwrap_or(&[0; 48]);
-        // SAFETY: the processor has NEON (see the type); reads exactly the 48 bytes of
-        // `bytes`.
-        let parts = unsafe { vld3q_u8(bytes.as_ptr()) };
-        [Neon(parts.0), Neon(parts.1), Neon(parts.2)]
+    unsafe fn store_kept(self, keep: Self::Mask, out: &mut Vec<u8>, offset: usize) -> usize {
+        let first = lane_bits(keep.0 as u32);
+        let second = lane_bits((keep.0 >> 32) as u32);
+        let first_count = first.count_ones() as usize;
+        // The second half's indices point into the vector's upper eight bytes.
+        let indices = [
+            KEPT_LANES[first],
+            KEPT_LANES[second] | 0x0808_0808_0808_0808,
+        ];
+        // SAFETY: the processor has NEON (see the type); `indices` is 16 bytes; the caller
+        // guarantees room for 16 bytes at `offset`, and the second store of 8 starts at
+        // most 8 on.
+        unsafe {
+            let gathered = vqtbl1q_u8(self.0, vld1q_u8(indices.as_ptr().cast()));
+            let dst = out.as_mut_ptr().add(out.len() + offset);
+            vst1_u8(dst, vget_low_u8(gathered));
+            vst1_u8(dst.add(first_count), vget_high_u8(gathered));
+        }
+        first_count + second.count_ones() as usize
     }
+}
+
+/// Eight lanes of a mask as a nibble a lane (as [`Vector::mask`] gives them) turned into a
+/// bit a lane, lane `k` in bit `k`: an index into [`KEPT_LANES`].
+#[inline(always)]
+fn lane_bits(nibbles: u32) -> usize {
+    let bits = nibbles & 0x1111_1111;
+    let pairs = (bits | bits >> 3) & 0x0303_0303;
+    let quads = (pairs | pairs >> 6) & 0x000F_000F;
+    ((quads | quads >> 12) & 0xFF) as usize
 }

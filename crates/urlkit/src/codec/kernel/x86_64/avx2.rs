@@ -1,16 +1,17 @@
-//! 256-bit kernels: AVX2 scans and copies 32 bytes at a time and decodes ten escapes at a
-//! time, five in each 128-bit half; escapes are written with the 128-bit code of `ssse3`,
-//! a half at a time.
+//! 256-bit kernels: AVX2 scans, copies and decodes 32 bytes at a time; the bytes a decoded
+//! vector keeps are gathered, and escapes written, with the 128-bit code of `ssse3`, a
+//! half at a time.
 //!
 //! Everything here is reached only through [`KERNELS`], which `available` hands out after
-//! checking that the processor has AVX2.
+//! checking that the processor has AVX2 and POPCNT (every processor with AVX2 has it; the
+//! count of the bytes a decoded vector keeps is one instruction with it).
 
 use super::super::generic::vector_kernels;
 use super::super::vector::{lane_wise, Lanes, Vector};
 use super::ssse3;
 use core::arch::x86_64::*;
 
-vector_kernels!(name: "avx2", vector: Avx2, feature: "avx2");
+vector_kernels!(name: "avx2", vector: Avx2, feature: "avx2,popcnt");
 
 /// 32 bytes. Private to this module, which makes one only inside the functions of
 /// `KERNELS`, compiled with AVX2 and called only when the processor has it: the ground on
@@ -25,20 +26,10 @@ fn load16(bytes: &[u8; 16]) -> __m128i {
     unsafe { _mm_loadu_si128(bytes.as_ptr().cast()) }
 }
 
-/// The sixteen bytes of `input` from `at`; `at + 16 <= input.len()` is checked.
-#[inline(always)]
-fn load16_at(input: &[u8], at: usize) -> __m128i {
-    let bytes: &[u8; 16] = input[at..at + 16].try_into().unwrap_or(&[0; 16]);
-    load16(bytes)
-}
-
 // SAFETY: `Avx2` is private to this module and made only where the processor has AVX2
 // (see the type).
 unsafe impl Vector for Avx2 {
     const LANES: usize = 32;
-    const ESCAPES: usize = 10;
-    /// Two 16-byte windows of five escapes, at the start and 15 bytes on.
-    const ESCAPE_WINDOW: usize = 31;
     type Mask = Lanes<32, 1>;
 
     #[inline(always)]
@@ -136,37 +127,14 @@ unsafe impl Vector for Avx2 {
     }
 
     #[inline(always)]
-    fn escape_parts(input: &[u8], at: usize) -> [Self; 3] {
-        let first = load16_at(input, at);
-        let second = load16_at(input, at + 15);
-        // SAFETY: the processor has AVX2, hence SSSE3 (see the type).
-        unsafe {
-            let window = _mm256_inserti128_si256(_mm256_castsi128_si256(first), second, 1);
-            let gather = |part: usize| {
-                let indices = _mm256_broadcastsi128_si256(load16(&ssse3::ESCAPE_PARTS[part]));
-                Avx2(_mm256_shuffle_epi8(window, indices))
-            };
-            [gather(0), gather(1), gather(2)]
-        }
-    }
-
-    #[inline(always)]
-    fn escape_order(mask: Self::Mask) -> Self::Mask {
-        // Escapes 0–4 in lanes 0–4, escapes 5–9 in lanes 16–20; the lanes between are
-        // zero, never a valid escape.
-        Lanes(mask.0 & 0x1F | (mask.0 >> 16 & 0x1F) << 5)
-    }
-
-    #[inline(always)]
-    unsafe fn store_escapes(values: Self, count: usize, out: &mut Vec<u8>, offset: usize) {
-        // SAFETY: the processor has AVX2 (see the type); the caller guarantees room for
-        // 32 bytes, and these are 16 at `offset` and 16 at `offset + 5`.
+    unsafe fn store_kept(self, keep: Self::Mask, out: &mut Vec<u8>, offset: usize) -> usize {
+        // SAFETY: the processor has AVX2, hence SSSE3 (see the type); the caller guarantees
+        // room for 32 bytes at `offset`, and the second half's 16 start at most 16 on.
         unsafe {
             let dst = out.as_mut_ptr().add(out.len() + offset);
-            _mm_storeu_si128(dst.cast(), _mm256_castsi256_si128(values.0));
-            if count > 5 {
-                _mm_storeu_si128(dst.add(5).cast(), _mm256_extracti128_si256(values.0, 1));
-            }
+            let first = ssse3::store_kept(_mm256_castsi256_si128(self.0), keep.0, dst);
+            let second = _mm256_extracti128_si256(self.0, 1);
+            first + ssse3::store_kept(second, keep.0 >> 16, dst.add(first))
         }
     }
 }

@@ -13,13 +13,12 @@ pub(crate) fn available() -> Vec<&'static Kernels> {
     if std::is_x86_feature_detected!("ssse3") {
         all.push(&ssse3::KERNELS);
     }
-    if std::is_x86_feature_detected!("avx2") {
+    if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("popcnt") {
         all.push(&avx2::KERNELS);
         if std::is_x86_feature_detected!("avx512f")
             && std::is_x86_feature_detected!("avx512bw")
             && std::is_x86_feature_detected!("avx512vbmi")
             && std::is_x86_feature_detected!("avx512vbmi2")
-            && std::is_x86_feature_detected!("popcnt")
         {
             all.push(&avx512::KERNELS);
         }

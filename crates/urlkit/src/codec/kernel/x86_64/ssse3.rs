@@ -1,11 +1,11 @@
-//! 128-bit kernels: SSE2 plus SSSE3's `pshufb`, which does the nibble-table lookups and
-//! takes escapes apart and puts them together.
+//! 128-bit kernels: SSE2 plus SSSE3's `pshufb`, which does the nibble-table lookups,
+//! gathers the bytes a decoded vector keeps, and puts escapes together.
 //!
 //! Everything here is reached only through [`KERNELS`], which `available` hands out after
 //! checking that the processor has SSSE3.
 
 use super::super::generic::vector_kernels;
-use super::super::vector::{lane_wise, Lanes, Vector};
+use super::super::vector::{lane_wise, Lanes, Vector, KEPT_LANES};
 use core::arch::x86_64::*;
 
 vector_kernels!(name: "ssse3", vector: Ssse3, feature: "ssse3");
@@ -23,35 +23,34 @@ fn load(bytes: &[u8; 16]) -> __m128i {
     unsafe { _mm_loadu_si128(bytes.as_ptr().cast()) }
 }
 
-/// Shuffle indices gathering the bytes `part`, `part + 3`, … of five escapes in a row
-/// into lanes 0–4; the other lanes are 0x80 (zero).
-const fn escape_part(part: usize) -> [u8; 16] {
-    let mut indices = [0x80u8; 16];
-    let mut escape = 0;
-    while escape < 5 {
-        indices[escape] = (3 * escape + part) as u8;
-        escape += 1;
-    }
-    indices
-}
-
-pub(super) const ESCAPE_PARTS: [[u8; 16]; 3] = [escape_part(0), escape_part(1), escape_part(2)];
-
-/// The three parts of the five escapes that may start in the 16 bytes `window`, in lanes
-/// 0–4 (see [`Vector::escape_parts`]).
+/// Writes the bytes of `v` whose bits are set in `keep` (bit `k` for byte `k`, bits 16
+/// and up ignored), in order, at `dst`, possibly with bytes after them up to `dst + 16`;
+/// returns how many it kept. Each half is gathered by one shuffle from
+/// [`KEPT_LANES`], the second written where the first's kept bytes end.
 ///
 /// # Safety
-/// The processor has SSSE3.
+/// The processor has SSSE3, and the 16 bytes from `dst` may be written.
 #[inline(always)]
-pub(super) unsafe fn escape_parts(window: __m128i) -> [__m128i; 3] {
-    // SAFETY: the caller guarantees SSSE3.
+pub(super) unsafe fn store_kept(v: __m128i, keep: u64, dst: *mut u8) -> usize {
+    let first = (keep & 0xFF) as usize;
+    let second = (keep >> 8 & 0xFF) as usize;
+    let first_count = first.count_ones() as usize;
+    // The second half's indices point into the vector's upper eight bytes.
+    let indices = [
+        KEPT_LANES[first],
+        KEPT_LANES[second] | 0x0808_0808_0808_0808,
+    ];
+    // SAFETY: the caller guarantees SSSE3 and room for 16 bytes from `dst`; the second
+    // store starts at most 8 bytes on.
     unsafe {
-        [
-            _mm_shuffle_epi8(window, load(&ESCAPE_PARTS[0])),
-            _mm_shuffle_epi8(window, load(&ESCAPE_PARTS[1])),
-            _mm_shuffle_epi8(window, load(&ESCAPE_PARTS[2])),
-        ]
+        let gathered = _mm_shuffle_epi8(v, _mm_loadu_si128(indices.as_ptr().cast()));
+        _mm_storel_epi64(dst.cast(), gathered);
+        _mm_storel_epi64(
+            dst.add(first_count).cast(),
+            _mm_unpackhi_epi64(gathered, gathered),
+        );
     }
+    first_count + second.count_ones() as usize
 }
 
 /// Shuffle indices placing the hex digit pairs of 16 bytes (`H0 L0 H1 L1 …`, pairs 0–7 in
@@ -130,8 +129,6 @@ pub(super) unsafe fn store_escaped(out: &mut Vec<u8>, offset: usize, high: __m12
 // (see the type); SSE2 is part of x86-64.
 unsafe impl Vector for Ssse3 {
     const LANES: usize = 16;
-    const ESCAPES: usize = 5;
-    const ESCAPE_WINDOW: usize = 16;
     type Mask = Lanes<16, 1>;
 
     #[inline(always)]
@@ -218,16 +215,9 @@ unsafe impl Vector for Ssse3 {
     }
 
     #[inline(always)]
-    fn escape_parts(input: &[u8], at: usize) -> [Self; 3] {
-        let window = Self::load_at(input, at).0;
-        // SAFETY: the processor has SSSE3 (see the type).
-        let [first, second, third] = unsafe { escape_parts(window) };
-        [Ssse3(first), Ssse3(second), Ssse3(third)]
-    }
-
-    #[inline(always)]
-    fn escape_order(mask: Self::Mask) -> Self::Mask {
-        // The five escapes are in lanes 0–4; the other lanes are zero, never a valid one.
-        Lanes(mask.0 & 0x1F)
+    unsafe fn store_kept(self, keep: Self::Mask, out: &mut Vec<u8>, offset: usize) -> usize {
+        // SAFETY: the processor has SSSE3 (see the type); the caller guarantees room for
+        // 16 bytes at `offset`.
+        unsafe { store_kept(self.0, keep.0, out.as_mut_ptr().add(out.len() + offset)) }
     }
 }
