@@ -13,11 +13,11 @@
 
 mod decoder;
 mod encoder;
+mod entry_paths;
 mod joined;
 pub(crate) mod kernel;
 mod layers;
 mod lines;
-mod padded;
 mod percent;
 mod plain;
 mod stream;

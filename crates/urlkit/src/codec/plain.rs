@@ -8,9 +8,9 @@
 //! findings; any other entry is left to the full decoder, which repairs and reports.
 
 use super::decoder::{detected_message, EntryDecoder, DETECTION_WINDOW};
+use super::entry_paths::{decodes_to_utf8_text, holds_whitespace_to_remove};
 use super::kernel::{self, hex_value, portable, Kernels, StopTable, REMOVABLE_WHITESPACE};
 use super::lines::Framing;
-use super::padded::{decodes_to_utf8_text, padded_without_whitespace};
 use super::whole::WholeUtf8;
 use super::{utf8, CharsetChoice, DecodeOptions};
 use crate::detect::{self, Ranking};
@@ -26,8 +26,6 @@ const GROUP_BYTES: usize = 512;
 pub(crate) struct PlainUtf8 {
     stops: StopTable,
     strip_whitespace: bool,
-    /// The entry being decoded, followed by `%` bytes (see [`padded_without_whitespace`]).
-    padded: Vec<u8>,
     /// Where [`decode_run`](Self::decode_run)'s spans decoded an escape that may need a
     /// report.
     flagged: Vec<usize>,
@@ -63,7 +61,6 @@ impl PlainUtf8 {
             // Whitespace is looked for before decoding: the span never meets any to remove.
             stops: StopTable::new(false, options.plus_space),
             strip_whitespace: !options.keep_whitespace,
-            padded: Vec::new(),
             flagged: Vec::new(),
             percents: Vec::new(),
             kernels,
@@ -86,15 +83,14 @@ impl PlainUtf8 {
     /// leaves `out` as it was and returns false, for the full decoder to take the entry.
     pub(crate) fn decode(&mut self, input: &[u8], out: &mut Vec<u8>) -> bool {
         let kernels = self.kernels;
-        if !padded_without_whitespace(&mut self.padded, input, self.strip_whitespace, kernels) {
+        if holds_whitespace_to_remove(input, self.strip_whitespace, kernels) {
             return false;
         }
-        let padded = &self.padded[..];
         let start = out.len();
         let mut at = 0;
         loop {
-            at += (kernels.decode_span)(&padded[at..], &self.stops.class, out);
-            // The span stops at the padding at the latest: no escape reaches into it.
+            // The loops run whole vectors up to the input's end (see `Kernels::decode_span`).
+            at += (kernels.decode_span)(&input[at..], &self.stops.class, out);
             debug_assert!(at <= input.len());
             if at >= input.len() {
                 break;

@@ -25,8 +25,6 @@ pub(crate) struct WholeUtf8 {
     /// The findings that depend on the input after an escape (a second layer, a bidi
     /// control), made by the full decoder's own check.
     attention: PercentDecoder,
-    /// The entry being decoded, followed by `%` bytes (see [`super::padded::padded_without_whitespace`]).
-    padded: Vec<u8>,
     /// The decoded bytes of an entry that is not UTF-8, before repair.
     decoded: Vec<u8>,
     /// The invalid sequences of that entry: (start, length) in `decoded`.
@@ -43,12 +41,11 @@ impl WholeUtf8 {
 
     /// [`for_options`](Self::for_options) with these vector loops.
     pub(crate) fn with_kernels(options: &DecodeOptions, kernels: &'static Kernels) -> Option<Self> {
-        super::padded::decodes_to_utf8_text(options).then(|| WholeUtf8 {
+        super::entry_paths::decodes_to_utf8_text(options).then(|| WholeUtf8 {
             // Whitespace is looked for before decoding: the loops never meet any to remove.
             stops: StopTable::new(false, options.plus_space),
             strip_whitespace: !options.keep_whitespace,
             attention: PercentDecoder::new(!options.keep_whitespace, options.plus_space, true),
-            padded: Vec::new(),
             decoded: Vec::new(),
             invalid: Vec::new(),
             kernels,
@@ -70,24 +67,18 @@ impl WholeUtf8 {
         if input.len() > UTF8_PIECE {
             return false;
         }
-        // A copy with `%` after it: every call of the loops, one after each finding, runs
-        // whole vectors up to the entry's end.
-        if !super::padded::padded_without_whitespace(
-            &mut self.padded,
-            input,
-            self.strip_whitespace,
-            kernels,
-        ) {
+        if super::entry_paths::holds_whitespace_to_remove(input, self.strip_whitespace, kernels) {
             return false;
         }
-        let padded = &self.padded[..];
         self.attention.reset(base);
         let start = out.len();
         // Where the escape cut short by the entry's end starts, if there is one.
         let mut cut_short = None;
         let mut at = 0;
         loop {
-            at += (kernels.decode_span)(&padded[at..], &self.stops.class, out);
+            // Every call, one after each finding, runs whole vectors up to the entry's end
+            // (see `Kernels::decode_span`).
+            at += (kernels.decode_span)(&input[at..], &self.stops.class, out);
             if at >= input.len() {
                 break;
             }
