@@ -6,7 +6,8 @@
 //!
 //! `cargo run --release -p urlkit --example column_rows -- [--auto] FILE...`
 //! (`scripts/measure/bench-columns.py ROWS --write DIR` writes clean, dirty and percent
-//! inputs).
+//! inputs). For a profiler, `COLUMN_ONLY=1` decodes each column ten times and nothing
+//! else, `IN_FULL_ONLY=1` the rows that leave the fast path.
 
 #[path = "support/cpu.rs"]
 mod cpu;
@@ -51,6 +52,13 @@ fn main() {
             .filter(|l| !l.is_empty())
             .collect();
         let column = Column::of(&lines);
+        if std::env::var_os("COLUMN_ONLY").is_some() {
+            // For a profiler: the column as a whole, over and over.
+            for _ in 0..10 {
+                column.decode(&mut entries());
+            }
+            continue;
+        }
         let seconds = best_of_three(|| column.decode(&mut entries()));
         println!(
             "{path}: {} rows: {:.0} rows/s, {:.0} MB/s",
