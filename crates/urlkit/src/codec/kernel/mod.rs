@@ -14,21 +14,21 @@
 //! # Where things are
 //!
 //! * `generic.rs`: the vector kernels, written once: `first_member` (the first byte of a
-//!   class), `escape` and `decode_span` (literals copied a vector at a time, escapes decoded
-//!   a batch at a time). A change to what a kernel does is made here, for every instruction
-//!   set at once.
+//!   class), `escape` and `decode_span` (a vector of literals copied as it is, a vector
+//!   holding escapes decoded whole, its digits squeezed out by a shuffle table). A change
+//!   to what a kernel does is made here, for every instruction set at once.
 //! * `vector.rs`: the [`Vector`](vector::Vector) trait those kernels are written in (load,
 //!   store, splat, and/or, add/sub, compare, select, nibble shifts, table lookup, masks of
 //!   lanes as integers), and the few steps that depend on the register's shape:
-//!   writing `%HL` for every lane, taking a batch of escapes apart into their `%`, high and
-//!   low bytes, and putting their decoded values in order.
+//!   writing `%HL` for every lane, and writing the lanes a mask keeps one after the other
+//!   (with the shuffle table `KEPT_LANES`, eight lanes at a time).
 //! * `x86_64/ssse3.rs` (128-bit), `x86_64/avx2.rs` (256-bit) and `aarch64/neon.rs`
 //!   (128-bit): one vector type each, a thin implementation of the trait in the
 //!   instruction set's intrinsics, and a `vector_kernels!` line that instantiates the
 //!   generic kernels with it. A new instruction set is a new such file.
-//! * `x86_64/avx512.rs`: 512-bit decoding with AVX-512's byte compress, a different
-//!   algorithm (a whole block without a branch per escape), written on its own; it scans
-//!   and escapes with the AVX2 kernels.
+//! * `x86_64/avx512.rs`: 512-bit decoding with AVX-512's byte compress (the same way of
+//!   decoding a whole block, with one instruction where the others shuffle from a table),
+//!   written on its own; it scans and escapes with the AVX2 kernels.
 //! * `raw.rs`: writing into a vector's spare capacity, shared by the kernels.
 //!
 //! # How a kernel is chosen
