@@ -124,6 +124,33 @@ impl fmt::Debug for Table {
     }
 }
 
+/// Notes in `index` that the record at `at` of `slots`, whose name hashes to `hash`,
+/// lies there.
+fn note_position(
+    index: &mut hashbrown::HashTable<usize>,
+    hash: u64,
+    at: usize,
+    slots: &[Record],
+    hasher: &RandomState,
+) {
+    index.insert_unique(hash, at, |&i| hasher.hash_one(slots[i].name.as_str()));
+}
+
+/// Takes position `at`, of a record whose name hashes to `hash`, out of `index`.
+fn forget_position(index: &mut hashbrown::HashTable<usize>, hash: u64, at: usize) {
+    if let Ok(entry) = index.find_entry(hash, |&i| i == at) {
+        entry.remove();
+    }
+}
+
+/// Notes in `index` that the record at `from`, whose name hashes to `hash`, now lies at
+/// `to`.
+fn move_position(index: &mut hashbrown::HashTable<usize>, hash: u64, from: usize, to: usize) {
+    if let Some(position) = index.find_mut(hash, |&i| i == from) {
+        *position = to;
+    }
+}
+
 fn is_partial(record: &Record) -> bool {
     matches!(record.action, Action::Partial { .. })
 }
@@ -222,14 +249,8 @@ impl Table {
             } = self;
             let replaced = std::mem::replace(&mut slots[at], record);
             match (is_partial(&replaced), partial) {
-                (false, true) => {
-                    partials.insert_unique(hash, at, |&i| hasher.hash_one(slots[i].name.as_str()));
-                }
-                (true, false) => {
-                    if let Ok(entry) = partials.find_entry(hash, |&i| i == at) {
-                        entry.remove();
-                    }
-                }
+                (false, true) => note_position(partials, hash, at, slots, hasher),
+                (true, false) => forget_position(partials, hash, at),
                 _ => {}
             }
             return Some(replaced);
@@ -245,9 +266,9 @@ impl Table {
         let at = slots.len();
         slots.push(record);
         hits.push(AtomicU64::new(0));
-        index.insert_unique(hash, at, |&i| hasher.hash_one(slots[i].name.as_str()));
+        note_position(index, hash, at, slots, hasher);
         if partial {
-            partials.insert_unique(hash, at, |&i| hasher.hash_one(slots[i].name.as_str()));
+            note_position(partials, hash, at, slots, hasher);
         }
         None
     }
@@ -296,21 +317,15 @@ impl Table {
         let entry = index.find_entry(hash, |&at| slots[at].name == *name).ok()?;
         let (at, _) = entry.remove();
         if is_partial(&slots[at]) {
-            if let Ok(entry) = partials.find_entry(hash, |&i| i == at) {
-                entry.remove();
-            }
+            forget_position(partials, hash, at);
         }
         let last = slots.len() - 1;
         if at != last {
             // The last record moves into the hole: its position changes.
             let moved = hasher.hash_one(slots[last].name.as_str());
-            if let Some(position) = index.find_mut(moved, |&i| i == last) {
-                *position = at;
-            }
+            move_position(index, moved, last, at);
             if is_partial(&slots[last]) {
-                if let Some(position) = partials.find_mut(moved, |&i| i == last) {
-                    *position = at;
-                }
+                move_position(partials, moved, last, at);
             }
         }
         let record = slots.swap_remove(at);
