@@ -227,14 +227,7 @@ impl PlainUtf8 {
             let valid = out_start + utf8::valid_up_to(decoded);
             entries = entries.min(out_ends[first_end..].partition_point(|&end| end <= valid));
         }
-        let ends_inside_a_character = |&entry: &usize| {
-            out[..decoded_end]
-                .get(out_ends[first_end + entry])
-                .is_some_and(|&byte| (byte as i8) < -0x40)
-        };
-        if let Some(entry) = (0..entries).find(ends_inside_a_character) {
-            entries = entry;
-        }
+        entries = whole_characters(&out[..decoded_end], &out_ends[first_end..], entries);
         let decoded_entries = out_ends.len() - first_end;
         if self.carry && entries + 1 < decoded_entries {
             let ends = &out_ends[first_end + entries..];
@@ -252,16 +245,9 @@ impl PlainUtf8 {
         let from = ends[0];
         let valid = from + utf8::valid_up_to(&decoded[from..]);
         let after = &ends[1..];
-        let mut count = after.partition_point(|&end| end <= valid);
         // Each entry's output is UTF-8 alone when the next does not start inside a
         // character.
-        if let Some(entry) = (0..count).find(|&entry| {
-            decoded
-                .get(after[entry])
-                .is_some_and(|&byte| (byte as i8) < -0x40)
-        }) {
-            count = entry;
-        }
+        let count = whole_characters(decoded, after, after.partition_point(|&end| end <= valid));
         if count > 0 {
             self.carried
                 .extend_from_slice(&decoded[from..after[count - 1]]);
@@ -269,6 +255,19 @@ impl PlainUtf8 {
                 .extend(after[..count].iter().map(|&end| end - from));
         }
     }
+}
+
+/// Of the first `count` outputs ending at `ends` in `decoded`, how many come before the
+/// first that ends inside a character (the byte after it continues the character, so the
+/// output after it starts inside one).
+fn whole_characters(decoded: &[u8], ends: &[usize], count: usize) -> usize {
+    (0..count)
+        .find(|&entry| {
+            decoded
+                .get(ends[entry])
+                .is_some_and(|&byte| (byte as i8) < -0x40)
+        })
+        .unwrap_or(count)
 }
 
 /// `options` with UTF-8 for `auto`: what an entry whose detection settles as UTF-8 is
