@@ -21,7 +21,7 @@
 //!   store, splat, and/or, add/sub, compare, select, nibble shifts, table lookup, masks of
 //!   lanes as integers), and the few steps that depend on the register's shape:
 //!   writing `%HL` for every lane, and writing the lanes a mask keeps one after the other
-//!   (with the shuffle table `KEPT_LANES`, eight lanes at a time).
+//!   (with a shuffle table, `kept_lanes_shuffle`, eight lanes at a time).
 //! * `x86_64/ssse3.rs` (128-bit), `x86_64/avx2.rs` (256-bit) and `aarch64/neon.rs`
 //!   (128-bit): one vector type each, a thin implementation of the trait in the
 //!   instruction set's intrinsics, and a `vector_kernels!` line that instantiates the

@@ -194,10 +194,30 @@ impl<const LANES: u32, const STRIDE: u32> Mask for Lanes<LANES, STRIDE> {
     }
 }
 
+/// How a 16-byte vector's kept lanes are gathered (for [`Vector::store_kept`]): `first`
+/// and `second` are the lanes kept of its first and second eight (bit `k` for lane `k`
+/// of each). Returns the 16 shuffle indices, as two `u64`s from the lowest byte, that
+/// gather each half's kept lanes to the start of that half, how many the first half keeps
+/// (where the second half's are to be written) and how many both keep.
+#[inline(always)]
+pub(super) fn kept_lanes_shuffle(first: u8, second: u8) -> ([u64; 2], usize, usize) {
+    let first_count = first.count_ones() as usize;
+    // The second half's indices point into the vector's upper eight bytes.
+    let indices = [
+        KEPT_LANES[usize::from(first)],
+        KEPT_LANES[usize::from(second)] | 0x0808_0808_0808_0808,
+    ];
+    (
+        indices,
+        first_count,
+        first_count + second.count_ones() as usize,
+    )
+}
+
 /// For each set of eight lanes to keep (bit `k` for lane `k`): the indices of the kept
 /// lanes in order, as the bytes of a `u64` from the lowest, then `0x80` (a shuffle index
-/// that gives zero). The shuffle tables of [`Vector::store_kept`].
-pub(super) static KEPT_LANES: [u64; 256] = {
+/// that gives zero).
+static KEPT_LANES: [u64; 256] = {
     let mut table = [0u64; 256];
     let mut keep = 0;
     while keep < 256 {

@@ -6,7 +6,7 @@
 //! checking that the processor has NEON.
 
 use super::super::generic::vector_kernels;
-use super::super::vector::{lane_wise, Lanes, Vector, KEPT_LANES};
+use super::super::vector::{kept_lanes_shuffle, lane_wise, Lanes, Vector};
 use core::arch::aarch64::*;
 
 vector_kernels!(name: "neon", vector: Neon, feature: "neon");
@@ -116,14 +116,8 @@ unsafe impl Vector for Neon {
 
     #[inline(always)]
     unsafe fn store_kept(self, keep: Self::Mask, out: &mut Vec<u8>, offset: usize) -> usize {
-        let first = lane_bits(keep.0 as u32);
-        let second = lane_bits((keep.0 >> 32) as u32);
-        let first_count = first.count_ones() as usize;
-        // The second half's indices point into the vector's upper eight bytes.
-        let indices = [
-            KEPT_LANES[first],
-            KEPT_LANES[second] | 0x0808_0808_0808_0808,
-        ];
+        let (indices, first_count, count) =
+            kept_lanes_shuffle(lane_bits(keep.0 as u32), lane_bits((keep.0 >> 32) as u32));
         // SAFETY: the processor has NEON (see the type); `indices` is 16 bytes; the caller
         // guarantees room for 16 bytes at `offset`, and the second store of 8 starts at
         // most 8 on.
@@ -133,16 +127,16 @@ unsafe impl Vector for Neon {
             vst1_u8(dst, vget_low_u8(gathered));
             vst1_u8(dst.add(first_count), vget_high_u8(gathered));
         }
-        first_count + second.count_ones() as usize
+        count
     }
 }
 
 /// Eight lanes of a mask as a nibble a lane (as [`Vector::mask`] gives them) turned into a
-/// bit a lane, lane `k` in bit `k`: an index into [`KEPT_LANES`].
+/// bit a lane, lane `k` in bit `k` (for [`kept_lanes_shuffle`]).
 #[inline(always)]
-fn lane_bits(nibbles: u32) -> usize {
+fn lane_bits(nibbles: u32) -> u8 {
     let bits = nibbles & 0x1111_1111;
     let pairs = (bits | bits >> 3) & 0x0303_0303;
     let quads = (pairs | pairs >> 6) & 0x000F_000F;
-    ((quads | quads >> 12) & 0xFF) as usize
+    (quads | quads >> 12) as u8
 }

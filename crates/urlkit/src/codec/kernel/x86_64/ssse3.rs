@@ -5,7 +5,7 @@
 //! checking that the processor has SSSE3.
 
 use super::super::generic::vector_kernels;
-use super::super::vector::{lane_wise, Lanes, Vector, KEPT_LANES};
+use super::super::vector::{kept_lanes_shuffle, lane_wise, Lanes, Vector};
 use core::arch::x86_64::*;
 
 vector_kernels!(name: "ssse3", vector: Ssse3, feature: "ssse3");
@@ -25,21 +25,14 @@ fn load(bytes: &[u8; 16]) -> __m128i {
 
 /// Writes the bytes of `v` whose bits are set in `keep` (bit `k` for byte `k`, bits 16
 /// and up ignored), in order, at `dst`, possibly with bytes after them up to `dst + 16`;
-/// returns how many it kept. Each half is gathered by one shuffle from
-/// [`KEPT_LANES`], the second written where the first's kept bytes end.
+/// returns how many it kept. Both halves are gathered by one shuffle (see
+/// [`kept_lanes_shuffle`]), the second written where the first's kept bytes end.
 ///
 /// # Safety
 /// The processor has SSSE3, and the 16 bytes from `dst` may be written.
 #[inline(always)]
 pub(super) unsafe fn store_kept(v: __m128i, keep: u64, dst: *mut u8) -> usize {
-    let first = (keep & 0xFF) as usize;
-    let second = (keep >> 8 & 0xFF) as usize;
-    let first_count = first.count_ones() as usize;
-    // The second half's indices point into the vector's upper eight bytes.
-    let indices = [
-        KEPT_LANES[first],
-        KEPT_LANES[second] | 0x0808_0808_0808_0808,
-    ];
+    let (indices, first_count, count) = kept_lanes_shuffle(keep as u8, (keep >> 8) as u8);
     // SAFETY: the caller guarantees SSSE3 and room for 16 bytes from `dst`; the second
     // store starts at most 8 bytes on.
     unsafe {
@@ -50,7 +43,7 @@ pub(super) unsafe fn store_kept(v: __m128i, keep: u64, dst: *mut u8) -> usize {
             _mm_unpackhi_epi64(gathered, gathered),
         );
     }
-    first_count + second.count_ones() as usize
+    count
 }
 
 /// Shuffle indices placing the hex digit pairs of 16 bytes (`H0 L0 H1 L1 …`, pairs 0–7 in
