@@ -265,10 +265,9 @@ fn span_blocks<V: Vector>(
         let (high, high_ok) = hex_values(V::load_at(input, i + 1));
         let (low, low_ok) = hex_values(V::load_at(input, i + 2));
         let values = high.shift_left_4().or(low);
-        let is_valid = high_ok.and(low_ok);
         // An escape starts in each lane holding a `%` followed by two hex digits whose
         // value needs no attention.
-        let valid = percent.and(is_valid.mask());
+        let valid = percent.and(high_ok.and(low_ok).mask());
         let escape = valid.without(attention(values).mask());
         // The vector ends before the first `%` that starts no such escape. Digits are
         // never a `%`, so that `%` is no escape's digit.
@@ -276,7 +275,8 @@ fn span_blocks<V: Vector>(
         let inside = V::Mask::first_lanes(cut);
         let digits = escape.later(1).or(escape.later(2)).or(carried);
         let keep = inside.without(digits).without(dropped);
-        let decoded = is_percent.and(is_valid).select(values, spaces);
+        // Every `%` kept starts an escape: those that start none are at or after `cut`.
+        let decoded = is_percent.select(values, spaces);
         // SAFETY: `written + LANES <= i + LANES <= input.len()`, within the reserve.
         written += unsafe { decoded.store_kept(keep, out, written) };
         if cut < V::LANES {
