@@ -821,6 +821,58 @@ async fn a_file_that_is_no_database_is_named() {
     );
 }
 
+/// A write whose caller goes away while SQLite makes it wait (a client that disconnects
+/// during a `PUT`) must not leave its connection in the pool with the write lock taken:
+/// every later write, of this process or another, would then fail as locked.
+#[tokio::test]
+async fn a_write_given_up_while_it_waits_leaves_no_lock_behind() {
+    use sqlx::ConnectOptions;
+    let dir = tempfile::tempdir().unwrap();
+    let url = file_url(&dir);
+    let store = Store::open(&url).await.unwrap();
+    // Another process holds the write lock.
+    let mut other = url
+        .parse::<sqlx::sqlite::SqliteConnectOptions>()
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
+    sqlx::query("BEGIN IMMEDIATE")
+        .execute(&mut other)
+        .await
+        .unwrap();
+    // The store's write waits for it, and its caller stops waiting.
+    let given_up = tokio::time::timeout(
+        std::time::Duration::from_millis(300),
+        store.add_counts(&[(name("/given-up"), 1)]),
+    )
+    .await;
+    assert!(given_up.is_err(), "the write should still be waiting");
+    sqlx::query("ROLLBACK").execute(&mut other).await.unwrap();
+    // SQLite retries a waiting `BEGIN` after a sleep of its own: give it the time to
+    // take the lock, had it been left running.
+    tokio::time::sleep(std::time::Duration::from_millis(700)).await;
+    // The other process writes again, within its own busy timeout.
+    sqlx::query("PRAGMA busy_timeout = 5000")
+        .execute(&mut other)
+        .await
+        .unwrap();
+    sqlx::query("BEGIN IMMEDIATE")
+        .execute(&mut other)
+        .await
+        .expect("the write lock is free again");
+    sqlx::query("ROLLBACK").execute(&mut other).await.unwrap();
+    // And so does the store, on every connection of its pool.
+    for i in 0..16 {
+        store
+            .add_counts(&[(name(&format!("/after/{i}")), 1)])
+            .await
+            .unwrap();
+    }
+    assert_eq!(store.count(&name("/given-up")).await.unwrap(), 0);
+    assert_eq!(store.count(&name("/after/15")).await.unwrap(), 1);
+}
+
 #[tokio::test]
 async fn a_database_locked_by_another_writer_is_locked() {
     use sqlx::ConnectOptions;

@@ -149,7 +149,10 @@ impl Store {
             let text = serde_json::to_string(&body).expect("a record body is always JSON");
             rows.push((name, text));
         }
-        let mut tx = self.begin_write().await.map_err(sql)?;
+        let mut tx = self
+            .begin_write()
+            .await
+            .map_err(|error| (None, WriteError::Store(error)))?;
         let prefixes: Vec<(String,)> = sqlx::query_as("SELECT prefix FROM domains")
             .fetch_all(&mut *tx)
             .await

@@ -332,6 +332,8 @@ pub struct Store {
     /// Whether the last change found the disk full (until a change or a probe of
     /// [`Store::check`] finds room again).
     full: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    /// This process's writers of an SQLite file, one at a time in the order they came.
+    writers: WriterQueue,
 }
 
 impl Store {
@@ -350,20 +352,37 @@ impl Store {
             backend,
             url: (backend == Backend::Postgres).then(|| url.into()),
             full: Default::default(),
+            writers: WriterQueue::default(),
         })
     }
 
-    /// A transaction that writes: on SQLite it takes the write lock at once (`BEGIN
+    /// A transaction that writes: on SQLite it waits for its turn among this process's
+    /// writers (see [`WriterQueue`]), then takes the write lock at once (`BEGIN
     /// IMMEDIATE`), so that two writers are one after the other; on PostgreSQL rows are
     /// locked as they are changed, and the writes check the version they change.
-    async fn begin_write(&self) -> Result<WriteTx, sqlx::Error> {
-        let mut connection = self.pool.acquire().await?;
+    ///
+    /// Cancelling the returned future (a client that went away) never leaves a
+    /// transaction open on a connection of the pool: the `BEGIN` is sent on a
+    /// [`WriteTx`] already, which rolls back whatever it began when dropped.
+    async fn begin_write(&self) -> Result<WriteTx, StoreError> {
+        let turn = self.writer_turn().await?;
         let begin = match self.backend {
             Backend::Sqlite => "BEGIN IMMEDIATE",
             Backend::Postgres => "BEGIN",
         };
-        sqlx::query(begin).execute(&mut *connection).await?;
-        Ok(WriteTx::new(connection))
+        let connection = self.pool.acquire().await?;
+        let mut tx = WriteTx::new(connection, turn);
+        sqlx::query(begin).execute(&mut *tx).await?;
+        Ok(tx)
+    }
+
+    /// On SQLite, this writer's turn among the writers of this process (see
+    /// [`WriterQueue`]), held until its write has ended; on PostgreSQL none is needed.
+    async fn writer_turn(&self) -> Result<Option<tokio::sync::OwnedMutexGuard<()>>, StoreError> {
+        match self.backend {
+            Backend::Sqlite => Ok(Some(self.writers.turn().await?)),
+            Backend::Postgres => Ok(None),
+        }
     }
 
     /// Whether the database answers and can be written (for `/-/readyz`). After a change
@@ -444,6 +463,37 @@ impl Store {
     }
 }
 
+/// The writers of one SQLite file in this process, one at a time in the order they came.
+/// SQLite itself does not queue writers: one that finds the file locked sleeps and tries
+/// again (the busy timeout), so a writer that commits and begins again at once (the
+/// resolution counts, written a batch after another) can keep another waiting until its
+/// busy timeout runs out and its write fails as `Locked`. Here each waits for its turn
+/// first, so a write waits for the transactions that came before it, and SQLite's busy
+/// timeout is left for writers of other processes (the CLI on the same file).
+#[derive(Clone, Debug, Default)]
+struct WriterQueue {
+    turn: std::sync::Arc<tokio::sync::Mutex<()>>,
+}
+
+impl WriterQueue {
+    /// The writer's turn; [`StoreProblem::Locked`] when the writers before it take longer
+    /// than SQLite's busy timeout would have waited.
+    async fn turn(&self) -> Result<tokio::sync::OwnedMutexGuard<()>, StoreError> {
+        let turn = std::sync::Arc::clone(&self.turn).lock_owned();
+        tokio::time::timeout(schema::BUSY_TIMEOUT, turn)
+            .await
+            .map_err(|_| {
+                StoreError::new(
+                    StoreProblem::Locked,
+                    format!(
+                        "the database is busy: the writes before this one took more than {} s",
+                        schema::BUSY_TIMEOUT.as_secs()
+                    ),
+                )
+            })
+    }
+}
+
 /// A write transaction begun by hand on a connection of the pool. sqlx's own transaction
 /// counts how deep a connection is in, and a COMMIT that fails (a full disk, after which
 /// SQLite has rolled back on its own) leaves that count at one and the connection refusing
@@ -454,13 +504,19 @@ impl Store {
 struct WriteTx {
     /// Always `Some` until dropped.
     connection: Option<sqlx::pool::PoolConnection<Any>>,
+    /// The writer's turn (SQLite), given up once the transaction has ended.
+    turn: Option<tokio::sync::OwnedMutexGuard<()>>,
     committed: bool,
 }
 
 impl WriteTx {
-    fn new(connection: sqlx::pool::PoolConnection<Any>) -> WriteTx {
+    fn new(
+        connection: sqlx::pool::PoolConnection<Any>,
+        turn: Option<tokio::sync::OwnedMutexGuard<()>>,
+    ) -> WriteTx {
         WriteTx {
             connection: Some(connection),
+            turn,
             committed: false,
         }
     }
@@ -495,12 +551,15 @@ impl Drop for WriteTx {
         let Some(mut connection) = self.connection.take() else {
             return;
         };
+        // The next writer's turn comes once this transaction has ended.
+        let turn = self.turn.take();
         if self.committed {
             return;
         }
         match tokio::runtime::Handle::try_current() {
             Ok(runtime) => {
                 runtime.spawn(async move {
+                    let _turn = turn;
                     if let Err(error) = sqlx::query("ROLLBACK").execute(&mut *connection).await {
                         // No transaction open (SQLite ended it on its own) is the state
                         // wanted; anything else is a connection in doubt, not reused.
@@ -512,5 +571,53 @@ impl Drop for WriteTx {
             }
             Err(_) => connection.close_on_drop(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::{Arc, Mutex};
+    use std::time::Duration;
+
+    /// A write that has waited since before another began waiting goes first when the
+    /// writer before both commits, even when the other writes again at once (as the
+    /// resolution counts do, a batch after another): SQLite alone lets whichever retries
+    /// first in, and a writer retrying after its longest sleep can wait past its busy
+    /// timeout.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn writers_take_turns_in_the_order_they_came() {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite:{}", dir.path().join("purl.db").display());
+        let store = Store::open(&url).await.unwrap();
+        let name = |text: &str| Name::parse(text).unwrap();
+        let finished = Arc::new(Mutex::new(Vec::new()));
+        let first = store.begin_write().await.unwrap();
+        let waiting = {
+            let (store, finished) = (store.clone(), Arc::clone(&finished));
+            tokio::spawn(async move {
+                store.add_counts(&[(name("/waiting"), 1)]).await.unwrap();
+                finished.lock().unwrap().push("waiting");
+            })
+        };
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let stream = {
+            let (store, finished) = (store.clone(), Arc::clone(&finished));
+            tokio::spawn(async move {
+                for i in 0..20 {
+                    let batch: Vec<(Name, u64)> = (0..200)
+                        .map(|j| (name(&format!("/stream/{i}/{j}")), 1))
+                        .collect();
+                    store.add_counts(&batch).await.unwrap();
+                    finished.lock().unwrap().push("stream");
+                }
+            })
+        };
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        first.commit().await.unwrap();
+        waiting.await.unwrap();
+        stream.await.unwrap();
+        let finished = finished.lock().unwrap();
+        assert_eq!(finished.first(), Some(&"waiting"), "{finished:?}");
     }
 }

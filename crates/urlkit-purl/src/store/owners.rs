@@ -197,6 +197,7 @@ impl Store {
             }
             None => None,
         };
+        let _turn = self.writer_turn().await?;
         let inserted = sqlx::query(
             "INSERT INTO users (name, password_hash, admin, created_at) VALUES ($1, $2, $3, $4) \
              ON CONFLICT (name) DO NOTHING",

@@ -305,7 +305,7 @@ impl Store {
         // only that version (the second waits for the first's row lock, then finds a newer
         // version and changes nothing), and of two INSERTs of a new name the second fails
         // on the primary key; either way the second is stale.
-        let mut tx = self.begin_write().await.map_err(StoreError::from)?;
+        let mut tx = self.begin_write().await?;
         let current = get_in(&mut *tx, name).await?;
         let domain = match &current {
             Some(current) => current.domain.clone(),

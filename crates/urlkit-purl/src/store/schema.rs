@@ -54,7 +54,7 @@ const POSTGRES_EXTRA: &[(i64, &str)] = &[(
 pub(super) const LATEST: i64 = MIGRATIONS[MIGRATIONS.len() - 1].0;
 
 /// How long a statement waits for another process's lock before it fails as locked.
-const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+pub(super) const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// How long a statement waits for a connection to PostgreSQL (a server that is down is
 /// retried until then).

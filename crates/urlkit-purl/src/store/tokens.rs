@@ -91,6 +91,7 @@ impl Store {
         let secret = format!("{TOKEN_PREFIX}{id}_{}", random_hex(32)?);
         let created_at = now();
         let grants_json = serde_json::to_string(grants).expect("grants are always JSON");
+        let _turn = self.writer_turn().await?;
         sqlx::query(
             "INSERT INTO tokens (id, user_name, secret_hash, grants, label, created_at, revoked_at) \
              VALUES ($1, $2, $3, $4, $5, $6, NULL)",
@@ -163,6 +164,7 @@ impl Store {
     /// Revokes the token `id`: its secret stops working. Whether there was such a token
     /// not yet revoked.
     pub async fn revoke_token(&self, id: &str) -> Result<bool, StoreError> {
+        let _turn = self.writer_turn().await?;
         let done =
             sqlx::query("UPDATE tokens SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL")
                 .bind(id)
