@@ -986,6 +986,29 @@ async fn purls_answered_in_front_of_the_router_answer_as_the_router_does() {
     ] {
         assert!(metrics.contains(line), "{line}\n{metrics}");
     }
+    // Targets with bytes that only the checks of `Uri` take, odd `Accept` values.
+    for (method, path, accept) in [
+        ("GET", "/net/p/{x}|y", "*/*"),
+        ("GET", "/net/p/^q^?a=`b`", "*/*"),
+        ("GET", "/net/p/a?b?c#d", "*/*"),
+        (
+            "GET",
+            "/net/n",
+            "text/turtle;q=0.5, text/html;q=0.1, */*;q=0",
+        ),
+        ("GET", "/net/n", "\ttext/turtle"),
+        ("GET", "/net/n", "text/h\u{e9}"),
+        ("GET", "//net/f", "*/*"),
+    ] {
+        let (fast_addr, slow_addr) = (r.addr, slow);
+        let fast = tokio::task::spawn_blocking(move || raw_answer(fast_addr, method, path, accept))
+            .await
+            .unwrap();
+        let slow = tokio::task::spawn_blocking(move || raw_answer(slow_addr, method, path, accept))
+            .await
+            .unwrap();
+        assert_eq!(fast, slow, "{method} {path} {accept}");
+    }
     // Whole conversations: requests sent one after another on a connection, the fast path's
     // and the router's mixed, heads cut across writes, HTTP/1.0, a head hyper refuses.
     let keep = "Host: purl.test\r\n";

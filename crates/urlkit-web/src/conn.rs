@@ -191,6 +191,65 @@ pub trait FastPath: Send + Sync + 'static {
     /// the router's middleware would have added; `None` passes the request on to the
     /// router. Whatever the request holds, this answers or passes; it does not fail.
     fn answer(&self, method: &Method, uri: &Uri, headers: &HeaderMap) -> Option<Response<Bytes>>;
+
+    /// The answer to an HTTP/1.1 `request` read on a connection, handed to `write` as its
+    /// parts, without a `Response` or a `HeaderMap` built: what [`FastPath::answer`] would
+    /// answer, with the same headers in the same order. Returns whether it answered:
+    /// `false` (what this does unless a server overrides it) asks [`FastPath::answer`]
+    /// instead, so an implementation must not have counted or changed anything then.
+    fn answer_plainly(
+        &self,
+        request: &PlainRequest<'_>,
+        write: &mut dyn FnMut(PlainAnswer<'_>),
+    ) -> bool {
+        let _ = (request, write);
+        false
+    }
+}
+
+/// An HTTP/1.1 `GET` or `HEAD` without a body, as read on a connection, for
+/// [`FastPath::answer_plainly`]: its target and header fields are ones hyper takes (the
+/// others go to [`FastPath::answer`] or to hyper).
+pub struct PlainRequest<'a> {
+    /// `GET` or `HEAD`.
+    pub method: &'a Method,
+    /// The path as sent: starts with `/`, and holds only the characters RFC 3986 allows
+    /// in a path (escapes as sent, not decoded).
+    pub path: &'a str,
+    /// The query as sent, without its `?`.
+    pub query: Option<&'a str>,
+    /// The request head as read, and where its header fields' names and values lie in it.
+    head: &'a [u8],
+    fields: &'a [(fast_http1::Span, fast_http1::Span)],
+}
+
+impl PlainRequest<'_> {
+    /// The first value of the header field `name` (any case), when it is visible ASCII, as
+    /// [`axum::http::HeaderValue::to_str`] reads it; `None` for a field absent or not text.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        let (_, value) = self
+            .fields
+            .iter()
+            .find(|(field, _)| self.head[field.range()].eq_ignore_ascii_case(name.as_bytes()))?;
+        let value = &self.head[value.range()];
+        value
+            .iter()
+            .all(|&b| b == b'\t' || (b' '..=b'~').contains(&b))
+            .then(|| std::str::from_utf8(value).ok())
+            .flatten()
+    }
+}
+
+/// An answer in parts, for [`FastPath::answer_plainly`]: written as a `Response` of the
+/// same status, headers and body would be.
+pub struct PlainAnswer<'a> {
+    /// The status.
+    pub status: axum::http::StatusCode,
+    /// The header fields in the order written: names in lower case, values valid header
+    /// values (visible ASCII, spaces and tabs).
+    pub headers: &'a [(&'a str, &'a [u8])],
+    /// The body (left out for `HEAD`).
+    pub body: &'a [u8],
 }
 
 /// A response body: whole, from a [`FastPath`], or the router's, noted as it moves.

@@ -22,7 +22,10 @@ pub mod store;
 pub mod tls;
 
 use anyhow::Context;
-pub use conn::{serve_connections, serve_connections_with, ConnectionLimits, FastPath};
+pub use conn::{
+    serve_connections, serve_connections_with, ConnectionLimits, FastPath, PlainAnswer,
+    PlainRequest,
+};
 pub use ratelimit::RateLimit;
 use std::net::SocketAddr;
 use std::path::PathBuf;

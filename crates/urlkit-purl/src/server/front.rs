@@ -22,6 +22,7 @@ use std::sync::{Arc, OnceLock};
 use std::task::{Context, Poll};
 use std::time::Instant;
 use urlkit_web::metrics::{RequestLabels, RouteLabels};
+use urlkit_web::{PlainAnswer, PlainRequest};
 
 /// The route label of requests no route of the router matched, resolutions among them.
 const ROUTE: &str = "unmatched";
@@ -74,14 +75,8 @@ impl Resolutions {
         }
         let started = Instant::now();
         let mut response = resolve::answer(&self.state, uri, headers);
-        super::add_security_headers(response.headers_mut());
-        // As the router's routes do: the length is said, for `HEAD` too (whose body the
-        // connection leaves out).
+        finish(&mut response);
         let size = response.body().len() as u64;
-        let response_headers = response.headers_mut();
-        if !response_headers.contains_key(header::CONTENT_LENGTH) {
-            response_headers.insert(header::CONTENT_LENGTH, HeaderValue::from(size));
-        }
         let body_bytes = if method == Method::HEAD { 0 } else { size };
         self.observe(method, response.status().as_u16(), body_bytes, started);
         Some(response)
@@ -120,6 +115,17 @@ impl Resolutions {
     }
 }
 
+/// What every resolution's answer gets, as the router's middleware adds it: the security
+/// headers, and its length, for `HEAD` too (whose body the connection leaves out).
+fn finish(response: &mut axum::http::Response<Bytes>) {
+    super::add_security_headers(response.headers_mut());
+    let size = response.body().len() as u64;
+    let headers = response.headers_mut();
+    if !headers.contains_key(header::CONTENT_LENGTH) {
+        headers.insert(header::CONTENT_LENGTH, HeaderValue::from(size));
+    }
+}
+
 impl urlkit_web::FastPath for Resolutions {
     fn answer(
         &self,
@@ -128,6 +134,86 @@ impl urlkit_web::FastPath for Resolutions {
         headers: &HeaderMap,
     ) -> Option<axum::http::Response<Bytes>> {
         Resolutions::answer(self, method, uri, headers)
+    }
+
+    /// [`Resolutions::answer`]'s answer in parts: a redirect's headers written from the
+    /// resolution, without a `HeaderMap`, in the order that answer has them.
+    fn answer_plainly(
+        &self,
+        request: &PlainRequest<'_>,
+        write: &mut dyn FnMut(PlainAnswer<'_>),
+    ) -> bool {
+        if !resolve::answers_at_once_to(request.method, request.path, request.query) {
+            return false;
+        }
+        let started = Instant::now();
+        let table = self.state.registry.table();
+        let resolved = resolve::resolved(
+            &self.state,
+            &table,
+            request.path,
+            request.query,
+            request.header("accept"),
+            request.header("accept-language"),
+        );
+        let (status, body_bytes) = match resolved {
+            resolve::Resolved::Redirect {
+                status,
+                location,
+                cache_control,
+                vary,
+            } => {
+                let [security_0, security_1, security_2] = super::SECURITY_HEADERS
+                    .each_ref()
+                    .map(|(name, value)| (name.as_str(), value.as_bytes()));
+                let first = [
+                    (header::LOCATION.as_str(), &location[..]),
+                    (header::CACHE_CONTROL.as_str(), cache_control.as_bytes()),
+                    (header::VARY.as_str(), vary.as_bytes()),
+                    security_0,
+                    security_1,
+                    security_2,
+                    (header::CONTENT_LENGTH.as_str(), b"0"),
+                ];
+                let mut headers = [("", &b""[..]); 7];
+                let mut count = 0;
+                for field in first {
+                    if field.0 == header::VARY.as_str() && vary.is_empty() {
+                        continue;
+                    }
+                    headers[count] = field;
+                    count += 1;
+                }
+                write(PlainAnswer {
+                    status,
+                    headers: &headers[..count],
+                    body: b"",
+                });
+                (status, 0)
+            }
+            resolve::Resolved::Whole(mut response) => {
+                drop(table);
+                finish(&mut response);
+                let headers: Vec<(&str, &[u8])> = response
+                    .headers()
+                    .iter()
+                    .map(|(name, value)| (name.as_str(), value.as_bytes()))
+                    .collect();
+                write(PlainAnswer {
+                    status: response.status(),
+                    headers: &headers,
+                    body: response.body(),
+                });
+                let sent = if request.method == Method::HEAD {
+                    0
+                } else {
+                    response.body().len() as u64
+                };
+                (response.status(), sent)
+            }
+        };
+        self.observe(request.method, status.as_u16(), body_bytes, started);
+        true
     }
 }
 

@@ -7,6 +7,7 @@ use axum::body::{Body, Bytes};
 use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
+use std::borrow::Cow;
 use urlkit::purl::{Answer, Name, RedirectKind, RESERVED_PREFIX};
 use urlkit_web::error::ApiError;
 
@@ -15,11 +16,14 @@ use urlkit_web::error::ApiError;
 /// that exception.
 pub const INFO_QUERY: &str = "info";
 
-/// A header value for a location: the bytes a header cannot carry (controls, non-ASCII)
-/// percent-encoded, as a browser would send them.
-fn location_value(location: &str) -> HeaderValue {
-    if let Ok(value) = HeaderValue::from_str(location) {
-        return value;
+/// A location as a header carries it: as it is, or, when it holds bytes a header cannot
+/// carry (controls), with every byte but visible ASCII percent-encoded, as a browser would
+/// send them.
+fn location_bytes(location: &str) -> Cow<'_, [u8]> {
+    // What `HeaderValue::from_str` takes.
+    let fits = |b: u8| (b >= b' ' && b != 0x7F) || b == b'\t';
+    if location.bytes().all(fits) {
+        return Cow::Borrowed(location.as_bytes());
     }
     let mut escaped = String::with_capacity(location.len() * 3);
     for &b in location.as_bytes() {
@@ -29,7 +33,12 @@ fn location_value(location: &str) -> HeaderValue {
             escaped.push_str(&format!("%{b:02X}"));
         }
     }
-    HeaderValue::from_str(&escaped).unwrap_or_else(|_| HeaderValue::from_static("/"))
+    Cow::Owned(escaped.into_bytes())
+}
+
+/// A whole answer of `text` (see [`Resolved::Whole`]).
+fn whole<'t>(status: StatusCode, body: String) -> Resolved<'t> {
+    Resolved::Whole(text(status, body))
 }
 
 fn text(status: StatusCode, body: String) -> axum::http::Response<Bytes> {
@@ -83,21 +92,85 @@ pub async fn resolve(
 /// Whether a request is a resolution [`answer`] gives at once: `GET` or `HEAD` of a path
 /// outside `/-/` that does not ask for the record's info.
 pub fn answers_at_once(method: &Method, uri: &Uri) -> bool {
-    let path = uri.path();
+    answers_at_once_to(method, uri.path(), uri.query())
+}
+
+/// [`answers_at_once`] of a request's path and query as sent.
+pub fn answers_at_once_to(method: &Method, path: &str, query: Option<&str>) -> bool {
     (method == Method::GET || method == Method::HEAD)
         && !path.starts_with(RESERVED_PREFIX)
         && path != "/-"
-        && uri.query() != Some(INFO_QUERY)
+        && query != Some(INFO_QUERY)
+}
+
+/// How a resolution answers: a redirect, in parts, or a whole response (a record's
+/// message, or why there is no redirect).
+pub enum Resolved<'t> {
+    /// A redirect.
+    Redirect {
+        status: StatusCode,
+        /// As a header carries it (see [`location_bytes`]).
+        location: Cow<'t, [u8]>,
+        cache_control: HeaderValue,
+        /// `Vary`, or empty.
+        vary: &'static str,
+    },
+    /// Anything else, without the headers every answer gets (see
+    /// [`super::add_security_headers`]).
+    Whole(axum::http::Response<Bytes>),
 }
 
 /// The answer to a `GET` or `HEAD` of a PURL (see [`answers_at_once`]), from memory,
 /// counted for its record and in the metrics.
 pub fn answer(state: &PurlState, uri: &Uri, headers: &HeaderMap) -> axum::http::Response<Bytes> {
-    let path = uri.path();
+    let table = state.registry.table();
     let accept = header_text(headers, header::ACCEPT);
     let accept_language = header_text(headers, header::ACCEPT_LANGUAGE);
-    let table = state.registry.table();
-    let (kind, response) = match table.resolve(path, uri.query(), accept, accept_language) {
+    match resolved(
+        state,
+        &table,
+        uri.path(),
+        uri.query(),
+        accept,
+        accept_language,
+    ) {
+        Resolved::Redirect {
+            status,
+            location,
+            cache_control,
+            vary,
+        } => {
+            let mut response = axum::http::Response::new(Bytes::new());
+            *response.status_mut() = status;
+            let h = response.headers_mut();
+            // Location, Cache-Control, perhaps Vary, and what the caller adds.
+            h.reserve(8);
+            h.insert(
+                header::LOCATION,
+                HeaderValue::from_bytes(&location)
+                    .unwrap_or_else(|_| HeaderValue::from_static("/")),
+            );
+            h.insert(header::CACHE_CONTROL, cache_control);
+            if !vary.is_empty() {
+                h.insert(header::VARY, HeaderValue::from_static(vary));
+            }
+            response
+        }
+        Resolved::Whole(response) => response,
+    }
+}
+
+/// [`answer`]'s resolution of `path` and `query` (as sent) with these `Accept` and
+/// `Accept-Language` values in `table`, counted for its record and in the metrics.
+pub fn resolved<'t>(
+    state: &PurlState,
+    table: &'t urlkit::purl::Table,
+    path: &str,
+    query: Option<&str>,
+    accept: Option<&str>,
+    accept_language: Option<&str>,
+) -> Resolved<'t> {
+    let (kind, resolved) = match table.resolve(path, query, accept, accept_language) {
         Answer::Redirect {
             status,
             location,
@@ -121,26 +194,24 @@ pub fn answer(state: &PurlState, uri: &Uri, headers: &HeaderMap) -> axum::http::
                 Some(_) => StatusCode::FOUND,
                 None => StatusCode::from_u16(status).unwrap_or(StatusCode::FOUND),
             };
-            let mut response = axum::http::Response::new(Bytes::new());
-            *response.status_mut() = status;
-            let h = response.headers_mut();
-            // Location, Cache-Control, perhaps Vary, and what the caller adds.
-            h.reserve(8);
-            h.insert(
-                header::LOCATION,
-                location_value(archived.as_deref().unwrap_or(&location)),
-            );
-            let cache = match (&archived, max_age) {
+            let cache_control = match (&archived, max_age) {
                 // Back to the target as soon as a check finds it again.
                 (Some(_), _) => HeaderValue::from_static("no-cache"),
                 (None, None) => state.default_cache_control.clone(),
                 (None, Some(age)) => cache_control(age),
             };
-            h.insert(header::CACHE_CONTROL, cache);
-            if !vary.is_empty() {
-                h.insert(header::VARY, HeaderValue::from_static(vary));
-            }
-            (kind, response)
+            let location = match (archived, location) {
+                (Some(archived), _) => Cow::Owned(location_bytes(&archived).into_owned()),
+                (None, Cow::Borrowed(location)) => location_bytes(location),
+                (None, Cow::Owned(location)) => Cow::Owned(location_bytes(&location).into_owned()),
+            };
+            let resolved = Resolved::Redirect {
+                status,
+                location,
+                cache_control,
+                vary,
+            };
+            (kind, resolved)
         }
         Answer::Message {
             status, message, ..
@@ -149,11 +220,11 @@ pub fn answer(state: &PurlState, uri: &Uri, headers: &HeaderMap) -> axum::http::
             let mut body = String::with_capacity(message.len() + 1);
             body.push_str(message);
             body.push('\n');
-            (Kind::Message, text(status, body))
+            (Kind::Message, whole(status, body))
         }
         Answer::NotAcceptable { record, offered } => (
             Kind::NotAcceptable,
-            text(
+            whole(
                 StatusCode::NOT_ACCEPTABLE,
                 format!(
                     "{record} is offered as {}; none of them is acceptable to this request\n",
@@ -163,14 +234,14 @@ pub fn answer(state: &PurlState, uri: &Uri, headers: &HeaderMap) -> axum::http::
         ),
         Answer::BrokenChain { record, message } => (
             Kind::BrokenChain,
-            text(
+            whole(
                 StatusCode::LOOP_DETECTED,
                 format!("{record} cannot be resolved: {message}\n"),
             ),
         ),
         Answer::LeavesTarget { record } => (
             Kind::LeavesTarget,
-            text(
+            whole(
                 StatusCode::NOT_FOUND,
                 format!(
                     "{record} does not lead to this path: the rest would leave its target's site\n"
@@ -179,22 +250,25 @@ pub fn answer(state: &PurlState, uri: &Uri, headers: &HeaderMap) -> axum::http::
         ),
         Answer::NoRecord => (
             Kind::NoRecord,
-            text(
+            whole(
                 StatusCode::NOT_FOUND,
                 format!("no persistent URL named {path}\n"),
             ),
         ),
         Answer::BadName(e) => (
             Kind::BadName,
-            text(
+            whole(
                 StatusCode::BAD_REQUEST,
                 format!("not a persistent URL's name: {e}\n"),
             ),
         ),
     };
-    drop(table);
-    state.metrics.resolved_as(kind, response.status());
-    response
+    let status = match &resolved {
+        Resolved::Redirect { status, .. } => *status,
+        Resolved::Whole(response) => response.status(),
+    };
+    state.metrics.resolved_as(kind, status);
+    resolved
 }
 
 /// `Cache-Control: max-age=AGE`.

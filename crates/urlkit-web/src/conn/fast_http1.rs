@@ -8,7 +8,7 @@
 //! the fast path passes on — hands the connection to hyper with every byte read and not
 //! answered, so hyper answers it (errors included) exactly as it would have from the start.
 
-use super::{Activity, FastPath};
+use super::{Activity, FastPath, PlainAnswer, PlainRequest};
 use axum::http::header::{self, HeaderName, HeaderValue};
 use axum::http::{HeaderMap, Method, Response, StatusCode, Uri};
 use bytes::{Buf, Bytes, BytesMut};
@@ -34,12 +34,16 @@ pub(super) enum Ended<I> {
 }
 
 /// Where a request head's pieces lie in the bytes read.
-struct Span {
+pub(super) struct Span {
     start: usize,
     end: usize,
 }
 
 impl Span {
+    pub(super) fn range(&self) -> std::ops::Range<usize> {
+        self.start..self.end
+    }
+
     fn of(piece: &[u8], within: &[u8]) -> Span {
         let start = piece.as_ptr() as usize - within.as_ptr() as usize;
         Span {
@@ -138,6 +142,15 @@ where
                     break;
                 }
             };
+            if answer_plainly(&read[..head.length], &head, &fields, fast, &mut written) {
+                read.advance(head.length);
+                activity.answered_at_once();
+                if head.close {
+                    close = true;
+                    break;
+                }
+                continue;
+            }
             let bytes = read.split_to(head.length).freeze();
             let Some(answer) = answer(&bytes, &head, &fields, fast) else {
                 // Back in front of the rest, for hyper to read.
@@ -188,6 +201,85 @@ where
     }
 }
 
+/// `fast`'s answer in parts ([`FastPath::answer_plainly`]) to the request `head` with header
+/// `fields`, parsed from `bytes`, written to `out`; `false` when it gave none, or when the
+/// request's target or a header is one that only [`answer`]'s checks can tell hyper takes.
+fn answer_plainly(
+    bytes: &[u8],
+    head: &Head,
+    fields: &[(Span, Span)],
+    fast: &dyn FastPath,
+    out: &mut Vec<u8>,
+) -> bool {
+    let target = &bytes[head.target.range()];
+    if target.first() != Some(&b'/') || !target.iter().all(|&b| is_plain_target_byte(b)) {
+        return false;
+    }
+    // What `HeaderValue` refuses (httparse lets DEL through).
+    let refused = |b: u8| (b < b' ' && b != b'\t') || b == 0x7F;
+    if fields
+        .iter()
+        .any(|(_, value)| bytes[value.range()].iter().any(|&b| refused(b)))
+    {
+        return false;
+    }
+    // Only RFC 3986 characters: UTF-8, and a path and query as `Uri` splits them.
+    let Ok(target) = std::str::from_utf8(target) else {
+        return false;
+    };
+    let (path, query) = match target.split_once('?') {
+        Some((path, query)) => (path, Some(query)),
+        None => (target, None),
+    };
+    let request = PlainRequest {
+        method: &head.method,
+        path,
+        query,
+        head: bytes,
+        fields,
+    };
+    let head_only = head.method == Method::HEAD;
+    fast.answer_plainly(&request, &mut |answer: PlainAnswer<'_>| {
+        let headers = answer.headers.iter().map(|&(name, value)| (name, value));
+        write_parts(
+            answer.status,
+            headers,
+            answer.body,
+            head_only,
+            head.close,
+            out,
+        );
+    })
+}
+
+/// The bytes of a request target [`answer_plainly`] takes as they are: RFC 3986's
+/// unreserved and reserved characters but `#`, `[` and `]`; and `%`.
+fn is_plain_target_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric()
+        || matches!(
+            b,
+            b'-' | b'.'
+                | b'_'
+                | b'~'
+                | b'%'
+                | b'!'
+                | b'$'
+                | b'&'
+                | b'\''
+                | b'('
+                | b')'
+                | b'*'
+                | b'+'
+                | b','
+                | b';'
+                | b'='
+                | b':'
+                | b'@'
+                | b'/'
+                | b'?'
+        )
+}
+
 /// `fast`'s answer to the request `head` with header `fields`, parsed from `bytes`; `None`
 /// when it passes the request on or hyper would refuse its target or a header.
 fn answer(
@@ -215,29 +307,50 @@ fn answer(
 /// body to a `GET`, whose `content-length: 0` comes after them all (as it does when the
 /// answer does not give its length).
 fn write_answer(answer: &Response<Bytes>, head_only: bool, close: bool, out: &mut Vec<u8>) {
-    let status = answer.status();
+    let headers = answer
+        .headers()
+        .iter()
+        .map(|(name, value)| (name.as_str(), value.as_bytes()));
+    write_parts(
+        answer.status(),
+        headers,
+        answer.body(),
+        head_only,
+        close,
+        out,
+    );
+}
+
+/// [`write_answer`] of an answer in parts: `headers` are names in lower case and values.
+fn write_parts<'h>(
+    status: StatusCode,
+    headers: impl Iterator<Item = (&'h str, &'h [u8])>,
+    body: &[u8],
+    head_only: bool,
+    close: bool,
+    out: &mut Vec<u8>,
+) {
     out.extend_from_slice(b"HTTP/1.1 ");
     out.extend_from_slice(status.as_str().as_bytes());
     out.push(b' ');
     out.extend_from_slice(status.canonical_reason().unwrap_or("<none>").as_bytes());
     out.extend_from_slice(b"\r\n");
-    let body = answer.body();
     let no_body = status.is_informational()
         || status == StatusCode::NO_CONTENT
         || status == StatusCode::NOT_MODIFIED;
     let length_in_place = !body.is_empty() || head_only;
     let (mut said_length, mut said_date) = (false, false);
-    for (name, value) in answer.headers() {
-        if name == header::CONTENT_LENGTH {
+    for (name, value) in headers {
+        if name == header::CONTENT_LENGTH.as_str() {
             if !length_in_place {
                 continue;
             }
             said_length = true;
         }
-        said_date |= name == header::DATE;
-        out.extend_from_slice(name.as_str().as_bytes());
+        said_date |= name == header::DATE.as_str();
+        out.extend_from_slice(name.as_bytes());
         out.extend_from_slice(b": ");
-        out.extend_from_slice(value.as_bytes());
+        out.extend_from_slice(value);
         out.extend_from_slice(b"\r\n");
     }
     if close {
@@ -446,6 +559,36 @@ mod tests {
                 "date"
             ]
         );
+    }
+
+    /// Every target a plain answer takes is one `Uri` takes, split into the same path and
+    /// query: each byte it takes, in every place of a few shapes.
+    #[test]
+    fn plain_targets_are_split_as_uri_splits_them() {
+        let plain: Vec<u8> = (0..=u8::MAX).filter(|&b| is_plain_target_byte(b)).collect();
+        assert_eq!(
+            plain.len(),
+            66 + 15 + 1,
+            "RFC 3986 characters but #, [ and ]; and %"
+        );
+        for &b in &plain {
+            let c = b as char;
+            for target in [
+                format!("/{c}"),
+                format!("//{c}{c}"),
+                format!("/a{c}b?{c}"),
+                format!("/?{c}?{c}/"),
+                format!("/{c}%?%{c}"),
+            ] {
+                let uri = Uri::from_maybe_shared(Bytes::from(target.clone()))
+                    .unwrap_or_else(|e| panic!("{target:?}: {e}"));
+                let (path, query) = match target.split_once('?') {
+                    Some((path, query)) => (path, Some(query)),
+                    None => (target.as_str(), None),
+                };
+                assert_eq!((uri.path(), uri.query()), (path, query), "{target:?}");
+            }
+        }
     }
 
     #[tokio::test]
