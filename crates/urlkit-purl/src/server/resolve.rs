@@ -109,14 +109,15 @@ pub enum Resolved<'t> {
     /// A redirect.
     Redirect {
         status: StatusCode,
-        /// As a header carries it (see [`location_bytes`]).
+        /// As a header carries it: as written, or with the bytes a header cannot carry
+        /// percent-encoded.
         location: Cow<'t, [u8]>,
         cache_control: HeaderValue,
         /// `Vary`, or empty.
         vary: &'static str,
     },
-    /// Anything else, without the headers every answer gets (see
-    /// [`super::add_security_headers`]).
+    /// Anything else, without the headers every answer of the resolver gets (the
+    /// security headers, the length).
     Whole(axum::http::Response<Bytes>),
 }
 
