@@ -861,6 +861,19 @@ fn raw_answer(addr: std::net::SocketAddr, method: &str, path: &str, accept: &str
         .join("\n")
 }
 
+/// [`raw_answer`] of the resolver at `fast` and of the one at `slow`.
+async fn fast_and_slow(
+    fast: std::net::SocketAddr,
+    slow: std::net::SocketAddr,
+    method: &'static str,
+    path: &'static str,
+    accept: &'static str,
+) -> (String, String) {
+    let fast = tokio::task::spawn_blocking(move || raw_answer(fast, method, path, accept));
+    let slow = tokio::task::spawn_blocking(move || raw_answer(slow, method, path, accept));
+    (fast.await.unwrap(), slow.await.unwrap())
+}
+
 /// Everything a server answers to `parts`, written one after another a moment apart, read
 /// until it closes the connection, without the `date` lines.
 fn conversation(addr: std::net::SocketAddr, parts: &[String]) -> String {
@@ -951,13 +964,7 @@ async fn purls_answered_in_front_of_the_router_answer_as_the_router_does() {
         ("GET", "/net/f?info", "application/json"),
     ];
     for (method, path, accept) in requests {
-        let (fast_addr, slow_addr) = (r.addr, slow);
-        let fast = tokio::task::spawn_blocking(move || raw_answer(fast_addr, method, path, accept))
-            .await
-            .unwrap();
-        let slow = tokio::task::spawn_blocking(move || raw_answer(slow_addr, method, path, accept))
-            .await
-            .unwrap();
+        let (fast, slow) = fast_and_slow(r.addr, slow, method, path, accept).await;
         let in_front =
             tokio::task::spawn_blocking(move || raw_answer(fronted, method, path, accept))
                 .await
@@ -1000,13 +1007,7 @@ async fn purls_answered_in_front_of_the_router_answer_as_the_router_does() {
         ("GET", "/net/n", "text/h\u{e9}"),
         ("GET", "//net/f", "*/*"),
     ] {
-        let (fast_addr, slow_addr) = (r.addr, slow);
-        let fast = tokio::task::spawn_blocking(move || raw_answer(fast_addr, method, path, accept))
-            .await
-            .unwrap();
-        let slow = tokio::task::spawn_blocking(move || raw_answer(slow_addr, method, path, accept))
-            .await
-            .unwrap();
+        let (fast, slow) = fast_and_slow(r.addr, slow, method, path, accept).await;
         assert_eq!(fast, slow, "{method} {path} {accept}");
     }
     // Whole conversations: requests sent one after another on a connection, the fast path's

@@ -821,16 +821,9 @@ async fn a_file_that_is_no_database_is_named() {
     );
 }
 
-/// A write whose caller goes away while SQLite makes it wait (a client that disconnects
-/// during a `PUT`) must not leave its connection in the pool with the write lock taken:
-/// every later write, of this process or another, would then fail as locked.
-#[tokio::test]
-async fn a_write_given_up_while_it_waits_leaves_no_lock_behind() {
+/// A connection of another process to the SQLite file at `url`, holding its write lock.
+async fn another_writer(url: &str) -> sqlx::SqliteConnection {
     use sqlx::ConnectOptions;
-    let dir = tempfile::tempdir().unwrap();
-    let url = file_url(&dir);
-    let store = Store::open(&url).await.unwrap();
-    // Another process holds the write lock.
     let mut other = url
         .parse::<sqlx::sqlite::SqliteConnectOptions>()
         .unwrap()
@@ -841,6 +834,18 @@ async fn a_write_given_up_while_it_waits_leaves_no_lock_behind() {
         .execute(&mut other)
         .await
         .unwrap();
+    other
+}
+
+/// A write whose caller goes away while SQLite makes it wait (a client that disconnects
+/// during a `PUT`) must not leave its connection in the pool with the write lock taken:
+/// every later write, of this process or another, would then fail as locked.
+#[tokio::test]
+async fn a_write_given_up_while_it_waits_leaves_no_lock_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = file_url(&dir);
+    let store = Store::open(&url).await.unwrap();
+    let mut other = another_writer(&url).await;
     // The store's write waits for it, and its caller stops waiting.
     let given_up = tokio::time::timeout(
         std::time::Duration::from_millis(300),
@@ -875,20 +880,10 @@ async fn a_write_given_up_while_it_waits_leaves_no_lock_behind() {
 
 #[tokio::test]
 async fn a_database_locked_by_another_writer_is_locked() {
-    use sqlx::ConnectOptions;
     let dir = tempfile::tempdir().unwrap();
     let url = file_url(&dir);
     let store = Store::open(&url).await.unwrap();
-    let mut holder = url
-        .parse::<sqlx::sqlite::SqliteConnectOptions>()
-        .unwrap()
-        .connect()
-        .await
-        .unwrap();
-    sqlx::query("BEGIN IMMEDIATE")
-        .execute(&mut holder)
-        .await
-        .unwrap();
+    let mut holder = another_writer(&url).await;
     // The store waits for its busy timeout, then gives up.
     match store
         .put(

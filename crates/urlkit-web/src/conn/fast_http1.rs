@@ -255,29 +255,7 @@ fn answer_plainly(
 /// The bytes of a request target [`answer_plainly`] takes as they are: RFC 3986's
 /// unreserved and reserved characters but `#`, `[` and `]`; and `%`.
 fn is_plain_target_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric()
-        || matches!(
-            b,
-            b'-' | b'.'
-                | b'_'
-                | b'~'
-                | b'%'
-                | b'!'
-                | b'$'
-                | b'&'
-                | b'\''
-                | b'('
-                | b')'
-                | b'*'
-                | b'+'
-                | b','
-                | b';'
-                | b'='
-                | b':'
-                | b'@'
-                | b'/'
-                | b'?'
-        )
+    urlkit::inspect::rfc3986::is_pchar(b) || matches!(b, b'/' | b'?' | b'%')
 }
 
 /// `fast`'s answer to the request `head` with header `fields`, parsed from `bytes`; `None`

@@ -10,7 +10,7 @@
 //! one segment under the root, never a way into `/org/`.
 
 use crate::inspect::iri::iri_to_uri;
-use crate::inspect::rfc3986::{normalize, remove_dot_segments, NormalizeOptions};
+use crate::inspect::rfc3986::{is_pchar, normalize, remove_dot_segments, NormalizeOptions};
 use std::fmt;
 
 /// The longest name, in bytes of its normal form.
@@ -181,29 +181,7 @@ pub(crate) fn is_plain_normal(text: &str) -> bool {
     {
         return false;
     }
-    let plain = bytes.iter().all(|&b| {
-        b.is_ascii_alphanumeric()
-            || matches!(
-                b,
-                b'-' | b'.'
-                    | b'_'
-                    | b'~'
-                    | b'!'
-                    | b'$'
-                    | b'&'
-                    | b'\''
-                    | b'('
-                    | b')'
-                    | b'*'
-                    | b'+'
-                    | b','
-                    | b';'
-                    | b'='
-                    | b':'
-                    | b'@'
-                    | b'/'
-            )
-    });
+    let plain = bytes.iter().all(|&b| is_pchar(b) || b == b'/');
     plain
         && !text[1..]
             .split('/')

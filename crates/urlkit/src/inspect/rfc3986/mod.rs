@@ -322,7 +322,10 @@ fn is_sub_delim(c: u8) -> bool {
     )
 }
 
-fn is_pchar(c: u8) -> bool {
+/// A byte that stands for itself in a path segment: `pchar` of RFC 3986 §3.3 but its
+/// escapes (`unreserved`, `sub-delims`, `:` and `@`). `%`, `/`, `?`, `#` and every other
+/// byte are not.
+pub fn is_pchar(c: u8) -> bool {
     is_unreserved(c) || is_sub_delim(c) || c == b':' || c == b'@'
 }
 
