@@ -77,12 +77,14 @@ impl Resolutions {
         let mut response = resolve::answer(&self.state, uri, headers);
         finish(&mut response);
         let size = response.body().len() as u64;
-        let body_bytes = if method == Method::HEAD { 0 } else { size };
-        self.observe(method, response.status().as_u16(), body_bytes, started);
+        self.observe(method, response.status().as_u16(), size, started);
         Some(response)
     }
 
-    fn observe(&self, method: &Method, status: u16, body_bytes: u64, started: Instant) {
+    /// Counts an answer of `status` with a body of `size` bytes (none sent for `HEAD`),
+    /// begun at `started`, in the connection metrics.
+    fn observe(&self, method: &Method, status: u16, size: u64, started: Instant) {
+        let body_bytes = if method == Method::HEAD { 0 } else { size };
         let took = started.elapsed();
         let metrics = &self.state.connection_metrics;
         let h = &self.handles;
@@ -156,7 +158,7 @@ impl urlkit_web::FastPath for Resolutions {
             request.header("accept"),
             request.header("accept-language"),
         );
-        let (status, body_bytes) = match resolved {
+        let (status, size) = match resolved {
             resolve::Resolved::Redirect {
                 status,
                 location,
@@ -166,21 +168,19 @@ impl urlkit_web::FastPath for Resolutions {
                 let [security_0, security_1, security_2] = super::SECURITY_HEADERS
                     .each_ref()
                     .map(|(name, value)| (name.as_str(), value.as_bytes()));
-                let first = [
-                    (header::LOCATION.as_str(), &location[..]),
-                    (header::CACHE_CONTROL.as_str(), cache_control.as_bytes()),
-                    (header::VARY.as_str(), vary.as_bytes()),
-                    security_0,
-                    security_1,
-                    security_2,
-                    (header::CONTENT_LENGTH.as_str(), b"0"),
+                // In the order `Resolutions::answer` has them; `Vary` only when said.
+                let fields = [
+                    Some((header::LOCATION.as_str(), &location[..])),
+                    Some((header::CACHE_CONTROL.as_str(), cache_control.as_bytes())),
+                    (!vary.is_empty()).then_some((header::VARY.as_str(), vary.as_bytes())),
+                    Some(security_0),
+                    Some(security_1),
+                    Some(security_2),
+                    Some((header::CONTENT_LENGTH.as_str(), b"0")),
                 ];
                 let mut headers = [("", &b""[..]); 7];
                 let mut count = 0;
-                for field in first {
-                    if field.0 == header::VARY.as_str() && vary.is_empty() {
-                        continue;
-                    }
+                for field in fields.into_iter().flatten() {
                     headers[count] = field;
                     count += 1;
                 }
@@ -204,15 +204,10 @@ impl urlkit_web::FastPath for Resolutions {
                     headers: &headers,
                     body: response.body(),
                 });
-                let sent = if request.method == Method::HEAD {
-                    0
-                } else {
-                    response.body().len() as u64
-                };
-                (response.status(), sent)
+                (response.status(), response.body().len() as u64)
             }
         };
-        self.observe(request.method, status.as_u16(), body_bytes, started);
+        self.observe(request.method, status.as_u16(), size, started);
         true
     }
 }

@@ -19,11 +19,14 @@ pub const INFO_QUERY: &str = "info";
 /// A location as a header carries it: as it is, or, when it holds bytes a header cannot
 /// carry (controls), with every byte but visible ASCII percent-encoded, as a browser would
 /// send them.
-fn location_bytes(location: &str) -> Cow<'_, [u8]> {
+fn location_bytes(location: Cow<'_, str>) -> Cow<'_, [u8]> {
     // What `HeaderValue::from_str` takes.
     let fits = |b: u8| (b >= b' ' && b != 0x7F) || b == b'\t';
     if location.bytes().all(fits) {
-        return Cow::Borrowed(location.as_bytes());
+        return match location {
+            Cow::Borrowed(location) => Cow::Borrowed(location.as_bytes()),
+            Cow::Owned(location) => Cow::Owned(location.into_bytes()),
+        };
     }
     let mut escaped = String::with_capacity(location.len() * 3);
     for &b in location.as_bytes() {
@@ -201,11 +204,7 @@ pub fn resolved<'t>(
                 (None, None) => state.default_cache_control.clone(),
                 (None, Some(age)) => cache_control(age),
             };
-            let location = match (archived, location) {
-                (Some(archived), _) => Cow::Owned(location_bytes(&archived).into_owned()),
-                (None, Cow::Borrowed(location)) => location_bytes(location),
-                (None, Cow::Owned(location)) => Cow::Owned(location_bytes(&location).into_owned()),
-            };
+            let location = location_bytes(archived.map_or(location, Cow::Owned));
             let resolved = Resolved::Redirect {
                 status,
                 location,
