@@ -749,7 +749,12 @@ fn plan_output_with(
             + percents
                 .get(word)
                 .map_or(0, |bits| (bits & below).count_ones() as usize);
-        out_ends.push(out_start + end - 2 * escapes);
+        // Each escape of a plain entry takes three bytes to one; more `%` bytes than that
+        // allows mean one of them starts no escape, and the entry is not plain.
+        let Some(out_end) = (out_start + end).checked_sub(2 * escapes) else {
+            return entry;
+        };
+        out_ends.push(out_end);
         start = end;
     }
     ends.len()
@@ -1056,6 +1061,26 @@ mod tests {
             plain.decode_run(values, &[0, 5, 9], &mut out, &mut out_ends),
             0
         );
+        // More `%` bytes than escapes could fit in a row ("%%%ab": three escapes would
+        // need nine bytes) stop the run at that row, whatever the output held before.
+        for kept in [&b""[..], b"kept"] {
+            let (mut out, mut out_ends) = (kept.to_vec(), vec![]);
+            assert_eq!(
+                plain.decode_run(b"ok%%%ab", &[0, 2, 7], &mut out, &mut out_ends),
+                1
+            );
+            assert_eq!(
+                (&out[kept.len()..], &out_ends[..]),
+                (&b"ok"[..], &[kept.len() + 2][..])
+            );
+            out.truncate(kept.len());
+            out_ends.clear();
+            assert_eq!(
+                plain.decode_run(b"%%%ab", &[0, 5], &mut out, &mut out_ends),
+                0
+            );
+            assert_eq!((&out[..], &out_ends[..]), (kept, &[][..]));
+        }
     }
 
     /// Rows for the kernel property test: clean pieces, and pieces that each make the full
