@@ -6,7 +6,7 @@
 //! checking that the processor has AVX-512 F, BW, VBMI and VBMI2, POPCNT and AVX2.
 
 use super::super::raw::commit;
-use super::super::{portable, ByteClass, Kernels, HIGH_NIBBLE_BITS};
+use super::super::{ByteClass, Kernels, HIGH_NIBBLE_BITS};
 use super::avx2;
 use core::arch::x86_64::*;
 
@@ -39,8 +39,17 @@ fn decode_span_flagging(
     // on `decode_span_avx512`.
     let taken = unsafe { decode_span_avx512::<true>(input, stops, out, flagged) };
     if taken + 66 > input.len() && taken < input.len() {
+        // The last bytes (fewer than 66) in blocks of their own, followed by `%`s: a `%`
+        // without two hex digits after it ends the decoding, so it stops where the input
+        // does, or before an escape the input cuts short, as it stops inside the input.
+        debug_assert!(stops.contains(b'%'), "every stop class holds `%`");
+        let rest = &input[taken..];
+        let mut padded = [b'%'; TAIL_ROOM];
+        padded[..rest.len()].copy_from_slice(rest);
         let before = flagged.len();
-        let tail = portable::decode_span_flagging(&input[taken..], stops, out, flagged);
+        // SAFETY: as above.
+        let tail = unsafe { decode_span_avx512::<true>(&padded, stops, out, flagged) };
+        debug_assert!(tail <= rest.len());
         for position in &mut flagged[before..] {
             *position += taken;
         }
@@ -49,6 +58,10 @@ fn decode_span_flagging(
         taken
     }
 }
+
+/// Room for the last bytes of an input (fewer than 66) and the `%`s after them: enough for
+/// [`decode_span_avx512`] to read two whole blocks and the two bytes after them.
+const TAIL_ROOM: usize = 2 * 64 + 2;
 
 /// The 64 bytes of `input` from `at`; `at + 64 <= input.len()` is checked.
 #[inline]
