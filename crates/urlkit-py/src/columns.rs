@@ -656,7 +656,10 @@ pub fn codec_column(
             Ok(columns.finish(text, rows.large))
         } else {
             let mut output = Bytes::with_capacity(rows.len(), bytes).checking_rows();
-            let mut runner = runner.counting_findings_only();
+            // Only the output is kept: rows whose findings leave it as plain decoding
+            // gives it (a malformed escape, a second layer, a control character) stay in
+            // the runs.
+            let mut runner = runner.counting_findings_only().dropping_findings();
             rows.run_into(&mut runner, &mut output)?;
             Ok(output.finish(text, rows.large))
         }

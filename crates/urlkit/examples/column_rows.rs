@@ -1,8 +1,8 @@
 //! Decodes the lines of FILE as one column, the way the Python package's column functions
-//! do (runs of plain rows through `Entries::plain_entries`, any other row through
-//! `Entries::run_in_full`), diagnostics counted only, and prints rows per second, MB/s,
-//! and what a row that leaves the fast path costs beside one that takes it (processor
-//! time of this thread, best of three).
+//! do without diagnostics (runs of rows through `Entries::plain_entries`, findings
+//! dropped, any other row through `Entries::run_in_full`), and prints rows per second,
+//! MB/s, and what a row that leaves the fast path costs beside one that takes it
+//! (processor time of this thread, best of three).
 //!
 //! `cargo run --release -p urlkit --example column_rows -- [--auto] FILE...`
 //! (`scripts/measure/bench-columns.py ROWS --write DIR` writes clean, dirty and percent
@@ -41,7 +41,12 @@ fn main() {
     .check()
     .expect("settings")
     .ranking(urlkit::detect::Ranking::Charset);
-    let entries = || settings.entries().counting_findings_only();
+    let entries = || {
+        settings
+            .entries()
+            .counting_findings_only()
+            .dropping_findings()
+    };
     for path in paths {
         let text = std::fs::read(&path).unwrap_or_else(|e| {
             eprintln!("cannot read {path}: {e}");

@@ -643,6 +643,18 @@ impl Entries {
         self
     }
 
+    /// This runner, for a caller that keeps only the output and no findings (not even
+    /// their count): when lenient, with a fixed UTF-8 charset,
+    /// [`plain_entries`](Self::plain_entries) also takes the entries whose findings leave
+    /// the output as decoding every escape gives it: a `%` that starts no escape (kept as
+    /// it is), a second layer of encoding (one layer decoded), a control or bidi character
+    /// (decoded). Their outputs are what [`run`](Self::run) gives them; bytes that are not
+    /// UTF-8 (which are repaired) still stop a run. Strict runners are not changed.
+    pub fn dropping_findings(mut self) -> Self {
+        self.codec = self.codec.drop_findings();
+        self
+    }
+
     /// Decodes entries laid end to end in `values` (entry `i` is
     /// `values[offsets[i]..offsets[i + 1]]`, as in an Arrow column), as many of the leading
     /// ones as [`run`](Self::run) would decode with nothing to report, in one pass over

@@ -41,6 +41,16 @@ pub(crate) struct PlainUtf8 {
     carried: Vec<u8>,
     /// Where each of them ends in `carried`.
     carried_ends: Vec<usize>,
+    /// Whether [`decode_run`](Self::decode_run) also takes entries whose findings leave
+    /// the output as decoding every escape gives it, for a lenient caller that drops
+    /// findings (see [`take_findings`](Self::take_findings)).
+    findings_dropped: bool,
+    /// The offsets in a group's input of the `%` bytes that start no escape, which
+    /// [`decode_group`](Self::decode_group) copied as they are (`findings_dropped`).
+    kept_percents: Vec<usize>,
+    /// Whether the last group ended early at an entry that ends in an incomplete escape,
+    /// which it decoded (`findings_dropped`): the run goes on after it.
+    group_cut_short: bool,
 }
 
 impl PlainUtf8 {
@@ -67,7 +77,20 @@ impl PlainUtf8 {
             carry: false,
             carried: Vec::new(),
             carried_ends: Vec::new(),
+            findings_dropped: false,
+            kept_percents: Vec::new(),
+            group_cut_short: false,
         })
+    }
+
+    /// With `dropped`, [`decode_run`](Self::decode_run) also takes the entries a lenient
+    /// decoder decodes exactly as it decodes plain ones, findings aside: a `%` that starts
+    /// no escape (kept as it is), a second layer (`%2541`: one layer decoded), a control
+    /// character or a bidi control (decoded). Bytes that are not UTF-8, whitespace to
+    /// remove, and anything else that needs repair still stop a run. For a caller that
+    /// keeps only the output: those entries' findings are neither made nor counted.
+    pub(crate) fn take_findings(&mut self, dropped: bool) {
+        self.findings_dropped = dropped;
     }
 
     /// After [`decode_run`](Self::decode_run) with `carry` on: the outputs of the plain
@@ -152,10 +175,10 @@ impl PlainUtf8 {
             );
             let taken = self.decode_group(values, start, group, out, out_ends);
             done += taken;
-            if taken < count {
+            if taken < count && !self.group_cut_short {
                 break;
             }
-            start = group[count - 1];
+            start = ends[done - 1];
         }
         done
     }
@@ -186,10 +209,21 @@ impl PlainUtf8 {
         entries = entry_at(first + whitespace);
         let out_start = out.len();
         let first_end = out_ends.len();
-        entries = plan_output(&self.percents, &ends[..entries], first, out_start, out_ends);
+        let dropped = self.findings_dropped;
+        let (planned, cut_short) = plan_output(
+            &self.percents,
+            &ends[..entries],
+            first,
+            out_start,
+            out_ends,
+            dropped,
+        );
+        entries = planned;
 
-        // Decode up to the first escape that is malformed or needs a report.
+        // Decode up to the first escape that is malformed or needs a report (with findings
+        // dropped, every escape, and every `%` that starts none as it is).
         let span = &values[first..end_of(entries)];
+        self.kept_percents.clear();
         let mut at = 0;
         while at < span.len() {
             self.flagged.clear();
@@ -201,7 +235,7 @@ impl PlainUtf8 {
                 .flagged
                 .iter()
                 .map(|&offset| at + offset)
-                .find(|&offset| plain_escape(&span[offset..]).is_none());
+                .find(|&offset| !dropped && plain_escape(&span[offset..]).is_none());
             if let Some(offset) = reported {
                 entries = entries.min(entry_at(first + offset));
                 break;
@@ -210,12 +244,36 @@ impl PlainUtf8 {
             if at >= span.len() {
                 break;
             }
-            let Some(value) = plain_escape(&span[at..]) else {
-                entries = entries.min(entry_at(first + at));
-                break;
+            let value = if dropped {
+                // No escape crosses from one entry into the next: an entry that ends in
+                // an incomplete one ends the group (see `plan_output`).
+                portable::escape_at(&span[at..])
+            } else {
+                plain_escape(&span[at..])
             };
-            out.push(value);
-            at += 3;
+            match value {
+                Some(value) => {
+                    out.push(value);
+                    at += 3;
+                }
+                None if dropped => {
+                    out.push(b'%');
+                    self.kept_percents.push(at);
+                    at += 1;
+                }
+                None => {
+                    entries = entries.min(entry_at(first + at));
+                    break;
+                }
+            }
+        }
+        // Each `%` kept as it is gives one byte of output where the plan counted it as
+        // an escape's three bytes to one.
+        for &percent in &self.kept_percents {
+            let entry = entry_at(first + percent);
+            for end in &mut out_ends[first_end + entry..] {
+                *end += 2;
+            }
         }
         out_ends.truncate(first_end + entries);
 
@@ -235,6 +293,7 @@ impl PlainUtf8 {
         }
         out_ends.truncate(first_end + entries);
         out.truncate(out_ends.last().copied().unwrap_or(out_start));
+        self.group_cut_short = cut_short && entries == planned;
         entries
     }
 
@@ -688,20 +747,39 @@ impl PlainLines {
 /// Pushes onto `out_ends` where each entry's output will end in a buffer where the first
 /// starts at `out_start`, given the entries' `ends` in the input, which starts at `first`,
 /// and where the input's `%` bytes are (see [`scan_run`]); returns how many entries it
-/// planned, stopping before the first whose last two bytes hold a `%`.
+/// planned, stopping before the first whose last two bytes hold a `%`, or with
+/// `ending_in_percent` after it (then the second value is true): an escape must not run
+/// on into the entry after it.
 fn plan_output(
     percents: &[u64],
     ends: &[usize],
     first: usize,
     out_start: usize,
     out_ends: &mut Vec<usize>,
-) -> usize {
+    ending_in_percent: bool,
+) -> (usize, bool) {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("popcnt") {
         // SAFETY: the processor has the instruction the function is compiled for.
-        return unsafe { plan_output_popcnt(percents, ends, first, out_start, out_ends) };
+        return unsafe {
+            plan_output_popcnt(
+                percents,
+                ends,
+                first,
+                out_start,
+                out_ends,
+                ending_in_percent,
+            )
+        };
     }
-    plan_output_with(percents, ends, first, out_start, out_ends)
+    plan_output_with(
+        percents,
+        ends,
+        first,
+        out_start,
+        out_ends,
+        ending_in_percent,
+    )
 }
 
 /// [`plan_output`] with the processor's own bit count.
@@ -713,8 +791,16 @@ fn plan_output_popcnt(
     first: usize,
     out_start: usize,
     out_ends: &mut Vec<usize>,
-) -> usize {
-    plan_output_with(percents, ends, first, out_start, out_ends)
+    ending_in_percent: bool,
+) -> (usize, bool) {
+    plan_output_with(
+        percents,
+        ends,
+        first,
+        out_start,
+        out_ends,
+        ending_in_percent,
+    )
 }
 
 #[inline(always)]
@@ -724,7 +810,8 @@ fn plan_output_with(
     first: usize,
     out_start: usize,
     out_ends: &mut Vec<usize>,
-) -> usize {
+    ending_in_percent: bool,
+) -> (usize, bool) {
     let percent_at = |offset: usize| percents[offset / 64] >> (offset % 64) & 1;
     let (mut word, mut escapes_before_word, mut start) = (0, 0, 0);
     for (entry, &end) in ends.iter().enumerate() {
@@ -737,8 +824,9 @@ fn plan_output_with(
         } else {
             0
         };
-        if last | second_last != 0 {
-            return entry;
+        let incomplete = last | second_last != 0;
+        if incomplete && !ending_in_percent {
+            return (entry, false);
         }
         while word < end / 64 {
             escapes_before_word += percents[word].count_ones() as usize;
@@ -752,12 +840,15 @@ fn plan_output_with(
         // Each escape of a plain entry takes three bytes to one; more `%` bytes than that
         // allows mean one of them starts no escape, and the entry is not plain.
         let Some(out_end) = (out_start + end).checked_sub(2 * escapes) else {
-            return entry;
+            return (entry, false);
         };
         out_ends.push(out_end);
+        if incomplete {
+            return (entry + 1, true);
+        }
         start = end;
     }
-    ends.len()
+    (ends.len(), false)
 }
 
 /// Sets `percents` to one bit per byte of `bytes`, 64 to a word, set where the byte is
@@ -1083,6 +1174,57 @@ mod tests {
         }
     }
 
+    #[test]
+    fn with_findings_dropped_rows_that_keep_their_output_stay_in_the_run() {
+        let mut plain = PlainUtf8::for_options(&DecodeOptions::default()).unwrap();
+        plain.take_findings(true);
+        // A malformed escape, a second layer, a control and a bidi character, an incomplete
+        // escape at the end of a row (before one that starts with hex digits), then a row
+        // that is not UTF-8 once decoded, which stops the run.
+        let rows: [&[u8]; 8] = [
+            b"a%zzb",
+            b"%2541%20",
+            b"%00%7F",
+            b"%E2%80%AE",
+            b"100%",
+            b"41%4",
+            b"%C3%A9",
+            b"%C3x",
+        ];
+        let values = rows.concat();
+        let mut offsets = vec![0];
+        for row in rows {
+            offsets.push(offsets.last().unwrap() + row.len());
+        }
+        let (mut out, mut out_ends) = (Vec::new(), Vec::new());
+        assert_eq!(
+            plain.decode_run(&values, &offsets, &mut out, &mut out_ends),
+            7
+        );
+        let expected = [
+            &b"a%zzb"[..],
+            b"%41 ",
+            b"\x00\x7F",
+            "\u{202E}".as_bytes(),
+            b"100%",
+            b"41%4",
+            "é".as_bytes(),
+        ];
+        let mut start = 0;
+        for (end, expected) in out_ends.iter().zip(expected) {
+            assert_eq!(&out[start..*end], expected);
+            start = *end;
+        }
+        // Without, the first row stops it.
+        plain.take_findings(false);
+        out.clear();
+        out_ends.clear();
+        assert_eq!(
+            plain.decode_run(&values, &offsets, &mut out, &mut out_ends),
+            0
+        );
+    }
+
     /// Rows for the kernel property test: clean pieces, and pieces that each make the full
     /// decoder repair or report, or sit on the edge of doing so.
     const PIECES: &[&[u8]] = &[
@@ -1119,7 +1261,8 @@ mod tests {
     proptest::proptest! {
         /// Every kernel this processor runs (and so NEON under emulation on aarch64) takes
         /// the same rows in the same runs as the portable reference, and every row it takes
-        /// is one the full decoder decodes to the same output with nothing to report.
+        /// is one the full decoder decodes to the same output with nothing to report (with
+        /// findings dropped, to the same output).
         #[test]
         fn runs_agree_with_the_full_decoder_on_every_kernel(
             rows in proptest::collection::vec(
@@ -1128,6 +1271,7 @@ mod tests {
             ),
             plus_space in proptest::bool::ANY,
             keep_whitespace in proptest::bool::ANY,
+            findings_dropped in proptest::bool::ANY,
         ) {
             let rows: Vec<Vec<u8>> = rows.iter().map(|pieces| pieces.concat()).collect();
             let options = DecodeOptions { plus_space, keep_whitespace, ..DecodeOptions::default() };
@@ -1142,6 +1286,7 @@ mod tests {
             let mut reference: Option<Vec<usize>> = None;
             for kernels in kernel::available() {
                 let mut plain = PlainUtf8::with_kernels(&options, kernels).unwrap();
+                plain.take_findings(findings_dropped);
                 let (mut out, mut out_ends) = (b"before".to_vec(), Vec::new());
                 let mut runs = Vec::new();
                 let mut row = 0;
@@ -1155,7 +1300,7 @@ mod tests {
                         let mut expected = Vec::new();
                         full.entry_in_full(&rows[row + k], &mut expected).unwrap();
                         proptest::prop_assert!(
-                            full.diagnostics().is_empty(),
+                            findings_dropped || full.diagnostics().is_empty(),
                             "{}: row {:?} taken, but {:?}",
                             kernels.name,
                             String::from_utf8_lossy(&rows[row + k]),

@@ -54,6 +54,10 @@ pub struct Codec {
     rejected: Option<Rejection>,
     /// Nothing was fed since the codec was made or reset.
     fresh: bool,
+    /// Lenient entries with findings that leave the output as plain decoding gives it
+    /// may be taken by [`plain_entries`](Self::plain_entries) (see
+    /// [`drop_findings`](Self::drop_findings)).
+    findings_dropped: bool,
 }
 
 enum Direction {
@@ -88,6 +92,7 @@ impl Codec {
             diagnostics: Diagnostics::with_limit(KEPT_FINDINGS),
             rejected: None,
             fresh: true,
+            findings_dropped: false,
         }
     }
 
@@ -106,6 +111,17 @@ impl Codec {
         self.kept = limit;
         self.diagnostics = Diagnostics::with_limit(limit);
         self.settle_strict_errors();
+        self
+    }
+
+    /// This codec, for a caller that keeps only the output: when lenient, with a fixed
+    /// UTF-8 charset, [`plain_entries`](Self::plain_entries) also takes the entries whose
+    /// findings leave the output as decoding every escape gives it (a `%` that starts no
+    /// escape kept as it is, a second layer, a control or bidi character), and their
+    /// findings are neither made nor counted. A strict codec is not changed: the runs take
+    /// no entry with a finding it would reject.
+    pub(crate) fn drop_findings(mut self) -> Self {
+        self.findings_dropped = true;
         self
     }
 
@@ -214,9 +230,11 @@ impl Codec {
         if !self.fresh {
             self.reset();
         }
+        let findings_dropped = self.findings_dropped && !self.strict;
         match &mut self.direction {
             Direction::Decode(decoder, _) => {
                 if let Some(plain) = decoder.plain.as_mut() {
+                    plain.take_findings(findings_dropped);
                     plain.decode_run(values, offsets, out, out_ends)
                 } else if let Some(plain) = decoder.plain_auto.as_mut() {
                     plain.decode_run(values, offsets, out, out_ends)
