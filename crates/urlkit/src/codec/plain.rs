@@ -51,6 +51,8 @@ pub(crate) struct PlainUtf8 {
     /// Whether the last group ended early at an entry that ends in an incomplete escape,
     /// which it decoded (`findings_dropped`): the run goes on after it.
     group_cut_short: bool,
+    /// The outputs of a group's entries being repaired ([`repair_outputs`]).
+    repaired: Vec<u8>,
 }
 
 impl PlainUtf8 {
@@ -80,15 +82,17 @@ impl PlainUtf8 {
             findings_dropped: false,
             kept_percents: Vec::new(),
             group_cut_short: false,
+            repaired: Vec::new(),
         })
     }
 
-    /// With `dropped`, [`decode_run`](Self::decode_run) also takes the entries a lenient
-    /// decoder decodes exactly as it decodes plain ones, findings aside: a `%` that starts
-    /// no escape (kept as it is), a second layer (`%2541`: one layer decoded), a control
-    /// character or a bidi control (decoded). Bytes that are not UTF-8, whitespace to
-    /// remove, and anything else that needs repair still stop a run. For a caller that
-    /// keeps only the output: those entries' findings are neither made nor counted.
+    /// With `dropped`, [`decode_run`](Self::decode_run) also takes the entries with
+    /// findings that a lenient decoder decodes without the state machine, findings aside:
+    /// a `%` that starts no escape (kept as it is), a second layer (`%2541`: one layer
+    /// decoded), a control character or a bidi control (decoded), and bytes that are not
+    /// UTF-8 (each maximal part of a broken sequence made U+FFFD, entry by entry, after the
+    /// group is decoded). Whitespace to remove still stops a run. For a caller that keeps
+    /// only the output: those entries' findings are neither made nor counted.
     pub(crate) fn take_findings(&mut self, dropped: bool) {
         self.findings_dropped = dropped;
     }
@@ -210,14 +214,13 @@ impl PlainUtf8 {
         let out_start = out.len();
         let first_end = out_ends.len();
         let dropped = self.findings_dropped;
-        let (planned, cut_short) = plan_output(
-            &self.percents,
-            &ends[..entries],
+        let group = GroupInput {
+            percents: &self.percents,
+            bytes: span,
             first,
-            out_start,
-            out_ends,
-            dropped,
-        );
+        };
+        let (planned, cut_short) =
+            plan_output(group, &ends[..entries], out_start, out_ends, dropped);
         entries = planned;
 
         // Decode up to the first escape that is malformed or needs a report (with findings
@@ -276,6 +279,17 @@ impl PlainUtf8 {
             }
         }
         out_ends.truncate(first_end + entries);
+        if dropped {
+            // Each output UTF-8 on its own, as the full decoder repairs it.
+            repair_outputs(
+                out,
+                &mut out_ends[first_end..],
+                out_start,
+                &mut self.repaired,
+            );
+            self.group_cut_short = cut_short;
+            return entries;
+        }
 
         // The outputs are UTF-8 when all of them together are and none starts inside a
         // character (the one before would end inside it).
@@ -313,6 +327,48 @@ impl PlainUtf8 {
             self.carried_ends
                 .extend(after[..count].iter().map(|&end| end - from));
         }
+    }
+}
+
+/// Makes each of the outputs that end at `ends` in `out` (the first starting at `start`)
+/// UTF-8 as the full decoder does, each on its own: every maximal part of a sequence that
+/// is not UTF-8 becomes one U+FFFD. `ends` are moved with the outputs; `scratch` holds
+/// the outputs being repaired. Outputs that are UTF-8 already stay as they are, and when
+/// all of them are (almost always) it costs a vector pass.
+fn repair_outputs(out: &mut Vec<u8>, ends: &mut [usize], start: usize, scratch: &mut Vec<u8>) {
+    let Some(&end) = ends.last() else {
+        return;
+    };
+    let decoded = &out[start..end];
+    let mut whole = ends.len();
+    if !utf8::is_utf8(decoded) {
+        let valid = start + utf8::valid_up_to(decoded);
+        whole = ends.partition_point(|&end| end <= valid);
+    }
+    let whole = whole_characters(&out[..end], ends, whole);
+    if whole == ends.len() {
+        return;
+    }
+    let from = whole.checked_sub(1).map_or(start, |before| ends[before]);
+    scratch.clear();
+    scratch.extend_from_slice(&out[from..end]);
+    out.truncate(from);
+    let mut entry_start = 0;
+    for end in &mut ends[whole..] {
+        let entry_end = *end - from;
+        let output = &scratch[entry_start..entry_end];
+        if utf8::is_utf8(output) {
+            out.extend_from_slice(output);
+        } else {
+            for chunk in output.utf8_chunks() {
+                out.extend_from_slice(chunk.valid().as_bytes());
+                if !chunk.invalid().is_empty() {
+                    out.extend_from_slice("\u{FFFD}".as_bytes());
+                }
+            }
+        }
+        *end = out.len();
+        entry_start = entry_end;
     }
 }
 
@@ -744,16 +800,27 @@ impl PlainLines {
     }
 }
 
-/// Pushes onto `out_ends` where each entry's output will end in a buffer where the first
-/// starts at `out_start`, given the entries' `ends` in the input, which starts at `first`,
-/// and where the input's `%` bytes are (see [`scan_run`]); returns how many entries it
-/// planned, stopping before the first whose last two bytes hold a `%`, or with
-/// `ending_in_percent` after it (then the second value is true): an escape must not run
-/// on into the entry after it.
-fn plan_output(
-    percents: &[u64],
-    ends: &[usize],
+/// A group's input, as [`plan_output`] reads it.
+#[derive(Clone, Copy)]
+struct GroupInput<'a> {
+    /// Where the `%` bytes of `bytes` are (see [`scan_run`]).
+    percents: &'a [u64],
+    /// The group's input, from its first entry's start.
+    bytes: &'a [u8],
+    /// Where `bytes` start in the values the entries' ends count in.
     first: usize,
+}
+
+/// Pushes onto `out_ends` where each entry's output will end (from `out_start`), given
+/// where the entries of `group` end (as offsets into the values): each escape of a plain
+/// entry takes three bytes to one. Returns how many entries it planned, stopping before
+/// the first whose last two bytes hold a `%` (an escape must not run on into the entry
+/// after it). With `ending_in_percent`, such an entry is planned too, and unless the
+/// entry after it starts with a byte that is not a hex digit (which no escape takes),
+/// planning stops after it (the second value is then true).
+fn plan_output(
+    group: GroupInput<'_>,
+    ends: &[usize],
     out_start: usize,
     out_ends: &mut Vec<usize>,
     ending_in_percent: bool,
@@ -761,57 +828,37 @@ fn plan_output(
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("popcnt") {
         // SAFETY: the processor has the instruction the function is compiled for.
-        return unsafe {
-            plan_output_popcnt(
-                percents,
-                ends,
-                first,
-                out_start,
-                out_ends,
-                ending_in_percent,
-            )
-        };
+        return unsafe { plan_output_popcnt(group, ends, out_start, out_ends, ending_in_percent) };
     }
-    plan_output_with(
-        percents,
-        ends,
-        first,
-        out_start,
-        out_ends,
-        ending_in_percent,
-    )
+    plan_output_with(group, ends, out_start, out_ends, ending_in_percent)
 }
 
 /// [`plan_output`] with the processor's own bit count.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt")]
 fn plan_output_popcnt(
-    percents: &[u64],
+    group: GroupInput<'_>,
     ends: &[usize],
-    first: usize,
     out_start: usize,
     out_ends: &mut Vec<usize>,
     ending_in_percent: bool,
 ) -> (usize, bool) {
-    plan_output_with(
-        percents,
-        ends,
-        first,
-        out_start,
-        out_ends,
-        ending_in_percent,
-    )
+    plan_output_with(group, ends, out_start, out_ends, ending_in_percent)
 }
 
 #[inline(always)]
 fn plan_output_with(
-    percents: &[u64],
+    group: GroupInput<'_>,
     ends: &[usize],
-    first: usize,
     out_start: usize,
     out_ends: &mut Vec<usize>,
     ending_in_percent: bool,
 ) -> (usize, bool) {
+    let GroupInput {
+        percents,
+        bytes,
+        first,
+    } = group;
     let percent_at = |offset: usize| percents[offset / 64] >> (offset % 64) & 1;
     let (mut word, mut escapes_before_word, mut start) = (0, 0, 0);
     for (entry, &end) in ends.iter().enumerate() {
@@ -843,7 +890,11 @@ fn plan_output_with(
             return (entry, false);
         };
         out_ends.push(out_end);
-        if incomplete {
+        if incomplete
+            && bytes
+                .get(end)
+                .is_some_and(|&next| hex_value(next).is_some())
+        {
             return (entry + 1, true);
         }
         start = end;
@@ -1175,13 +1226,14 @@ mod tests {
     }
 
     #[test]
-    fn with_findings_dropped_rows_that_keep_their_output_stay_in_the_run() {
+    fn with_findings_dropped_rows_with_findings_stay_in_the_run() {
         let mut plain = PlainUtf8::for_options(&DecodeOptions::default()).unwrap();
         plain.take_findings(true);
         // A malformed escape, a second layer, a control and a bidi character, an incomplete
-        // escape at the end of a row (before one that starts with hex digits), then a row
-        // that is not UTF-8 once decoded, which stops the run.
-        let rows: [&[u8]; 8] = [
+        // escape at the end of a row (before one that starts with hex digits), a character
+        // cut by the end of a row and one cut short inside a row; then whitespace to
+        // remove, which stops the run.
+        let rows: [&[u8]; 10] = [
             b"a%zzb",
             b"%2541%20",
             b"%00%7F",
@@ -1189,7 +1241,9 @@ mod tests {
             b"100%",
             b"41%4",
             b"%C3%A9",
-            b"%C3x",
+            b"%E2%82",
+            b"%AC%C3x",
+            b"a b",
         ];
         let values = rows.concat();
         let mut offsets = vec![0];
@@ -1199,7 +1253,7 @@ mod tests {
         let (mut out, mut out_ends) = (Vec::new(), Vec::new());
         assert_eq!(
             plain.decode_run(&values, &offsets, &mut out, &mut out_ends),
-            7
+            9
         );
         let expected = [
             &b"a%zzb"[..],
@@ -1209,6 +1263,8 @@ mod tests {
             b"100%",
             b"41%4",
             "é".as_bytes(),
+            "\u{FFFD}".as_bytes(),
+            "\u{FFFD}\u{FFFD}x".as_bytes(),
         ];
         let mut start = 0;
         for (end, expected) in out_ends.iter().zip(expected) {
