@@ -339,11 +339,18 @@ fn repair_outputs(out: &mut Vec<u8>, ends: &mut [usize], start: usize, scratch: 
     let Some(&end) = ends.last() else {
         return;
     };
-    let decoded = &out[start..end];
     let mut whole = ends.len();
-    if !utf8::is_utf8(decoded) {
-        let valid = start + utf8::valid_up_to(decoded);
-        whole = ends.partition_point(|&end| end <= valid);
+    if !utf8::is_utf8(&out[start..end]) {
+        // The first output that is not UTF-8 on its own.
+        let mut entry_start = start;
+        whole = ends
+            .iter()
+            .position(|&entry_end| {
+                let broken = !utf8::is_utf8(&out[entry_start..entry_end]);
+                entry_start = entry_end;
+                broken
+            })
+            .unwrap_or(ends.len());
     }
     let whole = whole_characters(&out[..end], ends, whole);
     if whole == ends.len() {
@@ -356,17 +363,15 @@ fn repair_outputs(out: &mut Vec<u8>, ends: &mut [usize], start: usize, scratch: 
     let mut entry_start = 0;
     for end in &mut ends[whole..] {
         let entry_end = *end - from;
-        let output = &scratch[entry_start..entry_end];
-        if utf8::is_utf8(output) {
-            out.extend_from_slice(output);
-        } else {
-            for chunk in output.utf8_chunks() {
-                out.extend_from_slice(chunk.valid().as_bytes());
-                if !chunk.invalid().is_empty() {
-                    out.extend_from_slice("\u{FFFD}".as_bytes());
-                }
-            }
+        let mut output = &scratch[entry_start..entry_end];
+        // Each broken part after a valid stretch (to the end of the output when it is cut
+        // short there) made one U+FFFD.
+        while let Err((valid, broken)) = utf8::validate(output) {
+            out.extend_from_slice(&output[..valid]);
+            out.extend_from_slice("\u{FFFD}".as_bytes());
+            output = &output[broken.map_or(output.len(), |length| valid + length)..];
         }
+        out.extend_from_slice(output);
         *end = out.len();
         entry_start = entry_end;
     }
