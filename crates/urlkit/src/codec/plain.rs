@@ -346,47 +346,61 @@ impl PlainUtf8 {
 /// Makes each of the outputs that end at `ends` in `out` (the first starting at `start`)
 /// UTF-8 as the full decoder does, each on its own: every maximal part of a sequence that
 /// is not UTF-8 becomes one U+FFFD. `ends` are moved with the outputs; `scratch` holds
-/// the outputs being repaired. Outputs that are UTF-8 already stay as they are, and when
-/// all of them are (almost always) it costs a vector pass.
+/// the outputs being repaired. When all of them are UTF-8 already (almost always) it costs
+/// a vector pass; otherwise the outputs between broken ones are found with vector passes
+/// and copied a stretch at a time.
 fn repair_outputs(out: &mut Vec<u8>, ends: &mut [usize], start: usize, scratch: &mut Vec<u8>) {
     let Some(&end) = ends.last() else {
         return;
     };
-    let mut whole = ends.len();
-    if !utf8::is_utf8(&out[start..end]) {
-        // The first output that is not UTF-8 on its own.
-        let mut entry_start = start;
-        whole = ends
-            .iter()
-            .position(|&entry_end| {
-                let broken = !utf8::is_utf8(&out[entry_start..entry_end]);
-                entry_start = entry_end;
-                broken
-            })
-            .unwrap_or(ends.len());
-    }
-    let whole = whole_characters(&out[..end], ends, whole);
-    if whole == ends.len() {
+    if utf8::is_utf8(&out[start..end])
+        && whole_characters(&out[..end], ends, ends.len()) == ends.len()
+    {
         return;
     }
-    let from = whole.checked_sub(1).map_or(start, |before| ends[before]);
     scratch.clear();
-    scratch.extend_from_slice(&out[from..end]);
-    out.truncate(from);
-    let mut entry_start = 0;
-    for end in &mut ends[whole..] {
-        let entry_end = *end - from;
-        let mut output = &scratch[entry_start..entry_end];
+    scratch.extend_from_slice(&out[start..end]);
+    out.truncate(start);
+    // Where entry `k` ends in `scratch`.
+    let old_end = |ends: &[usize], k: usize| ends[k] - start;
+    let (mut entry, mut from) = (0, 0);
+    while entry < ends.len() {
+        // The outputs from `entry` on that are UTF-8 each on its own: UTF-8 together, and
+        // none ending inside a character.
+        let valid = from + utf8::valid_up_to(&scratch[from..]);
+        let mut whole = entry;
+        while whole < ends.len()
+            && old_end(ends, whole) <= valid
+            && !scratch
+                .get(old_end(ends, whole))
+                .is_some_and(|&byte| (byte as i8) < -0x40)
+        {
+            whole += 1;
+        }
+        if whole > entry {
+            let stretch_end = old_end(ends, whole - 1);
+            let moved = out.len() - start;
+            out.extend_from_slice(&scratch[from..stretch_end]);
+            for end in &mut ends[entry..whole] {
+                *end = *end - from + moved;
+            }
+            from = stretch_end;
+        }
+        let Some(&broken_end) = ends.get(whole) else {
+            break;
+        };
         // Each broken part after a valid stretch (to the end of the output when it is cut
         // short there) made one U+FFFD.
+        let broken_end = broken_end - start;
+        let mut output = &scratch[from..broken_end];
         while let Err((valid, broken)) = utf8::validate(output) {
             out.extend_from_slice(&output[..valid]);
             out.extend_from_slice("\u{FFFD}".as_bytes());
             output = &output[broken.map_or(output.len(), |length| valid + length)..];
         }
         out.extend_from_slice(output);
-        *end = out.len();
-        entry_start = entry_end;
+        ends[whole] = out.len();
+        (entry, from) = (whole + 1, broken_end);
     }
 }
 
