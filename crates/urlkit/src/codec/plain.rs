@@ -371,9 +371,9 @@ fn repair_outputs(out: &mut Vec<u8>, ends: &mut [usize], start: usize, scratch: 
         let mut whole = entry;
         while whole < ends.len()
             && old_end(ends, whole) <= valid
-            && !scratch
+            && scratch
                 .get(old_end(ends, whole))
-                .is_some_and(|&byte| (byte as i8) < -0x40)
+                .is_none_or(|&byte| (byte as i8) >= -0x40)
         {
             whole += 1;
         }
