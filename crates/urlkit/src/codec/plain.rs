@@ -261,8 +261,9 @@ impl PlainUtf8 {
                 break;
             }
             let value = if dropped {
-                // No escape crosses from one entry into the next: an entry that ends in
-                // an incomplete one ends the group (see `plan_output`).
+                // No escape crosses from one entry into the next: after an entry that
+                // ends in an incomplete one, the next starts with a byte that is not a hex
+                // digit, or the group ends (see `plan_output`).
                 portable::escape_at(&span[at..])
             } else {
                 plain_escape(&span[at..])
