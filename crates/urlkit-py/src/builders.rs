@@ -82,6 +82,13 @@ impl Findings {
         self.valid.push(true);
     }
 
+    /// `rows` rows without findings.
+    pub fn push_empty(&mut self, rows: usize) {
+        let end = self.code.len() as i32;
+        self.offsets.extend(std::iter::repeat_n(end, rows));
+        self.valid.extend(std::iter::repeat_n(true, rows));
+    }
+
     pub fn push_null(&mut self) {
         self.offsets.push(self.code.len() as i32);
         self.valid.push(false);

@@ -532,16 +532,6 @@ impl ResultColumns {
         self.valid.push(true);
     }
 
-    /// A row decoded with nothing to report, whose output ends at `end`.
-    fn push_plain(&mut self, end: usize, charset: Option<urlkit::Charset>) {
-        self.output.plain_rows(&[end], charset);
-        self.charset.append_option(charset.map(|c| c.name()));
-        self.findings.push([]);
-        self.not_listed.append_value(0);
-        self.push_nothing_counted_detected_or_peeled();
-        self.valid.push(true);
-    }
-
     /// No finding counts, no detection and no layers for the row being pushed.
     fn push_nothing_counted_detected_or_peeled(&mut self) {
         let (codes, _, offsets) = &mut self.counts;
@@ -598,9 +588,33 @@ impl RowSink for ResultColumns {
     }
 
     fn plain_rows(&mut self, ends: &[usize], charset: Option<urlkit::Charset>) {
-        for &end in ends {
-            self.push_plain(end, charset);
+        // What every plain row gets, a column at a time for the whole run.
+        let rows = ends.len();
+        self.output.plain_rows(ends, charset);
+        match charset {
+            Some(charset) => {
+                for _ in 0..rows {
+                    self.charset.append_value(charset.name());
+                }
+            }
+            None => self.charset.append_nulls(rows),
         }
+        self.findings.push_empty(rows);
+        self.not_listed.append_value_n(0, rows);
+        let (codes, _, offsets) = &mut self.counts;
+        offsets.extend(std::iter::repeat_n(codes.len() as i32, rows));
+        if let Some(detected) = &mut self.detected {
+            for _ in 0..rows {
+                detected.push(None);
+            }
+        }
+        if let Some((depth, layers)) = &mut self.peeled {
+            depth.append_nulls(rows);
+            for _ in 0..rows {
+                layers.append(false);
+            }
+        }
+        self.valid.extend(std::iter::repeat_n(true, rows));
     }
 
     fn row(
