@@ -532,16 +532,20 @@ impl ResultColumns {
         self.valid.push(true);
     }
 
-    /// No finding counts, no detection and no layers for the row being pushed.
-    fn push_nothing_counted_detected_or_peeled(&mut self) {
+    /// No finding counts, no detection and no layers for the next `rows` rows.
+    fn push_nothing_counted_detected_or_peeled(&mut self, rows: usize) {
         let (codes, _, offsets) = &mut self.counts;
-        offsets.push(codes.len() as i32);
+        offsets.extend(std::iter::repeat_n(codes.len() as i32, rows));
         if let Some(detected) = &mut self.detected {
-            detected.push(None);
+            for _ in 0..rows {
+                detected.push(None);
+            }
         }
         if let Some((depth, layers)) = &mut self.peeled {
-            depth.append_null();
-            layers.append(false);
+            depth.append_nulls(rows);
+            for _ in 0..rows {
+                layers.append(false);
+            }
         }
     }
 
@@ -550,7 +554,7 @@ impl ResultColumns {
         self.charset.append_null();
         self.findings.push_null();
         self.not_listed.append_null();
-        self.push_nothing_counted_detected_or_peeled();
+        self.push_nothing_counted_detected_or_peeled(1);
         self.valid.push(false);
     }
 
@@ -601,19 +605,7 @@ impl RowSink for ResultColumns {
         }
         self.findings.push_empty(rows);
         self.not_listed.append_value_n(0, rows);
-        let (codes, _, offsets) = &mut self.counts;
-        offsets.extend(std::iter::repeat_n(codes.len() as i32, rows));
-        if let Some(detected) = &mut self.detected {
-            for _ in 0..rows {
-                detected.push(None);
-            }
-        }
-        if let Some((depth, layers)) = &mut self.peeled {
-            depth.append_nulls(rows);
-            for _ in 0..rows {
-                layers.append(false);
-            }
-        }
+        self.push_nothing_counted_detected_or_peeled(rows);
         self.valid.extend(std::iter::repeat_n(true, rows));
     }
 

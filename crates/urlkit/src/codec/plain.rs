@@ -372,9 +372,7 @@ fn repair_outputs(out: &mut Vec<u8>, ends: &mut [usize], start: usize, scratch: 
         let mut whole = entry;
         while whole < ends.len()
             && old_end(ends, whole) <= valid
-            && scratch
-                .get(old_end(ends, whole))
-                .is_none_or(|&byte| (byte as i8) >= -0x40)
+            && !starts_inside_character(scratch, old_end(ends, whole))
         {
             whole += 1;
         }
@@ -390,16 +388,8 @@ fn repair_outputs(out: &mut Vec<u8>, ends: &mut [usize], start: usize, scratch: 
         let Some(&broken_end) = ends.get(whole) else {
             break;
         };
-        // Each broken part after a valid stretch (to the end of the output when it is cut
-        // short there) made one U+FFFD.
         let broken_end = broken_end - start;
-        let mut output = &scratch[from..broken_end];
-        while let Err((valid, broken)) = utf8::validate(output) {
-            out.extend_from_slice(&output[..valid]);
-            out.extend_from_slice("\u{FFFD}".as_bytes());
-            output = &output[broken.map_or(output.len(), |length| valid + length)..];
-        }
-        out.extend_from_slice(output);
+        utf8::repair_into(&scratch[from..broken_end], out, |_, _| {});
         ends[whole] = out.len();
         (entry, from) = (whole + 1, broken_end);
     }
@@ -410,12 +400,13 @@ fn repair_outputs(out: &mut Vec<u8>, ends: &mut [usize], start: usize, scratch: 
 /// output after it starts inside one).
 fn whole_characters(decoded: &[u8], ends: &[usize], count: usize) -> usize {
     (0..count)
-        .find(|&entry| {
-            decoded
-                .get(ends[entry])
-                .is_some_and(|&byte| (byte as i8) < -0x40)
-        })
+        .find(|&entry| starts_inside_character(decoded, ends[entry]))
         .unwrap_or(count)
+}
+
+/// Whether the byte of `decoded` at `at` continues a character (none there: false).
+fn starts_inside_character(decoded: &[u8], at: usize) -> bool {
+    decoded.get(at).is_some_and(|&byte| (byte as i8) < -0x40)
 }
 
 /// `options` with UTF-8 for `auto`: what an entry whose detection settles as UTF-8 is

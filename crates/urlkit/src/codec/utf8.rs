@@ -185,6 +185,22 @@ pub(crate) fn valid_up_to(bytes: &[u8]) -> usize {
     validate(bytes).map_or_else(|(valid, _)| valid, |()| bytes.len())
 }
 
+/// Appends `bytes` to `out` with each maximal part of a sequence that is not UTF-8 made
+/// one U+FFFD (a sequence the end cuts short: one for what is there), as the decoders
+/// repair their output; `broken` is told where each part starts in `bytes` and how long
+/// it is.
+pub(crate) fn repair_into(bytes: &[u8], out: &mut Vec<u8>, mut broken: impl FnMut(usize, usize)) {
+    let mut position = 0;
+    while let Err((valid, length)) = validate(&bytes[position..]) {
+        out.extend_from_slice(&bytes[position..position + valid]);
+        out.extend_from_slice(REPLACEMENT);
+        let length = length.unwrap_or(bytes.len() - position - valid);
+        broken(position + valid, length);
+        position += valid + length;
+    }
+    out.extend_from_slice(&bytes[position..]);
+}
+
 /// How many bytes of `chunk` complete the character whose first bytes are `held`.
 fn tail_of_completed(held: &[u8], chunk: &[u8]) -> usize {
     if held.is_empty() {

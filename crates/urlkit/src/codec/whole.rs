@@ -134,27 +134,10 @@ impl WholeUtf8 {
         out.truncate(start + prefix);
         self.invalid.clear();
         let decoded = &self.decoded[..];
-        let mut position = 0;
-        while position < decoded.len() {
-            // The standard library's check, whose error places the full decoder's (vector)
-            // check gives too: a short entry is checked again only where it is not UTF-8.
-            let (valid, length) = match std::str::from_utf8(&decoded[position..]) {
-                Ok(_) => (decoded.len() - position, None),
-                Err(error) => {
-                    let valid = error.valid_up_to();
-                    // Incomplete at the end: one U+FFFD for what is there.
-                    let rest = decoded.len() - position - valid;
-                    (valid, Some(error.error_len().unwrap_or(rest)))
-                }
-            };
-            out.extend_from_slice(&decoded[position..position + valid]);
-            position += valid;
-            if let Some(length) = length {
-                out.extend_from_slice(utf8::REPLACEMENT);
-                self.invalid.push((prefix + position, length));
-                position += length;
-            }
-        }
+        let invalid = &mut self.invalid;
+        utf8::repair_into(decoded, out, |first, length| {
+            invalid.push((prefix + first, length));
+        });
         // The bytes the entry's end cut short stand after the character before them,
         // which the full decoder holds until the entry is finished.
         let decoded_before_cut = cut_short.map(|at| prefix + decoded.len() - (input.len() - at));
