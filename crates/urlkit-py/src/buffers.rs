@@ -1,8 +1,9 @@
 //! The buffers of big output columns. Writing a column of tens of megabytes into fresh
 //! memory costs the kernel a page fault and a page cleared for every 4 KiB, about a third
-//! of the time of decoding it: the last big buffer of each kind that Arrow releases is
-//! kept for the next column (batch after batch, each column is about as big as the one
-//! before), so that a run of columns pays for its memory once. (Asking for transparent huge
+//! of the time of decoding it: the last few big buffers of each kind that Arrow releases
+//! are kept for the next column (batch after batch, each column is about as big as the one
+//! before; a result with diagnostics has several columns of each kind), so that a run of
+//! columns pays for its memory once. (Asking for transparent huge
 //! pages instead made the first column slower, by the kernel's compaction, and the later
 //! ones no faster than a kept buffer.)
 
@@ -11,26 +12,38 @@ use std::ptr::NonNull;
 use std::sync::Mutex;
 
 /// From this many bytes on a buffer is big.
-const BIG: usize = 4 << 20;
+const BIG: usize = 1 << 20;
 
-/// The last big buffer of one kind released, kept for the next column.
-pub struct Spare<T>(Mutex<Option<Vec<T>>>);
+/// How many big buffers of one kind are kept: the columns of one result with diagnostics
+/// (output, charset, findings, counts) take up to this many of a kind.
+const KEPT: usize = 4;
 
-/// Output bytes.
-pub static BYTES: Spare<u8> = Spare(Mutex::new(None));
+/// The last big buffers of one kind released (at most [`KEPT`], the latest last), kept
+/// for the next column.
+pub struct Spare<T>(Mutex<Vec<Vec<T>>>);
+
+/// Output bytes, and the text of other string columns.
+pub static BYTES: Spare<u8> = Spare(Mutex::new(Vec::new()));
 /// 32-bit row offsets.
-pub static NARROW_OFFSETS: Spare<i32> = Spare(Mutex::new(None));
+pub static NARROW_OFFSETS: Spare<i32> = Spare(Mutex::new(Vec::new()));
 /// 64-bit row offsets.
-pub static WIDE_OFFSETS: Spare<i64> = Spare(Mutex::new(None));
+pub static WIDE_OFFSETS: Spare<i64> = Spare(Mutex::new(Vec::new()));
+/// Counts, one a row.
+pub static COUNTS: Spare<u64> = Spare(Mutex::new(Vec::new()));
 
 impl<T: ArrowNativeType + std::panic::RefUnwindSafe> Spare<T> {
-    /// An empty vector with room for `capacity` items: the spare one when it fits without
-    /// wasting more than half of itself, else a new one.
+    /// An empty vector with room for `capacity` items: the smallest spare one that fits
+    /// without wasting more than half of itself, else a new one.
     pub fn vec(&'static self, capacity: usize) -> Vec<T> {
         if capacity * size_of::<T>() >= BIG {
-            let spare = self.0.lock().map(|mut spare| spare.take()).ok().flatten();
             let fits = |s: &Vec<T>| (capacity..=2 * capacity).contains(&s.capacity());
-            if let Some(mut spare) = spare.filter(fits) {
+            let spare = self.0.lock().ok().and_then(|mut spares| {
+                let best = (0..spares.len())
+                    .filter(|&i| fits(&spares[i]))
+                    .min_by_key(|&i| spares[i].capacity())?;
+                Some(spares.remove(best))
+            });
+            if let Some(mut spare) = spare {
                 spare.clear();
                 return spare;
             }
@@ -38,11 +51,15 @@ impl<T: ArrowNativeType + std::panic::RefUnwindSafe> Spare<T> {
         Vec::with_capacity(capacity)
     }
 
-    /// Keeps `vec` for the next column when it is big (the spare it replaces is freed).
+    /// Keeps `vec` for the next column when it is big (past [`KEPT`] spares, the oldest is
+    /// freed).
     pub fn keep(&self, vec: Vec<T>) {
         if vec.capacity() * size_of::<T>() >= BIG {
-            if let Ok(mut spare) = self.0.lock() {
-                *spare = Some(vec);
+            if let Ok(mut spares) = self.0.lock() {
+                if spares.len() == KEPT {
+                    spares.remove(0);
+                }
+                spares.push(vec);
             }
         }
     }

@@ -1,14 +1,17 @@
 //! Values as the package shows them, and the Arrow builders the column functions share:
 //! a confidence as the command line's JSON prints it, lossy text, struct and list-of-struct
-//! columns, and the findings column. A leaf: it uses nothing else of this crate.
+//! columns, text and count columns with room for their rows, and the findings column. It
+//! uses only `buffers` of this crate.
 
 use arrow_array::builder::{ArrayBuilder, StringBuilder, UInt64Builder};
-use arrow_array::{ArrayRef, StructArray};
-use arrow_buffer::{NullBuffer, OffsetBuffer, ScalarBuffer};
+use arrow_array::{ArrayRef, StringArray, StructArray, UInt64Array};
+use arrow_buffer::{NullBuffer, NullBufferBuilder, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{Field, Fields};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use std::sync::Arc;
+
+use crate::buffers;
 
 /// A confidence as the JSON of the command line shows it: the shortest decimal that reads
 /// back as the same `f32`, as a Python float.
@@ -46,7 +49,9 @@ pub fn list_of_structs(
     let items = structs(items, vec![])?;
     let item = Arc::new(field("item", &items));
     let nulls = valid.contains(&false).then(|| NullBuffer::from(valid));
-    let offsets = OffsetBuffer::new(ScalarBuffer::from(offsets));
+    let rows = offsets.len();
+    let offsets = buffers::NARROW_OFFSETS.lend_to_arrow(offsets);
+    let offsets = OffsetBuffer::new(ScalarBuffer::new(offsets, 0, rows));
     let list = arrow_array::ListArray::try_new(item, offsets, items, nulls)
         .map_err(|e| PyTypeError::new_err(e.to_string()))?;
     Ok(Arc::new(list))
@@ -63,12 +68,19 @@ pub struct Findings {
 
 impl Findings {
     pub fn new() -> Self {
+        Findings::with_capacity(0)
+    }
+
+    /// Findings with room for `rows` rows (and their offsets in a kept buffer).
+    pub fn with_capacity(rows: usize) -> Self {
+        let mut offsets = buffers::NARROW_OFFSETS.vec(rows + 1);
+        offsets.push(0);
         Findings {
             code: StringBuilder::new(),
             offset: UInt64Builder::new(),
             message: StringBuilder::new(),
-            offsets: vec![0],
-            valid: Vec::new(),
+            offsets,
+            valid: Vec::with_capacity(rows),
         }
     }
 
@@ -104,5 +116,103 @@ impl Findings {
             self.offsets,
             self.valid,
         )
+    }
+}
+
+/// A text column written row by row, with room for its rows made at the start and its
+/// buffers kept for the next column (see `buffers`): a `StringBuilder` that neither grows
+/// by copies nor writes into fresh memory batch after batch.
+pub struct TextColumn {
+    offsets: Vec<i32>,
+    values: Vec<u8>,
+    nulls: NullBufferBuilder,
+}
+
+impl TextColumn {
+    /// An empty column with room for `rows` rows of `bytes` bytes in all.
+    pub fn with_capacity(rows: usize, bytes: usize) -> Self {
+        let mut offsets = buffers::NARROW_OFFSETS.vec(rows + 1);
+        offsets.push(0);
+        TextColumn {
+            offsets,
+            values: buffers::BYTES.vec(bytes),
+            nulls: NullBufferBuilder::new(rows),
+        }
+    }
+
+    /// `rows` rows of `text`.
+    pub fn append_n(&mut self, text: &str, rows: usize) {
+        self.values.reserve(text.len() * rows);
+        for _ in 0..rows {
+            self.values.extend_from_slice(text.as_bytes());
+            self.offsets.push(self.values.len() as i32);
+        }
+        self.nulls.append_n_non_nulls(rows);
+    }
+
+    /// `rows` null rows.
+    pub fn append_nulls(&mut self, rows: usize) {
+        let end = self.values.len() as i32;
+        self.offsets.extend(std::iter::repeat_n(end, rows));
+        self.nulls.append_n_nulls(rows);
+    }
+
+    pub fn append_option(&mut self, text: Option<&str>) {
+        match text {
+            Some(text) => self.append_n(text, 1),
+            None => self.append_nulls(1),
+        }
+    }
+
+    /// The column; an error when its text outgrows the 32-bit offsets of `utf8` (more than
+    /// 2 GiB of it), where a `StringBuilder` would panic.
+    pub fn finish(mut self) -> PyResult<ArrayRef> {
+        if i32::try_from(self.values.len()).is_err() {
+            return Err(PyTypeError::new_err(
+                "a text column of more than 2 GiB in one batch: split the batch",
+            ));
+        }
+        let rows = self.offsets.len();
+        let offsets = buffers::NARROW_OFFSETS.lend_to_arrow(self.offsets);
+        let offsets = OffsetBuffer::new(ScalarBuffer::new(offsets, 0, rows));
+        let values = buffers::BYTES.lend_to_arrow(self.values);
+        // SAFETY: the offsets start at 0 and never decrease (each is the length of the
+        // values after a row, which fits 32 bits as checked above), the last is the length
+        // of the values, every row's bytes are a `&str`, and the nulls have a bit a row.
+        let array = unsafe { StringArray::new_unchecked(offsets, values, self.nulls.finish()) };
+        Ok(Arc::new(array))
+    }
+}
+
+/// A column of counts written row by row, with room for its rows made at the start and its
+/// buffer kept for the next column (see [`TextColumn`]).
+pub struct CountColumn {
+    values: Vec<u64>,
+    nulls: NullBufferBuilder,
+}
+
+impl CountColumn {
+    pub fn with_capacity(rows: usize) -> Self {
+        CountColumn {
+            values: buffers::COUNTS.vec(rows),
+            nulls: NullBufferBuilder::new(rows),
+        }
+    }
+
+    /// `rows` rows of `count`.
+    pub fn append_n(&mut self, count: u64, rows: usize) {
+        self.values.extend(std::iter::repeat_n(count, rows));
+        self.nulls.append_n_non_nulls(rows);
+    }
+
+    pub fn append_null(&mut self) {
+        self.values.push(0);
+        self.nulls.append_null();
+    }
+
+    pub fn finish(mut self) -> ArrayRef {
+        let rows = self.values.len();
+        let values = ScalarBuffer::new(buffers::COUNTS.lend_to_arrow(self.values), 0, rows);
+        Arc::new(UInt64Array::new(values, self.nulls.finish()))
     }
 }

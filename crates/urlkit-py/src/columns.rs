@@ -3,7 +3,9 @@
 
 use crate::arrow::{import, ArrowArray};
 use crate::buffers;
-use crate::builders::{confidence, list_of_structs, lossy, structs, Findings};
+use crate::builders::{
+    confidence, list_of_structs, lossy, structs, CountColumn, Findings, TextColumn,
+};
 use crate::errors::rejected;
 use crate::report::ReportColumns;
 use arrow_array::builder::{
@@ -475,9 +477,9 @@ impl DetectedColumns {
 /// The columns of `Result.to_dict()`, filled row by row.
 struct ResultColumns {
     output: Bytes,
-    charset: StringBuilder,
+    charset: TextColumn,
     findings: Findings,
-    not_listed: UInt64Builder,
+    not_listed: CountColumn,
     counts: (StringBuilder, UInt64Builder, Vec<i32>),
     detected: Option<DetectedColumns>,
     peeled: Option<(UInt64Builder, ListBuilder<StringBuilder>)>,
@@ -488,10 +490,15 @@ impl ResultColumns {
     fn new(plan: &Plan, rows: usize, bytes: usize) -> Self {
         ResultColumns {
             output: Bytes::with_capacity(rows, bytes).checking_rows(),
-            charset: StringBuilder::new(),
-            findings: Findings::new(),
-            not_listed: UInt64Builder::new(),
-            counts: (StringBuilder::new(), UInt64Builder::new(), vec![0]),
+            // Most rows name a charset of about this length (`UTF-8`).
+            charset: TextColumn::with_capacity(rows, 8 * rows),
+            findings: Findings::with_capacity(rows),
+            not_listed: CountColumn::with_capacity(rows),
+            counts: (StringBuilder::new(), UInt64Builder::new(), {
+                let mut offsets = buffers::NARROW_OFFSETS.vec(rows + 1);
+                offsets.push(0);
+                offsets
+            }),
             detected: plan.auto().then(DetectedColumns::new),
             peeled: plan
                 .until_stable()
@@ -506,7 +513,7 @@ impl ResultColumns {
             .append_option(entry.charset().map(|c| c.name()));
         let diagnostics = entry.diagnostics();
         self.findings.push(diagnostics.items());
-        self.not_listed.append_value(diagnostics.dropped());
+        self.not_listed.append_n(diagnostics.dropped(), 1);
         let (codes, counts, offsets) = &mut self.counts;
         for (code, count) in diagnostics.counts_most_frequent_first() {
             codes.append_value(code.as_str());
@@ -551,19 +558,19 @@ impl ResultColumns {
 
     fn push_null(&mut self) {
         self.output.push_null();
-        self.charset.append_null();
+        self.charset.append_nulls(1);
         self.findings.push_null();
         self.not_listed.append_null();
         self.push_nothing_counted_detected_or_peeled(1);
         self.valid.push(false);
     }
 
-    fn finish(mut self, text: bool, large: bool) -> PyResult<ArrayRef> {
+    fn finish(self, text: bool, large: bool) -> PyResult<ArrayRef> {
         let mut columns: Vec<(&str, ArrayRef)> = vec![
             ("output", self.output.finish(text, large)?),
-            ("charset", Arc::new(self.charset.finish())),
+            ("charset", self.charset.finish()?),
             ("diagnostics", self.findings.finish()?),
-            ("diagnostics_not_listed", Arc::new(self.not_listed.finish())),
+            ("diagnostics_not_listed", self.not_listed.finish()),
         ];
         let (mut codes, mut counts, offsets) = self.counts;
         let counts = list_of_structs(
@@ -596,15 +603,11 @@ impl RowSink for ResultColumns {
         let rows = ends.len();
         self.output.plain_rows(ends, charset);
         match charset {
-            Some(charset) => {
-                for _ in 0..rows {
-                    self.charset.append_value(charset.name());
-                }
-            }
+            Some(charset) => self.charset.append_n(charset.name(), rows),
             None => self.charset.append_nulls(rows),
         }
         self.findings.push_empty(rows);
-        self.not_listed.append_value_n(0, rows);
+        self.not_listed.append_n(0, rows);
         self.push_nothing_counted_detected_or_peeled(rows);
         self.valid.extend(std::iter::repeat_n(true, rows));
     }

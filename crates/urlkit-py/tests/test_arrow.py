@@ -87,6 +87,26 @@ def test_big_results_stay_whole_while_their_buffers_are_reused():
     assert backwards.to_pylist() == expected[::-1]
     outputs = with_findings.field("output").to_pylist()
     assert outputs[:-1] == expected[:300_000] and outputs[-1] == "%zz"
+    # A result with diagnostics lends several big buffers of one kind (the offsets of its
+    # output, charset, findings and counts), and a few of each are kept for the next.
+    charsets = with_findings.field("charset")
+    del with_findings, again, backwards
+    source = pa.array([None] + rows[:300_000] + ["%zz"])
+    results = [pa.array(ua.decode(source, diagnostics=True)) for _ in range(3)]
+    assert charsets.to_pylist() == ["UTF-8"] * 300_001
+    for result in results:
+        seen = result.to_pylist()
+        assert seen[0] is None
+        assert [row["output"] for row in seen[1:]] == expected[:300_000] + ["%zz"]
+        clean = {
+            "charset": "UTF-8",
+            "diagnostics": [],
+            "diagnostics_not_listed": 0,
+            "diagnostic_counts": [],
+        }
+        assert all({k: row[k] for k in clean} == clean for row in seen[1:-1])
+        assert seen[-1]["diagnostic_counts"] == [{"code": "malformed-escape", "count": 1}]
+        assert seen[-1]["diagnostics"][0]["offset"] == 0
 
 
 def test_a_slice_reads_only_its_rows():
