@@ -4,7 +4,8 @@
 //! MB/s, and what a row that leaves the fast path costs beside one that takes it
 //! (processor time of this thread, best of three).
 //!
-//! `cargo run --release -p urlkit --example column_rows -- [--auto] FILE...`
+//! `cargo run --release -p urlkit --example column_rows -- [--auto] [--diagnostics] FILE...`
+//! (`--diagnostics`: findings kept, as the column functions with diagnostics keep them)
 //! (`scripts/measure/bench-columns.py ROWS --write DIR` writes clean, dirty and percent
 //! inputs). For a profiler, `COLUMN_ONLY=1` decodes each column ten times and nothing
 //! else, `IN_FULL_ONLY=1` the rows that leave the fast path.
@@ -24,12 +25,14 @@ const MEASURED_ROWS: usize = 1_000_000;
 
 fn main() {
     let mut paths: Vec<String> = std::env::args().skip(1).collect();
-    let auto = paths.first().is_some_and(|a| a == "--auto");
-    if auto {
-        paths.remove(0);
-    }
+    let mut flag = |name: &str| {
+        let given = paths.iter().any(|a| a == name);
+        paths.retain(|a| a != name);
+        given
+    };
+    let (auto, diagnostics) = (flag("--auto"), flag("--diagnostics"));
     if paths.is_empty() {
-        eprintln!("usage: column_rows [--auto] FILE...");
+        eprintln!("usage: column_rows [--auto] [--diagnostics] FILE...");
         std::process::exit(2);
     }
     // `--auto`: each row's charset detected, as `pyurlkit.arrow.decode(charset="auto")`
@@ -42,10 +45,14 @@ fn main() {
     .expect("settings")
     .ranking(urlkit::detect::Ranking::Charset);
     let entries = || {
-        settings
-            .entries()
-            .counting_findings_only()
-            .dropping_findings()
+        if diagnostics {
+            settings.entries()
+        } else {
+            settings
+                .entries()
+                .counting_findings_only()
+                .dropping_findings()
+        }
     };
     for path in paths {
         let text = std::fs::read(&path).unwrap_or_else(|e| {
