@@ -494,11 +494,16 @@ impl ResultColumns {
             charset: TextColumn::with_capacity(rows, 8 * rows),
             findings: Findings::with_capacity(rows),
             not_listed: CountColumn::with_capacity(rows),
-            counts: (StringBuilder::new(), UInt64Builder::new(), {
-                let mut offsets = buffers::NARROW_OFFSETS.vec(rows + 1);
-                offsets.push(0);
-                offsets
-            }),
+            // Room for a row with findings every 16 rows, as for the findings.
+            counts: (
+                StringBuilder::with_capacity(rows / 16, rows),
+                UInt64Builder::with_capacity(rows / 16),
+                {
+                    let mut offsets = buffers::NARROW_OFFSETS.vec(rows + 1);
+                    offsets.push(0);
+                    offsets
+                },
+            ),
             detected: plan.auto().then(DetectedColumns::new),
             peeled: plan
                 .until_stable()
