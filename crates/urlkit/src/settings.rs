@@ -665,7 +665,7 @@ impl Entries {
     /// [`run_in_full`](Self::run_in_full), which does not try the fast path again.
     ///
     /// A call costs about as much as decoding the entries it takes: the entries are
-    /// decoded and checked a group of about 512 input bytes at a time, so the entry it
+    /// decoded and checked a group of about 1,024 input bytes at a time, so the entry it
     /// stops before costs at most the rest of its group, however many entries were given.
     /// Only decoding to UTF-8 text without `binary`, `per_line` or `until_stable` has this
     /// fast path, and decoding with `auto` ranking the charset alone

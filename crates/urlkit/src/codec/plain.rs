@@ -19,14 +19,13 @@ use crate::diagnostics::{Code, Diagnostics};
 /// Input bytes of a run that are decoded and checked as one group (see
 /// [`PlainUtf8::decode_run`]): long enough for the vector loops and the UTF-8 check to run
 /// at full speed, short enough that an entry that is not plain wastes little of the work
-/// done on the entries after it.
-const GROUP_BYTES: usize = 512;
-
-/// [`GROUP_BYTES`] with findings dropped ([`PlainUtf8::take_findings`]), where an entry
-/// stops a run only for whitespace to remove: fewer, longer groups (1 M URLs of 83 bytes
-/// through the column functions: 28 ns a row with groups of 512 bytes, 24 with 1,024, 23
-/// with 2,048, where a group with bytes to repair copies more).
-const GROUP_BYTES_FINDINGS_DROPPED: usize = 1024;
+/// done on the entries after it. 1 M URLs of 83 bytes through the column functions: with
+/// findings dropped, 28 ns a row with groups of 512 bytes, 24 with 1,024, 23 with 2,048
+/// (where a group with bytes to repair copies more); with diagnostics, where every row
+/// with a finding stops a run, 1,024 is as fast as 512 or faster on clean rows (29 against
+/// 35 ns), dirty ones (5 % with findings: 64 against 65) and the `percent` input (61
+/// against 62), and smaller groups are slower on all three (256: 48, 73, 72).
+const GROUP_BYTES: usize = 1024;
 
 /// The fast path of a decoder whose options allow one.
 pub(crate) struct PlainUtf8 {
@@ -152,8 +151,8 @@ impl PlainUtf8 {
     /// ([`take_findings`](Self::take_findings)), the entries whose findings leave the
     /// output as decoding every escape gives it count as plain.
     ///
-    /// Each group (about [`GROUP_BYTES`] of input, [`GROUP_BYTES_FINDINGS_DROPPED`] with
-    /// findings dropped) is scanned, decoded and checked as UTF-8 on its own, so an entry
+    /// Each group (about [`GROUP_BYTES`] of input) is scanned, decoded and checked as UTF-8
+    /// on its own, so an entry
     /// that is not plain costs at most the rest of its group besides itself, however long
     /// the run: a column with a few such rows runs at about the speed of a clean one.
     ///
@@ -172,16 +171,11 @@ impl PlainUtf8 {
         let Some((&first, ends)) = offsets.split_first() else {
             return 0;
         };
-        let group_bytes = if self.findings_dropped {
-            GROUP_BYTES_FINDINGS_DROPPED
-        } else {
-            GROUP_BYTES
-        };
         let (mut done, mut start) = (0, first);
         while done < ends.len() {
             let rest = &ends[done..];
             let count = rest
-                .partition_point(|&end| end <= start.saturating_add(group_bytes))
+                .partition_point(|&end| end <= start.saturating_add(GROUP_BYTES))
                 .max(1);
             let group = &rest[..count];
             assert!(
