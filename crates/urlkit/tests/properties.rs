@@ -355,6 +355,10 @@ fn column_rows() -> impl Strategy<Value = Vec<Vec<u8>>> {
             Just("é".as_bytes().to_vec()),
             // A byte order mark: `auto` reads it as one (and leaves it out) at the start.
             Just(b"%EF%BB%BF".to_vec()),
+            // ISO-2022-JP's escape into JIS X 0208, and UTF-16 of Latin letters without a
+            // mark, both as literal bytes: what `auto` looks for before it settles on UTF-8.
+            Just(b"\x1b$B".to_vec()),
+            Just(b"a\x00b\x00".to_vec()),
         ],
         0..8,
     )

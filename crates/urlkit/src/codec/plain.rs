@@ -471,12 +471,20 @@ impl PlainAuto {
     ) -> usize {
         let (out_start, first_end) = (out.len(), out_ends.len());
         let taken = self.plain.decode_run(values, offsets, out, out_ends);
+        // The outputs are UTF-8: detection settles each as UTF-8 without a byte order mark
+        // (see `detect::settled_utf8`) unless it starts with a byte order mark or holds
+        // ISO-2022-JP's escape byte or a NUL (UTF-16 without a mark). One pass looks for
+        // those two bytes in all the outputs at once; the entries before the first that
+        // holds one need only their first bytes looked at.
+        let sniffed =
+            memchr::memchr2(0x1B, 0, &out[out_start..]).map_or(out.len(), |at| out_start + at);
         let mut entry_start = out_start;
         for entry in 0..taken {
             let entry_end = out_ends[first_end + entry];
-            let raw = &values[offsets[entry]..offsets[entry + 1]];
-            let decoded = &out[entry_start..entry_end];
-            if settled_as_utf8(raw, self.text, decoded, Ranking::Charset).is_none() {
+            let settles = entry_end <= sniffed
+                && !out[entry_start..entry_end].starts_with(UTF8_BOM)
+                && (!self.text || values[offsets[entry]..offsets[entry + 1]].is_ascii());
+            if !settles {
                 out.truncate(entry_start);
                 out_ends.truncate(first_end + entry);
                 return entry;
@@ -486,6 +494,9 @@ impl PlainAuto {
         taken
     }
 }
+
+/// The byte order mark of UTF-8.
+const UTF8_BOM: &[u8] = &[0xEF, 0xBB, 0xBF];
 
 /// The most lines [`PlainLines`] gathers at a time.
 const MOST_LINES_IN_A_RUN: usize = 1024;
