@@ -14,22 +14,33 @@ use std::sync::Mutex;
 /// From this many bytes on a buffer is big.
 const BIG: usize = 1 << 20;
 
-/// How many big buffers of one kind are kept: the columns of one result with diagnostics
-/// (output, charset, findings, counts) take up to this many of a kind.
-const KEPT: usize = 4;
+/// The last big buffers of one kind released (the latest last), kept for the next column:
+/// as many as one result takes of that kind, so that memory kept between calls stays
+/// within about twice one result's.
+pub struct Spare<T> {
+    spares: Mutex<Vec<Vec<T>>>,
+    /// How many are kept at most.
+    kept: usize,
+}
 
-/// The last big buffers of one kind released (at most [`KEPT`], the latest last), kept
-/// for the next column.
-pub struct Spare<T>(Mutex<Vec<Vec<T>>>);
-
-/// Output bytes, and the text of other string columns.
-pub static BYTES: Spare<u8> = Spare(Mutex::new(Vec::new()));
-/// 32-bit row offsets.
-pub static NARROW_OFFSETS: Spare<i32> = Spare(Mutex::new(Vec::new()));
+/// Output bytes, and the charset names of a result with diagnostics.
+pub static BYTES: Spare<u8> = Spare::keeping(2);
+/// 32-bit row offsets: of the output, and with diagnostics of the charset, findings and
+/// counts columns.
+pub static NARROW_OFFSETS: Spare<i32> = Spare::keeping(4);
 /// 64-bit row offsets.
-pub static WIDE_OFFSETS: Spare<i64> = Spare(Mutex::new(Vec::new()));
+pub static WIDE_OFFSETS: Spare<i64> = Spare::keeping(1);
 /// Counts, one a row.
-pub static COUNTS: Spare<u64> = Spare(Mutex::new(Vec::new()));
+pub static COUNTS: Spare<u64> = Spare::keeping(1);
+
+impl<T> Spare<T> {
+    const fn keeping(kept: usize) -> Self {
+        Spare {
+            spares: Mutex::new(Vec::new()),
+            kept,
+        }
+    }
+}
 
 impl<T: ArrowNativeType + std::panic::RefUnwindSafe> Spare<T> {
     /// An empty vector with room for `capacity` items: the smallest spare one that fits
@@ -37,7 +48,7 @@ impl<T: ArrowNativeType + std::panic::RefUnwindSafe> Spare<T> {
     pub fn vec(&'static self, capacity: usize) -> Vec<T> {
         if capacity * size_of::<T>() >= BIG {
             let fits = |s: &Vec<T>| (capacity..=2 * capacity).contains(&s.capacity());
-            let spare = self.0.lock().ok().and_then(|mut spares| {
+            let spare = self.spares.lock().ok().and_then(|mut spares| {
                 let best = (0..spares.len())
                     .filter(|&i| fits(&spares[i]))
                     .min_by_key(|&i| spares[i].capacity())?;
@@ -51,12 +62,12 @@ impl<T: ArrowNativeType + std::panic::RefUnwindSafe> Spare<T> {
         Vec::with_capacity(capacity)
     }
 
-    /// Keeps `vec` for the next column when it is big (past [`KEPT`] spares, the oldest is
+    /// Keeps `vec` for the next column when it is big (past the spares kept, the oldest is
     /// freed).
     pub fn keep(&self, vec: Vec<T>) {
         if vec.capacity() * size_of::<T>() >= BIG {
-            if let Ok(mut spares) = self.0.lock() {
-                if spares.len() == KEPT {
+            if let Ok(mut spares) = self.spares.lock() {
+                if spares.len() >= self.kept {
                     spares.remove(0);
                 }
                 spares.push(vec);
