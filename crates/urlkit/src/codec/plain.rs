@@ -423,7 +423,7 @@ fn settled_as_utf8(
     decoded: &[u8],
     ranking: Ranking,
 ) -> Option<detect::Detection> {
-    if text_input && !raw.is_ascii() {
+    if literal_characters_unread(raw, text_input) {
         return None;
     }
     match ranking {
@@ -431,6 +431,12 @@ fn settled_as_utf8(
         Ranking::RunnersUp => Some(detect::detect_url_entry(decoded, true, ranking)),
     }
     .filter(|d| d.charset.is_utf8() && d.bom_length == 0)
+}
+
+/// With `auto`, whether detection leaves out literal characters of `raw`: text input
+/// with a literal non-ASCII character, whose detection reads only the escapes.
+fn literal_characters_unread(raw: &[u8], text_input: bool) -> bool {
+    text_input && !raw.is_ascii()
 }
 
 /// The fast path for whole entries decoded with `auto` (a column's rows, each detected on
@@ -472,18 +478,19 @@ impl PlainAuto {
         let (out_start, first_end) = (out.len(), out_ends.len());
         let taken = self.plain.decode_run(values, offsets, out, out_ends);
         // The outputs are UTF-8: detection settles each as UTF-8 without a byte order mark
-        // (see `detect::settled_utf8`) unless it starts with a byte order mark or holds
-        // ISO-2022-JP's escape byte or a NUL (UTF-16 without a mark). One pass looks for
-        // those two bytes in all the outputs at once; the entries before the first that
-        // holds one need only their first bytes looked at.
-        let sniffed =
-            memchr::memchr2(0x1B, 0, &out[out_start..]).map_or(out.len(), |at| out_start + at);
+        // (see `detect::settled_utf8`) unless it starts with a byte order mark or holds a
+        // byte that may make detection answer otherwise. One pass looks for such a byte in
+        // all the outputs at once; the entries before the first that holds one need only
+        // their first bytes looked at.
+        let unsettling =
+            detect::first_unsettling_byte(&out[out_start..]).map_or(out.len(), |at| out_start + at);
         let mut entry_start = out_start;
         for entry in 0..taken {
             let entry_end = out_ends[first_end + entry];
-            let settles = entry_end <= sniffed
-                && !out[entry_start..entry_end].starts_with(UTF8_BOM)
-                && (!self.text || values[offsets[entry]..offsets[entry + 1]].is_ascii());
+            let raw = &values[offsets[entry]..offsets[entry + 1]];
+            let settles = entry_end <= unsettling
+                && !out[entry_start..entry_end].starts_with(detect::UTF8_BOM)
+                && !literal_characters_unread(raw, self.text);
             if !settles {
                 out.truncate(entry_start);
                 out_ends.truncate(first_end + entry);
@@ -494,9 +501,6 @@ impl PlainAuto {
         taken
     }
 }
-
-/// The byte order mark of UTF-8.
-const UTF8_BOM: &[u8] = &[0xEF, 0xBB, 0xBF];
 
 /// The most lines [`PlainLines`] gathers at a time.
 const MOST_LINES_IN_A_RUN: usize = 1024;

@@ -236,18 +236,13 @@ pub(crate) fn settled_utf8(text: &[u8]) -> Option<Detection> {
     if text.is_empty() {
         return Some(fixed(Charset::UTF_8, 0.1, "empty input", 0));
     }
-    if text.starts_with(&[0xEF, 0xBB, 0xBF]) {
+    if text.starts_with(UTF8_BOM) || first_unsettling_byte(text).is_some() {
         return None;
     }
-    // ISO-2022-JP needs an escape byte, UTF-16 without a mark a NUL.
-    let (mut multi, mut long, mut sniffed) = (0usize, 0usize, false);
+    let (mut multi, mut long) = (0usize, 0usize);
     for &b in text {
         multi += usize::from(b >= 0xC0);
         long += usize::from(b >= 0xE0);
-        sniffed |= b == 0x1B || b == 0;
-    }
-    if sniffed {
-        return None;
     }
     if multi == 0 {
         // Valid UTF-8 without a lead byte is ASCII.
@@ -256,6 +251,17 @@ pub(crate) fn settled_utf8(text: &[u8]) -> Option<Detection> {
     let clamp = |n: usize| n.min(i32::MAX as usize) as i32;
     let doubt = utf8_doubt(clamp(multi), clamp(long));
     Some(fixed(Charset::UTF_8, 1.0 - doubt, "valid UTF-8", 0))
+}
+
+/// UTF-8's byte order mark.
+pub(crate) const UTF8_BOM: &[u8] = &[0xEF, 0xBB, 0xBF];
+
+/// Where the first byte of `text` (valid UTF-8) stands that may make detection answer
+/// other than UTF-8: ISO-2022-JP's escape byte, or a NUL (UTF-16 without a mark). Text
+/// that holds neither and does not start with [`UTF8_BOM`] is text [`settled_utf8`]
+/// settles as UTF-8 without a byte order mark.
+pub(crate) fn first_unsettling_byte(text: &[u8]) -> Option<usize> {
+    memchr::memchr2(0x1B, 0, text)
 }
 
 /// The non-ASCII characters of valid UTF-8 `bytes`, and of them those of three or four

@@ -15,7 +15,7 @@ pub(super) fn byte_order_mark(bytes: &[u8]) -> Option<(Charset, usize)> {
     const MARKS: [(&[u8], Charset); 5] = [
         (&[0xFF, 0xFE, 0x00, 0x00], Charset::Utf32Le),
         (&[0x00, 0x00, 0xFE, 0xFF], Charset::Utf32Be),
-        (&[0xEF, 0xBB, 0xBF], Charset::UTF_8),
+        (super::UTF8_BOM, Charset::UTF_8),
         (&[0xFF, 0xFE], Charset::Whatwg(encoding_rs::UTF_16LE)),
         (&[0xFE, 0xFF], Charset::Whatwg(encoding_rs::UTF_16BE)),
     ];
