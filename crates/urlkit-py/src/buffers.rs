@@ -62,6 +62,14 @@ impl<T: ArrowNativeType + std::panic::RefUnwindSafe> Spare<T> {
         Vec::with_capacity(capacity)
     }
 
+    /// The offsets of a column of `rows` rows, so far only the first (0), with room for
+    /// the rest (see [`vec`](Self::vec)).
+    pub fn offsets(&'static self, rows: usize) -> Vec<T> {
+        let mut offsets = self.vec(rows + 1);
+        offsets.push(T::default());
+        offsets
+    }
+
     /// Keeps `vec` for the next column when it is big (past the spares kept, the oldest is
     /// freed).
     pub fn keep(&self, vec: Vec<T>) {

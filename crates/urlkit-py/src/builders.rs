@@ -57,6 +57,11 @@ pub fn list_of_structs(
     Ok(Arc::new(list))
 }
 
+/// Columns of findings start with room for one finding every this many rows (past that
+/// they grow by copies): memory asked for and never written costs nothing, and most rows
+/// have no finding.
+pub const ROWS_A_FINDING: usize = 16;
+
 /// Findings per row: a list of `{code, offset, message}` structs.
 pub struct Findings {
     code: StringBuilder,
@@ -71,17 +76,15 @@ impl Findings {
         Findings::with_capacity(0)
     }
 
-    /// Findings with room for `rows` rows (and their offsets in a kept buffer).
+    /// Findings with room for `rows` rows (and their offsets in a kept buffer), and for
+    /// a finding every [`ROWS_A_FINDING`] rows.
     pub fn with_capacity(rows: usize) -> Self {
-        let mut offsets = buffers::NARROW_OFFSETS.vec(rows + 1);
-        offsets.push(0);
-        // Room for a finding every 16 rows without growing by copies; memory asked for and
-        // never written costs nothing.
+        let findings = rows / ROWS_A_FINDING;
         Findings {
-            code: StringBuilder::with_capacity(rows / 16, rows),
-            offset: UInt64Builder::with_capacity(rows / 16),
-            message: StringBuilder::with_capacity(rows / 16, 4 * rows),
-            offsets,
+            code: StringBuilder::with_capacity(findings, rows),
+            offset: UInt64Builder::with_capacity(findings),
+            message: StringBuilder::with_capacity(findings, 4 * rows),
+            offsets: buffers::NARROW_OFFSETS.offsets(rows),
             valid: Vec::with_capacity(rows),
         }
     }
@@ -133,10 +136,8 @@ pub struct TextColumn {
 impl TextColumn {
     /// An empty column with room for `rows` rows of `bytes` bytes in all.
     pub fn with_capacity(rows: usize, bytes: usize) -> Self {
-        let mut offsets = buffers::NARROW_OFFSETS.vec(rows + 1);
-        offsets.push(0);
         TextColumn {
-            offsets,
+            offsets: buffers::NARROW_OFFSETS.offsets(rows),
             values: buffers::BYTES.vec(bytes),
             nulls: NullBufferBuilder::new(rows),
         }

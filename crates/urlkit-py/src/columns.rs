@@ -4,7 +4,7 @@
 use crate::arrow::{import, ArrowArray};
 use crate::buffers;
 use crate::builders::{
-    confidence, list_of_structs, lossy, structs, CountColumn, Findings, TextColumn,
+    confidence, list_of_structs, lossy, structs, CountColumn, Findings, TextColumn, ROWS_A_FINDING,
 };
 use crate::errors::rejected;
 use crate::report::ReportColumns;
@@ -281,11 +281,9 @@ pub struct Bytes {
 
 impl Bytes {
     pub fn with_capacity(rows: usize, bytes: usize) -> Self {
-        let mut offsets = buffers::WIDE_OFFSETS.vec(rows + 1);
-        offsets.push(0);
         Bytes {
             values: buffers::BYTES.vec(bytes),
-            offsets,
+            offsets: buffers::WIDE_OFFSETS.offsets(rows),
             nulls: NullBufferBuilder::new(rows),
             rows_are_text: None,
         }
@@ -494,15 +492,11 @@ impl ResultColumns {
             charset: TextColumn::with_capacity(rows, 8 * rows),
             findings: Findings::with_capacity(rows),
             not_listed: CountColumn::with_capacity(rows),
-            // Room for a row with findings every 16 rows, as for the findings.
+            // Room for a row with findings every `ROWS_A_FINDING` rows, as for the findings.
             counts: (
-                StringBuilder::with_capacity(rows / 16, rows),
-                UInt64Builder::with_capacity(rows / 16),
-                {
-                    let mut offsets = buffers::NARROW_OFFSETS.vec(rows + 1);
-                    offsets.push(0);
-                    offsets
-                },
+                StringBuilder::with_capacity(rows / ROWS_A_FINDING, rows),
+                UInt64Builder::with_capacity(rows / ROWS_A_FINDING),
+                buffers::NARROW_OFFSETS.offsets(rows),
             ),
             detected: plan.auto().then(DetectedColumns::new),
             peeled: plan
