@@ -212,9 +212,10 @@ impl<'a> Rows<'a> {
 
     /// Runs every row through `runner` into `sink`, in order; stops at the first
     /// rejection. Runs of plain rows that lie end to end are decoded in one pass each
-    /// (`Entries::plain_entries`); a run that stops early makes the next one shorter, so
-    /// that a column of rows that need the full decoder costs little more than running
-    /// them one by one.
+    /// (`Entries::plain_entries`, or `plain_entries_marking` for a sink that shows
+    /// findings, whose runs go on past the rows with findings); a run that stops early
+    /// makes the next one shorter, so that a column of rows that need the full decoder
+    /// costs little more than running them one by one.
     fn run_into<S: RowSink>(
         &self,
         runner: &mut Entries,
@@ -226,15 +227,35 @@ impl<'a> Rows<'a> {
         let plain_charset = runner.plain_charset();
         let nulls = self.array.nulls();
         let is_valid = |row: usize| nulls.is_none_or(|nulls| nulls.is_valid(row));
-        let (mut run, mut out_ends) = (Vec::new(), Vec::new());
+        let (mut run, mut out_ends, mut marked) = (Vec::new(), Vec::new(), Vec::new());
+        let marking = sink.shows_findings();
         let mut most = MOST_ROWS_IN_A_RUN;
         let mut row = 0;
         while row < self.len() {
             let (values, rows) = layout.run_at(row, most, is_valid, &mut run);
             if rows > 0 {
-                let taken = runner.plain_entries(values, &run, sink.values(), &mut out_ends);
-                sink.plain_rows(&out_ends, plain_charset);
+                let taken = if marking {
+                    runner.plain_entries_marking(
+                        values,
+                        &run,
+                        sink.values(),
+                        &mut out_ends,
+                        &mut marked,
+                    )
+                } else {
+                    runner.plain_entries(values, &run, sink.values(), &mut out_ends)
+                };
+                // The rows with findings among them get theirs from the runner.
+                let mut plain_from = 0;
+                for &k in &marked {
+                    sink.plain_rows(&out_ends[plain_from..k], plain_charset);
+                    let value = &values[run[k]..run[k + 1]];
+                    sink.row_decoded(runner, row + k, value, out_ends[k])?;
+                    plain_from = k + 1;
+                }
+                sink.plain_rows(&out_ends[plain_from..], plain_charset);
                 out_ends.clear();
+                marked.clear();
                 row += taken;
                 most = (2 * (taken + 1)).min(MOST_ROWS_IN_A_RUN);
                 if taken == rows {
@@ -257,6 +278,20 @@ trait RowSink {
     fn values(&mut self) -> &mut Vec<u8>;
     /// Ends plain rows (no findings, UTF-8) whose outputs end at `ends` in `values()`.
     fn plain_rows(&mut self, ends: &[usize], charset: Option<urlkit::Charset>);
+    /// Whether the sink shows findings: its runs go on past the rows that have some, each
+    /// ended by [`row_decoded`](Self::row_decoded).
+    fn shows_findings(&self) -> bool {
+        false
+    }
+    /// Ends a row (`value`) of a run that may have findings, whose output, UTF-8, ends at
+    /// `end` in `values()`: its findings and charset come from the runner on the row alone.
+    fn row_decoded(
+        &mut self,
+        runner: &mut Entries,
+        row: usize,
+        value: &[u8],
+        end: usize,
+    ) -> Result<(), (usize, Rejection)>;
     /// Runs one row (`None`: null) through the runner and records its result; `in_full`:
     /// the row is known not to be plain (see `Entries::run_in_full`).
     fn row(
@@ -316,6 +351,18 @@ impl RowSink for Bytes {
     fn plain_rows(&mut self, ends: &[usize], _: Option<urlkit::Charset>) {
         self.offsets.extend(ends.iter().map(|&end| end as i64));
         self.nulls.append_n_non_nulls(ends.len());
+    }
+
+    fn row_decoded(
+        &mut self,
+        _: &mut Entries,
+        _: usize,
+        _: &[u8],
+        end: usize,
+    ) -> Result<(), (usize, Rejection)> {
+        // Only the output is kept: the row ends as a plain one does.
+        self.plain_rows(&[end], None);
+        Ok(())
     }
 
     fn row(
@@ -482,6 +529,9 @@ struct ResultColumns {
     detected: Option<DetectedColumns>,
     peeled: Option<(UInt64Builder, ListBuilder<StringBuilder>)>,
     valid: Vec<bool>,
+    /// The output of a row the run decoded, made again with its findings (see
+    /// `RowSink::row_decoded`).
+    output_again: Vec<u8>,
 }
 
 impl ResultColumns {
@@ -503,11 +553,17 @@ impl ResultColumns {
                 .until_stable()
                 .then(|| (UInt64Builder::new(), ListBuilder::new(StringBuilder::new()))),
             valid: Vec::with_capacity(rows),
+            output_again: Vec::new(),
         }
     }
 
     fn push(&mut self, entry: &Entry) {
         self.output.end_row();
+        self.push_results(entry);
+    }
+
+    /// What `push` records of a row but its output.
+    fn push_results(&mut self, entry: &Entry) {
         self.charset
             .append_option(entry.charset().map(|c| c.name()));
         let diagnostics = entry.diagnostics();
@@ -609,6 +665,27 @@ impl RowSink for ResultColumns {
         self.not_listed.append_n(0, rows);
         self.push_nothing_counted_detected_or_peeled(rows);
         self.valid.extend(std::iter::repeat_n(true, rows));
+    }
+
+    fn shows_findings(&self) -> bool {
+        true
+    }
+
+    fn row_decoded(
+        &mut self,
+        runner: &mut Entries,
+        row: usize,
+        value: &[u8],
+        end: usize,
+    ) -> Result<(), (usize, Rejection)> {
+        // The output is the run's; the runner's second one is dropped.
+        let entry = runner
+            .run_in_full(value, &mut self.output_again)
+            .map_err(|r| (row, r))?;
+        self.output.plain_rows(&[end], None);
+        self.push_results(&entry);
+        self.output_again.clear();
+        Ok(())
     }
 
     fn row(

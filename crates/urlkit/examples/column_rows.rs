@@ -5,7 +5,9 @@
 //! (processor time of this thread, best of three).
 //!
 //! `cargo run --release -p urlkit --example column_rows -- [--auto] [--diagnostics] FILE...`
-//! (`--diagnostics`: findings kept, as the column functions with diagnostics keep them)
+//! (`--diagnostics`: findings kept, as the column functions with diagnostics keep them:
+//! runs through `Entries::plain_entries_marking`, each marked row run again alone for its
+//! findings)
 //! (`scripts/measure/bench-columns.py ROWS --write DIR` writes clean, dirty and percent
 //! inputs). For a profiler, `COLUMN_ONLY=1` decodes each column ten times and nothing
 //! else, `IN_FULL_ONLY=1` the rows that leave the fast path.
@@ -67,11 +69,11 @@ fn main() {
         if std::env::var_os("COLUMN_ONLY").is_some() {
             // For a profiler: the column as a whole, over and over.
             for _ in 0..10 {
-                column.decode(&mut entries());
+                column.decode(&mut entries(), diagnostics);
             }
             continue;
         }
-        let seconds = best_of_three(|| column.decode(&mut entries()));
+        let seconds = best_of_three(|| column.decode(&mut entries(), diagnostics));
         println!(
             "{path}: {} rows: {:.0} rows/s, {:.0} MB/s",
             lines.len(),
@@ -106,7 +108,7 @@ fn main() {
         let plain_ns = best_of_three(|| {
             let mut entries = entries();
             (0..plain_repeats)
-                .map(|_| plain_column.decode(&mut entries))
+                .map(|_| plain_column.decode(&mut entries, diagnostics))
                 .sum()
         }) * 1e9
             / plain_repeats as f64;
@@ -164,20 +166,34 @@ impl Column {
             .map(|ends| &self.values[ends[0]..ends[1]])
     }
 
-    /// Decodes every row as `pyurlkit.arrow.decode` does; returns the output's length.
-    fn decode(&self, entries: &mut Entries) -> usize {
+    /// Decodes every row as `pyurlkit.arrow.decode` does (with `marking`, as it does with
+    /// diagnostics); returns the output's length.
+    fn decode(&self, entries: &mut Entries, marking: bool) -> usize {
         let rows = self.offsets.len() - 1;
         let mut out = Vec::with_capacity(self.values.len());
         let mut out_ends = Vec::with_capacity(MOST_ROWS_IN_A_RUN);
+        let (mut marked, mut findings_out) = (Vec::new(), Vec::new());
         let (mut row, mut most) = (0, MOST_ROWS_IN_A_RUN);
         while row < rows {
             let end = (row + most).min(rows);
-            let taken = entries.plain_entries(
-                &self.values,
-                &self.offsets[row..=end],
-                &mut out,
-                &mut out_ends,
-            );
+            let run = &self.offsets[row..=end];
+            let taken = if marking {
+                entries.plain_entries_marking(
+                    &self.values,
+                    run,
+                    &mut out,
+                    &mut out_ends,
+                    &mut marked,
+                )
+            } else {
+                entries.plain_entries(&self.values, run, &mut out, &mut out_ends)
+            };
+            for &k in &marked {
+                let value = &self.values[run[k]..run[k + 1]];
+                let _ = entries.run_in_full(value, &mut findings_out);
+                findings_out.clear();
+            }
+            marked.clear();
             out_ends.clear();
             row += taken;
             most = (2 * (taken + 1)).min(MOST_ROWS_IN_A_RUN);

@@ -707,7 +707,48 @@ impl Entries {
         if self.peel.is_some() {
             return 0;
         }
-        self.codec.plain_entries(values, offsets, out, out_ends)
+        self.codec
+            .plain_entries(values, offsets, out, out_ends, None)
+    }
+
+    /// [`plain_entries`](Self::plain_entries) for a caller that shows findings, without
+    /// stopping at the entries that have some: a lenient runner with a fixed UTF-8 charset
+    /// also takes the entries whose findings leave the output as decoding every escape
+    /// gives it (those [`dropping_findings`](Self::dropping_findings) lists), their outputs
+    /// as [`run`](Self::run) gives them, and pushes the index (among the entries given) of
+    /// each one that may have findings onto `marked`, in order. Every entry with a finding
+    /// is marked; [`run_in_full`](Self::run_in_full) on a marked entry alone gives its
+    /// findings (and its output again). Any other runner marks nothing and stops as
+    /// [`plain_entries`](Self::plain_entries) does.
+    ///
+    /// # Panics
+    /// As [`plain_entries`](Self::plain_entries).
+    ///
+    /// ```
+    /// use urlkit::DecodeSettings;
+    ///
+    /// let mut entries = DecodeSettings::default().check().unwrap().entries();
+    /// let (values, offsets) = (b"caf%C3%A9a%zz%41".as_slice(), [0, 9, 10, 13, 16]);
+    /// let (mut out, mut out_ends, mut marked) = (Vec::new(), Vec::new(), Vec::new());
+    /// // "%zz" (a malformed escape, kept as it is) stays in the run, marked.
+    /// let taken = entries.plain_entries_marking(values, &offsets, &mut out, &mut out_ends, &mut marked);
+    /// assert_eq!((taken, out.as_slice(), marked.as_slice()), (4, "caféa%zzA".as_bytes(), &[2][..]));
+    /// let entry = entries.run_in_full(&values[10..13], &mut Vec::new()).unwrap();
+    /// assert_eq!(entry.diagnostics().items()[0].code.as_str(), "malformed-escape");
+    /// ```
+    pub fn plain_entries_marking(
+        &mut self,
+        values: &[u8],
+        offsets: &[usize],
+        out: &mut Vec<u8>,
+        out_ends: &mut Vec<usize>,
+        marked: &mut Vec<usize>,
+    ) -> usize {
+        if self.peel.is_some() {
+            return 0;
+        }
+        self.codec
+            .plain_entries(values, offsets, out, out_ends, Some(marked))
     }
 
     /// The charset of a plain entry's output (UTF-8 with `auto`); `None` when

@@ -392,6 +392,7 @@ proptest! {
         charset in prop::sample::select(vec!["utf-8", "windows-1252", "auto"]),
         charset_only in any::<bool>(),
         dropping in any::<bool>(),
+        marking in any::<bool>(),
     ) {
         let plan = DecodeSettings {
             charset: Some(charset.to_string()),
@@ -428,15 +429,32 @@ proptest! {
         // Rows taken in runs with `auto` lose only the note that names UTF-8 as detected.
         let mut taken_in_runs = vec![false; rows.len()];
         let mut got: Vec<Row> = Vec::new();
-        let (mut out, mut out_ends) = (b"before".to_vec(), Vec::new());
+        let (mut out, mut out_ends, mut marked) = (b"before".to_vec(), Vec::new(), Vec::new());
         while got.len() < rows.len() {
             let out_start = out.len();
-            let taken = in_runs.plain_entries(&values, &offsets[got.len()..], &mut out, &mut out_ends);
+            let first = got.len();
+            marked.clear();
+            let taken = if marking {
+                in_runs.plain_entries_marking(&values, &offsets[first..], &mut out, &mut out_ends, &mut marked)
+            } else {
+                in_runs.plain_entries(&values, &offsets[first..], &mut out, &mut out_ends)
+            };
             prop_assert_eq!(out_ends.len(), taken, "one end per entry decoded");
+            prop_assert!(marked.windows(2).all(|pair| pair[0] < pair[1]) && marked.iter().all(|&k| k < taken));
             let mut row_start = out_start;
-            for &end in &out_ends {
-                taken_in_runs[got.len()] = true;
-                got.push((Ok(vec![]), out[row_start..end].to_vec()));
+            for (k, &end) in out_ends.iter().enumerate() {
+                let output = out[row_start..end].to_vec();
+                if marked.contains(&k) {
+                    // A marked row's findings come from the full decoder on the row alone,
+                    // its output from the run.
+                    let findings = in_runs
+                        .run_in_full(&rows[first + k], &mut Vec::new())
+                        .map(|entry| entry.diagnostics().items().to_vec());
+                    got.push((findings, output));
+                } else {
+                    taken_in_runs[got.len()] = true;
+                    got.push((Ok(vec![]), output));
+                }
                 row_start = end;
             }
             prop_assert_eq!(row_start, out.len(), "nothing of the entry left is in the output");

@@ -27,6 +27,19 @@ use crate::diagnostics::{Code, Diagnostics};
 /// against 62), and smaller groups are slower on all three (256: 48, 73, 72).
 const GROUP_BYTES: usize = 1024;
 
+/// What a run of plain entries ([`PlainUtf8::decode_run`]) does with an entry that has
+/// findings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RunFindings {
+    /// The entry ends the run, for the caller's full decoder.
+    Stop,
+    /// The entry stays in the run when its findings leave the output as decoding every
+    /// escape gives it; the findings are neither made nor counted.
+    Drop,
+    /// As with `Drop`, and the entry is marked for the caller to make its findings.
+    Mark,
+}
+
 /// The fast path of a decoder whose options allow one.
 pub(crate) struct PlainUtf8 {
     stops: StopTable,
@@ -46,10 +59,15 @@ pub(crate) struct PlainUtf8 {
     carried: Vec<u8>,
     /// Where each of them ends in `carried`.
     carried_ends: Vec<usize>,
-    /// Whether [`decode_run`](Self::decode_run) also takes entries whose findings leave
-    /// the output as decoding every escape gives it, for a lenient caller that drops
-    /// findings (see [`take_findings`](Self::take_findings)).
-    findings_dropped: bool,
+    /// What [`decode_run`](Self::decode_run) does with an entry that has findings (see
+    /// [`take_findings`](Self::take_findings)).
+    findings: RunFindings,
+    /// With [`RunFindings::Mark`]: the entries of the last run with findings, by index in
+    /// the run, in order.
+    marked: Vec<usize>,
+    /// The entries of a group with findings, by index in the group, as found (with
+    /// `Drop`, only those repaired).
+    group_marked: Vec<usize>,
     /// The offsets in a group's input of the `%` bytes that start no escape, which
     /// [`decode_group`](Self::decode_group) copied as they are (`findings_dropped`).
     kept_percents: Vec<usize>,
@@ -84,22 +102,34 @@ impl PlainUtf8 {
             carry: false,
             carried: Vec::new(),
             carried_ends: Vec::new(),
-            findings_dropped: false,
+            findings: RunFindings::Stop,
+            marked: Vec::new(),
+            group_marked: Vec::new(),
             kept_percents: Vec::new(),
             group_cut_short: false,
             repaired: Vec::new(),
         })
     }
 
-    /// With `dropped`, [`decode_run`](Self::decode_run) also takes the entries with
-    /// findings that a lenient decoder decodes without the state machine, findings aside:
-    /// a `%` that starts no escape (kept as it is), a second layer (`%2541`: one layer
-    /// decoded), a control character or a bidi control (decoded), and bytes that are not
-    /// UTF-8 (each maximal part of a broken sequence made U+FFFD, entry by entry, after the
-    /// group is decoded). Whitespace to remove still stops a run. For a caller that keeps
-    /// only the output: those entries' findings are neither made nor counted.
-    pub(crate) fn take_findings(&mut self, dropped: bool) {
-        self.findings_dropped = dropped;
+    /// What [`decode_run`](Self::decode_run) does with the entries that have findings:
+    /// with [`RunFindings::Drop`] or [`RunFindings::Mark`] it also takes those that a
+    /// lenient decoder decodes without the state machine: a `%` that starts no escape
+    /// (kept as it is), a second layer (`%2541`: one layer decoded), a control character
+    /// or a bidi control (decoded), and bytes that are not UTF-8 (each maximal part of a
+    /// broken sequence made U+FFFD, entry by entry, after the group is decoded).
+    /// Whitespace to remove still stops a run. Their findings are not made; with `Mark`
+    /// their indices are noted ([`marked`](Self::marked)) for the caller to make them.
+    pub(crate) fn take_findings(&mut self, findings: RunFindings) {
+        self.findings = findings;
+    }
+
+    /// With [`RunFindings::Mark`], after [`decode_run`](Self::decode_run): the index in
+    /// the run of every entry it took that may have findings, in order. Every entry with a
+    /// finding is among them; an entry is also marked when the run could not rule one out
+    /// from its group alone (a `%25` at its end, before an entry that starts with two hex
+    /// digits).
+    pub(crate) fn marked(&self) -> &[usize] {
+        &self.marked
     }
 
     /// After [`decode_run`](Self::decode_run) with `carry` on: the outputs of the plain
@@ -168,6 +198,7 @@ impl PlainUtf8 {
     ) -> usize {
         self.carried.clear();
         self.carried_ends.clear();
+        self.marked.clear();
         let Some((&first, ends)) = offsets.split_first() else {
             return 0;
         };
@@ -184,7 +215,14 @@ impl PlainUtf8 {
                     && group[count - 1] <= values.len(),
                 "entry offsets must not decrease nor pass the end of the values"
             );
+            self.group_marked.clear();
             let taken = self.decode_group(values, start, group, out, out_ends);
+            if self.findings == RunFindings::Mark && !self.group_marked.is_empty() {
+                self.group_marked.sort_unstable();
+                self.group_marked.dedup();
+                let marked = self.group_marked.iter().take_while(|&&entry| entry < taken);
+                self.marked.extend(marked.map(|&entry| done + entry));
+            }
             done += taken;
             if taken < count && !self.group_cut_short {
                 break;
@@ -220,7 +258,8 @@ impl PlainUtf8 {
         entries = entry_at(first + whitespace);
         let out_start = out.len();
         let first_end = out_ends.len();
-        let dropped = self.findings_dropped;
+        let dropped = self.findings != RunFindings::Stop;
+        let marking = self.findings == RunFindings::Mark;
         let group = GroupInput {
             percents: &self.percents,
             bytes: span,
@@ -241,20 +280,28 @@ impl PlainUtf8 {
                 Some(decode) => decode(&span[at..], &self.stops.class, out, &mut self.flagged),
                 None => (self.kernels.decode_span)(&span[at..], &self.stops.class, out),
             };
-            let reported = self
+            let mut reported = self
                 .flagged
                 .iter()
                 .map(|&offset| at + offset)
-                .find(|&offset| !dropped && plain_escape(&span[offset..]).is_none());
-            if let Some(offset) = reported {
-                entries = entries.min(entry_at(first + offset));
-                break;
+                .filter(|&offset| plain_escape(&span[offset..]).is_none());
+            if marking {
+                self.group_marked
+                    .extend(reported.map(|offset| entry_at(first + offset)));
+            } else if !dropped {
+                if let Some(offset) = reported.next() {
+                    entries = entries.min(entry_at(first + offset));
+                    break;
+                }
             }
             at += taken;
             if at >= span.len() {
                 break;
             }
             let value = if dropped {
+                if marking && plain_escape(&span[at..]).is_none() {
+                    self.group_marked.push(entry_at(first + at));
+                }
                 // No escape crosses from one entry into the next: after an entry that
                 // ends in an incomplete one, the next starts with a byte that is not a hex
                 // digit, or the group ends (see `plan_output`).
@@ -294,6 +341,7 @@ impl PlainUtf8 {
                 &mut out_ends[first_end..],
                 out_start,
                 &mut self.repaired,
+                &mut self.group_marked,
             );
             self.group_cut_short = cut_short;
             return entries;
@@ -343,8 +391,16 @@ impl PlainUtf8 {
 /// is not UTF-8 becomes one U+FFFD. `ends` are moved with the outputs; `scratch` holds
 /// the outputs being repaired. When all of them are UTF-8 already (almost always) it costs
 /// a vector pass; otherwise the outputs between broken ones are found with vector passes
-/// and copied a stretch at a time.
-fn repair_outputs(out: &mut Vec<u8>, ends: &mut [usize], start: usize, scratch: &mut Vec<u8>) {
+/// and copied a stretch at a time. The index of each output it repaired (one that is not
+/// UTF-8 on its own, or that the next starts inside a character of) is pushed onto
+/// `repaired`.
+fn repair_outputs(
+    out: &mut Vec<u8>,
+    ends: &mut [usize],
+    start: usize,
+    scratch: &mut Vec<u8>,
+    repaired: &mut Vec<usize>,
+) {
     let Some(&end) = ends.last() else {
         return;
     };
@@ -385,6 +441,7 @@ fn repair_outputs(out: &mut Vec<u8>, ends: &mut [usize], start: usize, scratch: 
         let broken_end = broken_end - start;
         utf8::repair_into(&scratch[from..broken_end], out, |_, _| {});
         ends[whole] = out.len();
+        repaired.push(whole);
         (entry, from) = (whole + 1, broken_end);
     }
 }
@@ -1261,7 +1318,7 @@ mod tests {
     #[test]
     fn with_findings_dropped_rows_with_findings_stay_in_the_run() {
         let mut plain = PlainUtf8::for_options(&DecodeOptions::default()).unwrap();
-        plain.take_findings(true);
+        plain.take_findings(RunFindings::Drop);
         // A malformed escape, a second layer, a control and a bidi character, an incomplete
         // escape at the end of a row (before one that starts with hex digits), a character
         // cut by the end of a row and one cut short inside a row; then whitespace to
@@ -1305,7 +1362,7 @@ mod tests {
             start = *end;
         }
         // Without, the first row stops it.
-        plain.take_findings(false);
+        plain.take_findings(RunFindings::Stop);
         out.clear();
         out_ends.clear();
         assert_eq!(
@@ -1351,7 +1408,8 @@ mod tests {
         /// Every kernel this processor runs (and so NEON under emulation on aarch64) takes
         /// the same rows in the same runs as the portable reference, and every row it takes
         /// is one the full decoder decodes to the same output with nothing to report (with
-        /// findings dropped, to the same output).
+        /// findings dropped, to the same output; marked, to the same output, every row with
+        /// findings among the marked ones).
         #[test]
         fn runs_agree_with_the_full_decoder_on_every_kernel(
             rows in proptest::collection::vec(
@@ -1360,7 +1418,7 @@ mod tests {
             ),
             plus_space in proptest::bool::ANY,
             keep_whitespace in proptest::bool::ANY,
-            findings_dropped in proptest::bool::ANY,
+            findings in proptest::sample::select(vec![RunFindings::Stop, RunFindings::Drop, RunFindings::Mark]),
         ) {
             let rows: Vec<Vec<u8>> = rows.iter().map(|pieces| pieces.concat()).collect();
             let options = DecodeOptions { plus_space, keep_whitespace, ..DecodeOptions::default() };
@@ -1372,12 +1430,12 @@ mod tests {
                 }))
                 .collect();
             let mut full = crate::Codec::decoder(&options);
-            let mut reference: Option<Vec<usize>> = None;
+            let mut reference: Option<(Vec<usize>, Vec<Vec<usize>>)> = None;
             for kernels in kernel::available() {
                 let mut plain = PlainUtf8::with_kernels(&options, kernels).unwrap();
-                plain.take_findings(findings_dropped);
+                plain.take_findings(findings);
                 let (mut out, mut out_ends) = (b"before".to_vec(), Vec::new());
-                let mut runs = Vec::new();
+                let (mut runs, mut marks) = (Vec::new(), Vec::new());
                 let mut row = 0;
                 while row < rows.len() {
                     let out_start = out.len();
@@ -1388,8 +1446,9 @@ mod tests {
                     for (k, &end) in out_ends.iter().enumerate() {
                         let mut expected = Vec::new();
                         full.entry_in_full(&rows[row + k], &mut expected).unwrap();
+                        let marked = plain.marked().contains(&k);
                         proptest::prop_assert!(
-                            findings_dropped || full.diagnostics().is_empty(),
+                            findings == RunFindings::Drop || marked || full.diagnostics().is_empty(),
                             "{}: row {:?} taken, but {:?}",
                             kernels.name,
                             String::from_utf8_lossy(&rows[row + k]),
@@ -1399,12 +1458,20 @@ mod tests {
                         start = end;
                     }
                     proptest::prop_assert_eq!(start, out.len(), "nothing of the row left behind");
+                    proptest::prop_assert!(
+                        findings == RunFindings::Mark || plain.marked().is_empty(),
+                        "only a marking run marks"
+                    );
+                    proptest::prop_assert!(plain.marked().windows(2).all(|pair| pair[0] < pair[1]));
+                    marks.push(plain.marked().to_vec());
                     runs.push(taken);
                     row += taken + 1;
                 }
                 match &reference {
-                    None => reference = Some(runs),
-                    Some(portable) => proptest::prop_assert_eq!(portable, &runs, "{}", kernels.name),
+                    None => reference = Some((runs, marks)),
+                    Some(portable) => {
+                        proptest::prop_assert_eq!(portable, &(runs, marks), "{}", kernels.name)
+                    }
                 }
             }
         }

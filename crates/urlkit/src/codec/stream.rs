@@ -2,6 +2,7 @@
 //! findings kept up to a cap and, in strict mode, stopped at the first finding strict mode
 //! rejects.
 
+use super::plain::RunFindings;
 use super::{CharsetChoice, DecodeOptions, Decoder, EncodeOptions, Encoder, Outcome};
 use crate::charset::Charset;
 use crate::detect::Detection;
@@ -220,22 +221,36 @@ impl Codec {
     /// Decodes the leading plain entries laid end to end in `values` in one pass: see
     /// [`Entries::plain_entries`](crate::settings::Entries::plain_entries), the column
     /// functions' way to it.
+    ///
+    /// With `marked`, a lenient codec with a fixed UTF-8 charset also takes the entries
+    /// whose findings leave the output as decoding every escape gives it, and pushes the
+    /// index (among `offsets`' entries) of each that may have findings onto `marked`.
     pub(crate) fn plain_entries(
         &mut self,
         values: &[u8],
         offsets: &[usize],
         out: &mut Vec<u8>,
         out_ends: &mut Vec<usize>,
+        marked: Option<&mut Vec<usize>>,
     ) -> usize {
         if !self.fresh {
             self.reset();
         }
-        let findings_dropped = self.findings_dropped && !self.strict;
+        let findings = match (self.strict, &marked, self.findings_dropped) {
+            (true, _, _) => RunFindings::Stop,
+            (false, Some(_), _) => RunFindings::Mark,
+            (false, None, true) => RunFindings::Drop,
+            (false, None, false) => RunFindings::Stop,
+        };
         match &mut self.direction {
             Direction::Decode(decoder, _) => {
                 if let Some(plain) = decoder.plain.as_mut() {
-                    plain.take_findings(findings_dropped);
-                    plain.decode_run(values, offsets, out, out_ends)
+                    plain.take_findings(findings);
+                    let taken = plain.decode_run(values, offsets, out, out_ends);
+                    if let (Some(marked), RunFindings::Mark) = (marked, findings) {
+                        marked.extend_from_slice(plain.marked());
+                    }
+                    taken
                 } else if let Some(plain) = decoder.plain_auto.as_mut() {
                     plain.decode_run(values, offsets, out, out_ends)
                 } else {
