@@ -51,14 +51,6 @@ pub(crate) struct PlainUtf8 {
     percents: Vec<u64>,
     /// The vector loops: the fastest this processor runs (another set in tests).
     kernels: &'static Kernels,
-    /// Whether [`decode_run`](Self::decode_run) keeps the entries it decoded after the one
-    /// that stopped it (see [`carried`](Self::carried)).
-    carry: bool,
-    /// The outputs of the plain entries after the one that stopped the last run, when it
-    /// stopped for a sequence that is not UTF-8 and `carry` is on, end to end.
-    carried: Vec<u8>,
-    /// Where each of them ends in `carried`.
-    carried_ends: Vec<usize>,
     /// What [`decode_run`](Self::decode_run) does with an entry that has findings (see
     /// [`take_findings`](Self::take_findings)).
     findings: RunFindings,
@@ -99,9 +91,6 @@ impl PlainUtf8 {
             flagged: Vec::new(),
             percents: Vec::new(),
             kernels,
-            carry: false,
-            carried: Vec::new(),
-            carried_ends: Vec::new(),
             findings: RunFindings::Stop,
             marked: Vec::new(),
             group_marked: Vec::new(),
@@ -130,15 +119,6 @@ impl PlainUtf8 {
     /// digits).
     pub(crate) fn marked(&self) -> &[usize] {
         &self.marked
-    }
-
-    /// After [`decode_run`](Self::decode_run) with `carry` on: the outputs of the plain
-    /// entries right after the one that stopped the run, end to end, and where each ends
-    /// in them (empty when there are none). A run that stops at an entry whose output is
-    /// not UTF-8 has decoded the entries after it in its group already: their outputs are
-    /// kept here rather than decoded again.
-    pub(crate) fn carried(&self) -> (&[u8], &[usize]) {
-        (&self.carried, &self.carried_ends)
     }
 
     /// Decodes all of `input` onto `out` and returns true when it is plain; otherwise
@@ -196,8 +176,6 @@ impl PlainUtf8 {
         out: &mut Vec<u8>,
         out_ends: &mut Vec<usize>,
     ) -> usize {
-        self.carried.clear();
-        self.carried_ends.clear();
         self.marked.clear();
         let Some((&first, ends)) = offsets.split_first() else {
             return 0;
@@ -356,33 +334,10 @@ impl PlainUtf8 {
             entries = entries.min(out_ends[first_end..].partition_point(|&end| end <= valid));
         }
         entries = whole_characters(&out[..decoded_end], &out_ends[first_end..], entries);
-        let decoded_entries = out_ends.len() - first_end;
-        if self.carry && entries + 1 < decoded_entries {
-            let ends = &out_ends[first_end + entries..];
-            self.carry_after(&out[..decoded_end], ends);
-        }
         out_ends.truncate(first_end + entries);
         out.truncate(out_ends.last().copied().unwrap_or(out_start));
         self.group_cut_short = cut_short && entries == planned;
         entries
-    }
-
-    /// Keeps in `carried` the outputs of the entries after a stopping one whose outputs
-    /// are UTF-8 on their own: `ends` are where the stopping entry and each entry after it
-    /// end in `decoded`.
-    fn carry_after(&mut self, decoded: &[u8], ends: &[usize]) {
-        let from = ends[0];
-        let valid = from + utf8::valid_up_to(&decoded[from..]);
-        let after = &ends[1..];
-        // Each entry's output is UTF-8 alone when the next does not start inside a
-        // character.
-        let count = whole_characters(decoded, after, after.partition_point(|&end| end <= valid));
-        if count > 0 {
-            self.carried
-                .extend_from_slice(&decoded[from..after[count - 1]]);
-            self.carried_ends
-                .extend(after[..count].iter().map(|&end| end - from));
-        }
     }
 }
 
@@ -598,6 +553,11 @@ pub(crate) struct PlainLines {
     out_ends: Vec<usize>,
     /// Where the last run's output starts in `out`.
     run_start: usize,
+    /// The lines of the last run with findings (a fixed UTF-8 charset's runs go on past
+    /// them: see [`RunFindings::Mark`]), by index in the run.
+    marked: Vec<usize>,
+    /// The output of a marked line made again with its findings, dropped.
+    output_again: Vec<u8>,
 }
 
 impl PlainLines {
@@ -619,15 +579,19 @@ impl PlainLines {
             options
         };
         let mut plain = PlainUtf8::with_kernels(entries, kernels)?;
-        // A run stopped by bytes that are not UTF-8 keeps what its group decoded after
-        // them; with `auto` such a line's charset is detected on its own.
-        plain.carry = !auto;
+        let whole = WholeUtf8::with_kernels(entries, kernels);
+        if !auto && whole.is_some() {
+            // The runs go on past a line with findings, which the one pass for whole lines
+            // makes from the line alone; with `auto` such a line's charset is detected on
+            // its own.
+            plain.take_findings(RunFindings::Mark);
+        }
         let mut lines = Self::with_plain(options, plain)?;
         if auto {
             lines.detect = Some(options.ranking);
             lines.text = options.text;
         }
-        lines.whole = WholeUtf8::with_kernels(entries, kernels);
+        lines.whole = whole;
         Some(lines)
     }
 
@@ -649,19 +613,22 @@ impl PlainLines {
             line_ends: Vec::new(),
             out_ends: Vec::new(),
             run_start: 0,
+            marked: Vec::new(),
+            output_again: Vec::new(),
         })
     }
 
     /// Feeds `chunk` as [`Framing::feed`] does, with the same output and findings: runs of
-    /// plain lines are decoded here, a whole line with findings by the one pass for whole
-    /// lines when it takes the line (with `auto`, when its decoded bytes settle as UTF-8),
-    /// every other line by `framing`.
+    /// lines are decoded here, a whole line with findings by the one pass for whole lines
+    /// when it takes the line (with `auto`, when its decoded bytes settle as UTF-8), every
+    /// other line by `framing`.
     ///
-    /// The whole lines of the chunk are gathered a batch at a time; a run that stops at a
-    /// line that is not plain resumes after it, on the lines already gathered (with a
-    /// fixed UTF-8 charset, after the plain lines its group decoded already when it stopped
-    /// for bytes that are not UTF-8), so a line with findings costs little more than its
-    /// own decoding.
+    /// The whole lines of the chunk are gathered a batch at a time. With a fixed UTF-8
+    /// charset a run goes on past the lines with findings it decodes without the state
+    /// machine ([`RunFindings::Mark`]), whose findings the one pass for whole lines then
+    /// makes from each line alone; a run that stops at a line (whitespace to remove, or
+    /// with `auto` a line that is not plain) resumes after it, on the lines already
+    /// gathered, so a line with findings costs little more than its own decoding.
     pub(crate) fn feed(
         &mut self,
         framing: &mut Framing<EntryDecoder>,
@@ -699,14 +666,12 @@ impl PlainLines {
     ) {
         let mut line = 0;
         while line < gathered {
-            let input_start = self.line_start(line);
             let mut lines = self.decode_run_from(line, out);
             if let Some(ranking) = self.detect {
                 lines = self.detected(input, line, lines, ranking, framing, out, diagnostics);
             }
             if lines > 0 {
-                let bytes = self.line_ends[line + lines - 1] - input_start;
-                framing.pass_lines(lines as u64, bytes as u64);
+                self.pass_run(input, line, lines, framing, diagnostics);
                 line += lines;
                 if line == gathered {
                     break;
@@ -736,15 +701,50 @@ impl PlainLines {
                 framing.feed(whole_line, out, diagnostics);
             }
             line += 1;
-            // The plain lines after it that the run decoded already.
-            let (carried, carried_ends) = self.plain.carried();
-            if let Some(&carried_end) = carried_ends.last() {
-                let lines = carried_ends.len();
-                out.extend_from_slice(&carried[..carried_end]);
-                let bytes = self.line_ends[line + lines - 1] - self.line_start(line);
-                framing.pass_lines(lines as u64, bytes as u64);
-                line += lines;
+        }
+    }
+
+    /// Passes the `lines` gathered lines of `input` from `first` on, which a run decoded,
+    /// through `framing`, making the findings of those the run marked, each from the line
+    /// alone (its output, the same as the run's, is dropped).
+    fn pass_run(
+        &mut self,
+        input: &[u8],
+        first: usize,
+        lines: usize,
+        framing: &mut Framing<EntryDecoder>,
+        diagnostics: &mut Diagnostics,
+    ) {
+        self.marked.clear();
+        self.marked.extend_from_slice(self.plain.marked());
+        let mut passed = first;
+        for index in 0..self.marked.len() {
+            let line = first + self.marked[index];
+            let start = self.line_start(line);
+            if line > passed {
+                let bytes = start - self.line_start(passed);
+                framing.pass_lines((line - passed) as u64, bytes as u64);
             }
+            let whole_line = &input[start..self.line_ends[line]];
+            let text = &whole_line[..whole_line.len() - 1];
+            let text = text.strip_suffix(b"\r").unwrap_or(text);
+            let (number, offset) = framing.line_position();
+            self.output_again.clear();
+            let taken = self.whole.as_mut().is_some_and(|whole| {
+                diagnostics.start_line(number, offset);
+                whole.decode(text, offset, &mut self.output_again, diagnostics)
+            });
+            if taken {
+                framing.pass_lines(1, whole_line.len() as u64);
+            } else {
+                framing.feed(whole_line, &mut self.output_again, diagnostics);
+            }
+            passed = line + 1;
+        }
+        let end = first + lines;
+        if end > passed {
+            let bytes = self.line_ends[end - 1] - self.line_start(passed);
+            framing.pass_lines((end - passed) as u64, bytes as u64);
         }
     }
 
