@@ -364,12 +364,21 @@ fn repair_outputs(
     {
         return;
     }
+    // The outputs before the first broken one stay where they are.
+    let valid = start + utf8::valid_up_to(&out[start..end]);
+    let first_broken = ends
+        .iter()
+        .position(|&end_of| end_of > valid || starts_inside_character(&out[..end], end_of))
+        .unwrap_or(ends.len());
+    let base = first_broken
+        .checked_sub(1)
+        .map_or(start, |before| ends[before]);
     scratch.clear();
-    scratch.extend_from_slice(&out[start..end]);
-    out.truncate(start);
+    scratch.extend_from_slice(&out[base..end]);
+    out.truncate(base);
     // Where entry `k` ends in `scratch`.
-    let old_end = |ends: &[usize], k: usize| ends[k] - start;
-    let (mut entry, mut from) = (0, 0);
+    let old_end = |ends: &[usize], k: usize| ends[k] - base;
+    let (mut entry, mut from) = (first_broken, 0);
     while entry < ends.len() {
         // The outputs from `entry` on that are UTF-8 each on its own: UTF-8 together, and
         // none ending inside a character.
@@ -383,17 +392,17 @@ fn repair_outputs(
         }
         if whole > entry {
             let stretch_end = old_end(ends, whole - 1);
-            let moved = out.len() - start;
+            let moved = out.len();
             out.extend_from_slice(&scratch[from..stretch_end]);
             for end in &mut ends[entry..whole] {
-                *end = *end - from + moved;
+                *end = *end - base - from + moved;
             }
             from = stretch_end;
         }
         let Some(&broken_end) = ends.get(whole) else {
             break;
         };
-        let broken_end = broken_end - start;
+        let broken_end = broken_end - base;
         utf8::repair_into(&scratch[from..broken_end], out, |_, _| {});
         ends[whole] = out.len();
         repaired.push(whole);
