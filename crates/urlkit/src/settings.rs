@@ -648,8 +648,9 @@ impl Entries {
     /// [`plain_entries`](Self::plain_entries) also takes the entries whose findings leave
     /// the output as decoding every escape gives it: a `%` that starts no escape (kept as
     /// it is), a second layer of encoding (one layer decoded), a control or bidi character
-    /// (decoded). Their outputs are what [`run`](Self::run) gives them; bytes that are not
-    /// UTF-8 (which are repaired) still stop a run. Strict runners are not changed.
+    /// (decoded), bytes that are not UTF-8 (each maximal broken part made U+FFFD). Their
+    /// outputs are what [`run`](Self::run) gives them; whitespace to remove still stops a
+    /// run. Strict runners are not changed.
     pub fn dropping_findings(mut self) -> Self {
         self.codec = self.codec.drop_findings();
         self

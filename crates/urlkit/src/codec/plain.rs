@@ -61,10 +61,10 @@ pub(crate) struct PlainUtf8 {
     /// `Drop`, only those repaired).
     group_marked: Vec<usize>,
     /// The offsets in a group's input of the `%` bytes that start no escape, which
-    /// [`decode_group`](Self::decode_group) copied as they are (`findings_dropped`).
+    /// [`decode_group`](Self::decode_group) copied as they are (with findings dropped or marked).
     kept_percents: Vec<usize>,
     /// Whether the last group ended early at an entry that ends in an incomplete escape,
-    /// which it decoded (`findings_dropped`): the run goes on after it.
+    /// which it decoded (with findings dropped or marked): the run goes on after it.
     group_cut_short: bool,
     /// The outputs of a group's entries being repaired ([`repair_outputs`]).
     repaired: Vec<u8>,
@@ -115,8 +115,8 @@ impl PlainUtf8 {
     /// With [`RunFindings::Mark`], after [`decode_run`](Self::decode_run): the index in
     /// the run of every entry it took that may have findings, in order. Every entry with a
     /// finding is among them; an entry is also marked when the run could not rule one out
-    /// from its group alone (a `%25` at its end, before an entry that starts with two hex
-    /// digits).
+    /// from its group alone (a `%25` at its end before an entry that starts with two hex
+    /// digits, or an output that is UTF-8 before one that starts inside a character).
     pub(crate) fn marked(&self) -> &[usize] {
         &self.marked
     }
