@@ -119,9 +119,8 @@ impl Codec {
     /// UTF-8 charset, [`plain_entries`](Self::plain_entries) also takes the entries whose
     /// findings leave the output as decoding every escape gives it (a `%` that starts no
     /// escape kept as it is, a second layer, a control or bidi character, bytes that are
-    /// not UTF-8 repaired), and their
-    /// findings are neither made nor counted. A strict codec is not changed: the runs take
-    /// no entry with a finding it would reject.
+    /// not UTF-8 repaired), and their findings are neither made nor counted. A strict codec
+    /// is not changed: the runs take no entry with a finding it would reject.
     pub(crate) fn drop_findings(mut self) -> Self {
         self.findings_dropped = true;
         self
