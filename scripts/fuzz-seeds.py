@@ -117,5 +117,18 @@ for case in urls[:200]:
 for name, record, path, query, accept, language in purl_records:
     seed("purl", "\n".join([name, json.dumps(record), path, query, accept, language]))
 
+# Columns: rows laid end to end, each after a byte that gives its length (at most 63),
+# the clean texts mixed with rows that have something to repair or report.
+dirty_rows = [b"%zz", b"100%", b"%4", b"%2541", b"%25", b"%C3", b"%FF", b"%E5%BC", b"%00",
+              b"%E2%80%AE", b"a b", b"%C3%A9t%C3%A9"]
+short = [t.encode("utf-8", "surrogatepass") for t in texts]
+short = [t for t in short if len(t) < 64]
+for i in range(0, len(short), 6):
+    rows = short[i:i + 6] + [dirty_rows[(i // 6) % len(dirty_rows)]]
+    body = b"".join(bytes([len(row)]) + row for row in rows)
+    # Charset (utf-8, windows-1252, auto), then flags: bit 0 plus, 1 keep whitespace,
+    # 2 text, 3 strict, bits 4-5 how rows with findings are run (stop, drop, mark).
+    seed("columns", bytes([(i // 6) % 3, ((i // 6) * 16 + (i // 18)) % 64]) + body)
+
 for target in sorted(counts):
     print(f"{target}: {counts[target]} seeds")

@@ -12,7 +12,7 @@ seconds="${1:-30}"
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(decode encode stream url api_json multipart)
+  targets=(decode encode stream url api_json multipart purl columns)
 fi
 command -v cargo-fuzz >/dev/null 2>&1 || cargo install cargo-fuzz --locked
 rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
