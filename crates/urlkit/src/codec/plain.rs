@@ -38,6 +38,9 @@ pub(crate) enum RunFindings {
     Drop,
     /// As with `Drop`, and the entry is marked for the caller to make its findings.
     Mark,
+    /// As with `Mark`, but an entry whose output is not UTF-8 on its own ends the run as
+    /// with `Stop` (with `auto`, detection reads its bytes in another charset).
+    MarkUtf8,
 }
 
 /// The fast path of a decoder whose options allow one.
@@ -195,7 +198,8 @@ impl PlainUtf8 {
             );
             self.group_marked.clear();
             let taken = self.decode_group(values, start, group, out, out_ends);
-            if self.findings == RunFindings::Mark && !self.group_marked.is_empty() {
+            let marking = matches!(self.findings, RunFindings::Mark | RunFindings::MarkUtf8);
+            if marking && !self.group_marked.is_empty() {
                 self.group_marked.sort_unstable();
                 self.group_marked.dedup();
                 let marked = self.group_marked.iter().take_while(|&&entry| entry < taken);
@@ -237,7 +241,9 @@ impl PlainUtf8 {
         let out_start = out.len();
         let first_end = out_ends.len();
         let dropped = self.findings != RunFindings::Stop;
-        let marking = self.findings == RunFindings::Mark;
+        let marking = matches!(self.findings, RunFindings::Mark | RunFindings::MarkUtf8);
+        // Whether the run takes only entries whose detection may settle as UTF-8.
+        let settling = self.findings == RunFindings::MarkUtf8;
         let group = GroupInput {
             percents: &self.percents,
             bytes: span,
@@ -264,8 +270,18 @@ impl PlainUtf8 {
                 .map(|&offset| at + offset)
                 .filter(|&offset| plain_escape(&span[offset..]).is_none());
             if marking {
-                self.group_marked
-                    .extend(reported.map(|offset| entry_at(first + offset)));
+                let mut unsettling = None;
+                for offset in reported {
+                    if settling && unsettles_utf8(&span[offset..]) {
+                        unsettling = Some(offset);
+                        break;
+                    }
+                    self.group_marked.push(entry_at(first + offset));
+                }
+                if let Some(offset) = unsettling {
+                    entries = entries.min(entry_at(first + offset));
+                    break;
+                }
             } else if !dropped {
                 if let Some(offset) = reported.next() {
                     entries = entries.min(entry_at(first + offset));
@@ -277,6 +293,10 @@ impl PlainUtf8 {
                 break;
             }
             let value = if dropped {
+                if settling && unsettles_utf8(&span[at..]) {
+                    entries = entries.min(entry_at(first + at));
+                    break;
+                }
                 if marking && plain_escape(&span[at..]).is_none() {
                     self.group_marked.push(entry_at(first + at));
                 }
@@ -313,7 +333,10 @@ impl PlainUtf8 {
         }
         out_ends.truncate(first_end + entries);
         if dropped {
+            // Nothing of an entry that ended the group early (see `unsettles_utf8`).
+            out.truncate(out_ends[first_end..].last().copied().unwrap_or(out_start));
             // Each output UTF-8 on its own, as the full decoder repairs it.
+            let marked_before = self.group_marked.len();
             repair_outputs(
                 out,
                 &mut out_ends[first_end..],
@@ -321,7 +344,16 @@ impl PlainUtf8 {
                 &mut self.repaired,
                 &mut self.group_marked,
             );
-            self.group_cut_short = cut_short;
+            // The first entry repaired ends the group, those before it staying where they
+            // are (see `repair_outputs`).
+            let first_repaired = self.group_marked.get(marked_before).copied();
+            if let Some(first) = first_repaired.filter(|_| self.findings == RunFindings::MarkUtf8) {
+                out_ends.truncate(first_end + first);
+                out.truncate(out_ends[first_end..].last().copied().unwrap_or(out_start));
+                self.group_cut_short = false;
+                return first;
+            }
+            self.group_cut_short = cut_short && entries == planned;
             return entries;
         }
 
@@ -589,11 +621,15 @@ impl PlainLines {
         };
         let mut plain = PlainUtf8::with_kernels(entries, kernels)?;
         let whole = WholeUtf8::with_kernels(entries, kernels);
-        if !auto && whole.is_some() {
+        if whole.is_some() {
             // The runs go on past a line with findings, which the one pass for whole lines
-            // makes from the line alone; with `auto` such a line's charset is detected on
-            // its own.
-            plain.take_findings(RunFindings::Mark);
+            // makes from the line alone; with `auto`, only past one whose bytes are UTF-8
+            // (the others' charset is detected on their own).
+            plain.take_findings(if auto {
+                RunFindings::MarkUtf8
+            } else {
+                RunFindings::Mark
+            });
         }
         let mut lines = Self::with_plain(options, plain)?;
         if auto {
@@ -725,7 +761,10 @@ impl PlainLines {
         diagnostics: &mut Diagnostics,
     ) {
         self.marked.clear();
-        self.marked.extend_from_slice(self.plain.marked());
+        if self.detect.is_none() {
+            // With `auto`, `detected` made the marked lines' findings after their notes.
+            self.marked.extend_from_slice(self.plain.marked());
+        }
         let mut passed = first;
         for index in 0..self.marked.len() {
             let line = first + self.marked[index];
@@ -827,7 +866,10 @@ impl PlainLines {
     /// [`decode_run_from`](Self::decode_run_from) just decoded onto `out`, keeps those before
     /// the first whose charset detection does not settle as UTF-8 without a byte order mark
     /// (taking the rest out of `out`), notes each kept line's detection as the full decoder
-    /// does, and returns how many it kept.
+    /// does, followed by the findings of a line the run marked (made from the line alone
+    /// by the one pass for whole lines, as [`whole_settled`](Self::whole_settled) makes
+    /// them), and returns how many it kept. A marked line as long as detection's window
+    /// is not kept.
     #[allow(clippy::too_many_arguments)]
     fn detected(
         &mut self,
@@ -843,6 +885,7 @@ impl PlainLines {
         let (first_line, first_start) = framing.line_position();
         let run_input_start = self.line_start(first);
         let mut line_start = self.run_start;
+        let mut next_mark = 0;
         for kept in 0..lines {
             let line = first + kept;
             let line_end = self.out_ends[kept];
@@ -850,7 +893,10 @@ impl PlainLines {
             let input_start = self.line_start(line);
             let raw = &input[input_start..self.line_ends[line] - 1];
             let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
-            let Some(detection) = settled_as_utf8(raw, self.text, text, ranking) else {
+            let marked = self.plain.marked().get(next_mark) == Some(&kept);
+            let detection = settled_as_utf8(raw, self.text, text, ranking)
+                .filter(|_| !marked || raw.len() < DETECTION_WINDOW);
+            let Some(detection) = detection else {
                 out.truncate(line_start);
                 return kept;
             };
@@ -859,6 +905,14 @@ impl PlainLines {
             diagnostics.push_lazy(Code::CharsetDetected, offset, || {
                 detected_message(&detection)
             });
+            if let (true, Some(whole)) = (marked, self.whole.as_mut()) {
+                next_mark += 1;
+                self.output_again.clear();
+                // A line of a run has no whitespace to remove, and this one is shorter
+                // than the window, so the one pass takes it.
+                let taken = whole.decode(raw, offset, &mut self.output_again, diagnostics);
+                debug_assert!(taken && self.output_again == text, "the run's line again");
+            }
             line_start = line_end;
         }
         lines
@@ -1187,6 +1241,14 @@ fn plain_escape(rest: &[u8]) -> Option<u8> {
     }
 }
 
+/// Whether `rest` starts with an escape of NUL or of ISO-2022-JP's escape byte, which may
+/// make detection answer other than UTF-8 (see [`detect::first_unsettling_byte`]): with
+/// `auto`, the entry is left to the full decoder rather than taken into a run whose
+/// detection would then stop there.
+fn unsettles_utf8(rest: &[u8]) -> bool {
+    matches!(portable::escape_at(rest), Some(0x00 | 0x1B))
+}
+
 /// Whether `rest` starts with two hex digits: after `%25`, a second layer of encoding
 /// (`%2541`), which the full decoder reports.
 fn starts_with_two_hex_digits(rest: &[u8]) -> bool {
@@ -1405,6 +1467,7 @@ mod tests {
         b"%FF",
         b"\xFF",
         b"%00",
+        b"%1B",
         b"%7F",
         b"%",
         b"%4",
@@ -1427,7 +1490,7 @@ mod tests {
             ),
             plus_space in proptest::bool::ANY,
             keep_whitespace in proptest::bool::ANY,
-            findings in proptest::sample::select(vec![RunFindings::Stop, RunFindings::Drop, RunFindings::Mark]),
+            findings in proptest::sample::select(vec![RunFindings::Stop, RunFindings::Drop, RunFindings::Mark, RunFindings::MarkUtf8]),
         ) {
             let rows: Vec<Vec<u8>> = rows.iter().map(|pieces| pieces.concat()).collect();
             let options = DecodeOptions { plus_space, keep_whitespace, ..DecodeOptions::default() };
@@ -1464,11 +1527,21 @@ mod tests {
                             full.diagnostics().items()
                         );
                         proptest::prop_assert_eq!(&out[start..end], &expected[..], "{}", kernels.name);
+                        let repaired = full.diagnostics().items().iter().any(|d| d.code == Code::InvalidSequence);
+                        // None of the rows here holds a literal NUL or ESC.
+                        let unsettling = out[start..end].iter().any(|&b| b == 0 || b == 0x1B);
+                        proptest::prop_assert!(
+                            findings != RunFindings::MarkUtf8 || !(repaired || unsettling),
+                            "{}: row {:?} repaired or unsettling in a run that stops there",
+                            kernels.name,
+                            String::from_utf8_lossy(&rows[row + k])
+                        );
                         start = end;
                     }
                     proptest::prop_assert_eq!(start, out.len(), "nothing of the row left behind");
                     proptest::prop_assert!(
-                        findings == RunFindings::Mark || plain.marked().is_empty(),
+                        matches!(findings, RunFindings::Mark | RunFindings::MarkUtf8)
+                            || plain.marked().is_empty(),
                         "only a marking run marks"
                     );
                     proptest::prop_assert!(plain.marked().windows(2).all(|pair| pair[0] < pair[1]));
