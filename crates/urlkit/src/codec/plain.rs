@@ -38,8 +38,9 @@ pub(crate) enum RunFindings {
     Drop,
     /// As with `Drop`, and the entry is marked for the caller to make its findings.
     Mark,
-    /// As with `Mark`, but an entry whose output is not UTF-8 on its own ends the run as
-    /// with `Stop` (with `auto`, detection reads its bytes in another charset).
+    /// As with `Mark`, but an entry whose output is not UTF-8 on its own, or that has an
+    /// escaped NUL or ESC, ends the run as with `Stop` (with `auto`, detection may read
+    /// its bytes in another charset).
     MarkUtf8,
 }
 
@@ -109,13 +110,15 @@ impl PlainUtf8 {
     /// (kept as it is), a second layer (`%2541`: one layer decoded), a control character
     /// or a bidi control (decoded), and bytes that are not UTF-8 (each maximal part of a
     /// broken sequence made U+FFFD, entry by entry, after the group is decoded).
-    /// Whitespace to remove still stops a run. Their findings are not made; with `Mark`
-    /// their indices are noted ([`marked`](Self::marked)) for the caller to make them.
+    /// Whitespace to remove still stops a run. Their findings are not made; with `Mark` and
+    /// `MarkUtf8` their indices are noted ([`marked`](Self::marked)) for the caller to
+    /// make them.
     pub(crate) fn take_findings(&mut self, findings: RunFindings) {
         self.findings = findings;
     }
 
-    /// With [`RunFindings::Mark`], after [`decode_run`](Self::decode_run): the index in
+    /// With [`RunFindings::Mark`] or [`RunFindings::MarkUtf8`], after
+    /// [`decode_run`](Self::decode_run): the index in
     /// the run of every entry it took that may have findings, in order. Every entry with a
     /// finding is among them; an entry is also marked when the run could not rule one out
     /// from its group alone (a `%25` at its end before an entry that starts with two hex
