@@ -644,7 +644,8 @@ impl Entries {
     }
 
     /// This runner, for a caller that keeps only the output and no findings (not even
-    /// their count): when lenient, with a fixed UTF-8 charset,
+    /// their count): when lenient, with a fixed UTF-8 charset (or `auto`, for entries whose
+    /// bytes are UTF-8 without an escaped NUL or ESC, which detection settles as UTF-8),
     /// [`plain_entries`](Self::plain_entries) also takes the entries whose findings leave
     /// the output as decoding every escape gives it: a `%` that starts no escape (kept as
     /// it is), a second layer of encoding (one layer decoded), a control or bidi character

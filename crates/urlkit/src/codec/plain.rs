@@ -38,10 +38,6 @@ pub(crate) enum RunFindings {
     Drop,
     /// As with `Drop`, and the entry is marked for the caller to make its findings.
     Mark,
-    /// As with `Mark`, but an entry whose output is not UTF-8 on its own, or that has an
-    /// escaped NUL or ESC, ends the run as with `Stop` (with `auto`, detection may read
-    /// its bytes in another charset).
-    MarkUtf8,
 }
 
 /// The fast path of a decoder whose options allow one.
@@ -64,6 +60,9 @@ pub(crate) struct PlainUtf8 {
     /// The entries of a group with findings, by index in the group, as found (with
     /// `Drop`, only those repaired).
     group_marked: Vec<usize>,
+    /// Whether a run that drops or marks findings ends at an entry whose detection may
+    /// not settle as UTF-8 (see [`settle_as_utf8`](Self::settle_as_utf8)).
+    settling: bool,
     /// The offsets in a group's input of the `%` bytes that start no escape, which
     /// [`decode_group`](Self::decode_group) copied as they are (with findings dropped or marked).
     kept_percents: Vec<usize>,
@@ -98,6 +97,7 @@ impl PlainUtf8 {
             findings: RunFindings::Stop,
             marked: Vec::new(),
             group_marked: Vec::new(),
+            settling: false,
             kept_percents: Vec::new(),
             group_cut_short: false,
             repaired: Vec::new(),
@@ -110,15 +110,21 @@ impl PlainUtf8 {
     /// (kept as it is), a second layer (`%2541`: one layer decoded), a control character
     /// or a bidi control (decoded), and bytes that are not UTF-8 (each maximal part of a
     /// broken sequence made U+FFFD, entry by entry, after the group is decoded).
-    /// Whitespace to remove still stops a run. Their findings are not made; with `Mark` and
-    /// `MarkUtf8` their indices are noted ([`marked`](Self::marked)) for the caller to
-    /// make them.
+    /// Whitespace to remove still stops a run. Their findings are not made; with `Mark`
+    /// their indices are noted ([`marked`](Self::marked)) for the caller to make them.
     pub(crate) fn take_findings(&mut self, findings: RunFindings) {
         self.findings = findings;
     }
 
-    /// With [`RunFindings::Mark`] or [`RunFindings::MarkUtf8`], after
-    /// [`decode_run`](Self::decode_run): the index in
+    /// With `settling`, a run that drops or marks findings still ends, as with
+    /// [`RunFindings::Stop`], at an entry whose output it would repair or that has an
+    /// escaped NUL or ESC: with `auto`, detection may read those bytes in another charset
+    /// (see [`detect::first_unsettling_byte`]), so the entry is left to the full decoder.
+    pub(crate) fn settle_as_utf8(&mut self, settling: bool) {
+        self.settling = settling;
+    }
+
+    /// With [`RunFindings::Mark`], after [`decode_run`](Self::decode_run): the index in
     /// the run of every entry it took that may have findings, in order. Every entry with a
     /// finding is among them; an entry is also marked when the run could not rule one out
     /// from its group alone (a `%25` at its end before an entry that starts with two hex
@@ -201,8 +207,7 @@ impl PlainUtf8 {
             );
             self.group_marked.clear();
             let taken = self.decode_group(values, start, group, out, out_ends);
-            let marking = matches!(self.findings, RunFindings::Mark | RunFindings::MarkUtf8);
-            if marking && !self.group_marked.is_empty() {
+            if self.findings == RunFindings::Mark && !self.group_marked.is_empty() {
                 self.group_marked.sort_unstable();
                 self.group_marked.dedup();
                 let marked = self.group_marked.iter().take_while(|&&entry| entry < taken);
@@ -244,9 +249,9 @@ impl PlainUtf8 {
         let out_start = out.len();
         let first_end = out_ends.len();
         let dropped = self.findings != RunFindings::Stop;
-        let marking = matches!(self.findings, RunFindings::Mark | RunFindings::MarkUtf8);
+        let marking = self.findings == RunFindings::Mark;
         // Whether the run takes only entries whose detection may settle as UTF-8.
-        let settling = self.findings == RunFindings::MarkUtf8;
+        let settling = self.settling && dropped;
         let group = GroupInput {
             percents: &self.percents,
             bytes: span,
@@ -272,14 +277,16 @@ impl PlainUtf8 {
                 .iter()
                 .map(|&offset| at + offset)
                 .filter(|&offset| plain_escape(&span[offset..]).is_none());
-            if marking {
+            if marking || settling {
                 let mut unsettling = None;
                 for offset in reported {
                     if settling && unsettles_utf8(&span[offset..]) {
                         unsettling = Some(offset);
                         break;
                     }
-                    self.group_marked.push(entry_at(first + offset));
+                    if marking {
+                        self.group_marked.push(entry_at(first + offset));
+                    }
                 }
                 if let Some(offset) = unsettling {
                     entries = entries.min(entry_at(first + offset));
@@ -350,7 +357,7 @@ impl PlainUtf8 {
             // The first entry repaired ends the group, those before it staying where they
             // are (see `repair_outputs`).
             let first_repaired = self.group_marked.get(marked_before).copied();
-            if let Some(first) = first_repaired.filter(|_| self.findings == RunFindings::MarkUtf8) {
+            if let Some(first) = first_repaired.filter(|_| settling) {
                 out_ends.truncate(first_end + first);
                 out.truncate(out_ends[first_end..].last().copied().unwrap_or(out_start));
                 self.group_cut_short = false;
@@ -516,10 +523,24 @@ impl PlainAuto {
         {
             return None;
         }
+        let mut plain = PlainUtf8::for_entries(&as_utf8(options))?;
+        plain.settle_as_utf8(true);
         Some(PlainAuto {
-            plain: PlainUtf8::for_entries(&as_utf8(options))?,
+            plain,
             text: options.text,
         })
+    }
+
+    /// With [`RunFindings::Drop`], [`decode_run`](Self::decode_run) also takes the entries
+    /// with findings that a fixed UTF-8 charset's runs take with findings dropped, when
+    /// their bytes are UTF-8 and have no escaped NUL or ESC (see
+    /// [`PlainUtf8::settle_as_utf8`]); any other value stops at every entry with findings.
+    pub(crate) fn take_findings(&mut self, findings: RunFindings) {
+        let findings = match findings {
+            RunFindings::Drop => RunFindings::Drop,
+            RunFindings::Stop | RunFindings::Mark => RunFindings::Stop,
+        };
+        self.plain.take_findings(findings);
     }
 
     /// [`PlainUtf8::decode_run`], keeping only the leading entries whose detection settles
@@ -628,11 +649,8 @@ impl PlainLines {
             // The runs go on past a line with findings, which the one pass for whole lines
             // makes from the line alone; with `auto`, only past one whose bytes are UTF-8
             // (the others' charset is detected on their own).
-            plain.take_findings(if auto {
-                RunFindings::MarkUtf8
-            } else {
-                RunFindings::Mark
-            });
+            plain.take_findings(RunFindings::Mark);
+            plain.settle_as_utf8(auto);
         }
         let mut lines = Self::with_plain(options, plain)?;
         if auto {
@@ -1493,7 +1511,8 @@ mod tests {
             ),
             plus_space in proptest::bool::ANY,
             keep_whitespace in proptest::bool::ANY,
-            findings in proptest::sample::select(vec![RunFindings::Stop, RunFindings::Drop, RunFindings::Mark, RunFindings::MarkUtf8]),
+            findings in proptest::sample::select(vec![RunFindings::Stop, RunFindings::Drop, RunFindings::Mark]),
+            settling in proptest::bool::ANY,
         ) {
             let rows: Vec<Vec<u8>> = rows.iter().map(|pieces| pieces.concat()).collect();
             let options = DecodeOptions { plus_space, keep_whitespace, ..DecodeOptions::default() };
@@ -1509,6 +1528,7 @@ mod tests {
             for kernels in kernel::available() {
                 let mut plain = PlainUtf8::with_kernels(&options, kernels).unwrap();
                 plain.take_findings(findings);
+                plain.settle_as_utf8(settling);
                 let (mut out, mut out_ends) = (b"before".to_vec(), Vec::new());
                 let (mut runs, mut marks) = (Vec::new(), Vec::new());
                 let mut row = 0;
@@ -1534,7 +1554,7 @@ mod tests {
                         // None of the rows here holds a literal NUL or ESC.
                         let unsettling = out[start..end].iter().any(|&b| b == 0 || b == 0x1B);
                         proptest::prop_assert!(
-                            findings != RunFindings::MarkUtf8 || !(repaired || unsettling),
+                            !settling || findings == RunFindings::Stop || !(repaired || unsettling),
                             "{}: row {:?} repaired or unsettling in a run that stops there",
                             kernels.name,
                             String::from_utf8_lossy(&rows[row + k])
@@ -1543,8 +1563,7 @@ mod tests {
                     }
                     proptest::prop_assert_eq!(start, out.len(), "nothing of the row left behind");
                     proptest::prop_assert!(
-                        matches!(findings, RunFindings::Mark | RunFindings::MarkUtf8)
-                            || plain.marked().is_empty(),
+                        findings == RunFindings::Mark || plain.marked().is_empty(),
                         "only a marking run marks"
                     );
                     proptest::prop_assert!(plain.marked().windows(2).all(|pair| pair[0] < pair[1]));

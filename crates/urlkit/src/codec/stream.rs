@@ -116,7 +116,8 @@ impl Codec {
     }
 
     /// This codec, for a caller that keeps only the output: when lenient, with a fixed
-    /// UTF-8 charset, [`plain_entries`](Self::plain_entries) also takes the entries whose
+    /// UTF-8 charset (or `auto`, for entries whose bytes settle as UTF-8),
+    /// [`plain_entries`](Self::plain_entries) also takes the entries whose
     /// findings leave the output as decoding every escape gives it (a `%` that starts no
     /// escape kept as it is, a second layer, a control or bidi character, bytes that are
     /// not UTF-8 repaired), and their findings are neither made nor counted. A strict codec
@@ -252,6 +253,7 @@ impl Codec {
                     }
                     taken
                 } else if let Some(plain) = decoder.plain_auto.as_mut() {
+                    plain.take_findings(findings);
                     plain.decode_run(values, offsets, out, out_ends)
                 } else {
                     0
