@@ -618,9 +618,6 @@ pub(crate) struct PlainLines {
     out_ends: Vec<usize>,
     /// Where the last run's output starts in `out`.
     run_start: usize,
-    /// The lines of the last run with findings (a fixed UTF-8 charset's runs go on past
-    /// them: see [`RunFindings::Mark`]), by index in the run.
-    marked: Vec<usize>,
     /// The output of a marked line made again with its findings, dropped.
     output_again: Vec<u8>,
 }
@@ -679,7 +676,6 @@ impl PlainLines {
             line_ends: Vec::new(),
             out_ends: Vec::new(),
             run_start: 0,
-            marked: Vec::new(),
             output_again: Vec::new(),
         })
     }
@@ -744,18 +740,12 @@ impl PlainLines {
                 }
             }
             // A line that is not plain (with `auto`, or not settled as UTF-8).
-            let (start, end) = (self.line_start(line), self.line_ends[line]);
-            let whole_line = &input[start..end];
-            let text = &whole_line[..whole_line.len() - 1];
-            let text = text.strip_suffix(b"\r").unwrap_or(text);
+            let (whole_line, text) = self.line_of(input, line);
             let (number, offset) = framing.line_position();
             let taken = match self.detect {
-                None => self.whole.as_mut().is_some_and(|whole| {
-                    // A whole line with findings, in one pass when it has no whitespace to
-                    // remove.
-                    diagnostics.start_line(number, offset);
-                    whole.decode(text, offset, out, diagnostics)
-                }),
+                None => {
+                    decode_whole_line(self.whole.as_mut(), text, number, offset, out, diagnostics)
+                }
                 Some(ranking) => {
                     self.whole_settled(text, number, offset, ranking, out, diagnostics)
                 }
@@ -781,28 +771,32 @@ impl PlainLines {
         framing: &mut Framing<EntryDecoder>,
         diagnostics: &mut Diagnostics,
     ) {
-        self.marked.clear();
-        if self.detect.is_none() {
-            // With `auto`, `detected` made the marked lines' findings after their notes.
-            self.marked.extend_from_slice(self.plain.marked());
-        }
+        // With `auto`, `detected` made the marked lines' findings after their notes.
+        let marked = if self.detect.is_none() {
+            self.plain.marked().len()
+        } else {
+            0
+        };
         let mut passed = first;
-        for index in 0..self.marked.len() {
-            let line = first + self.marked[index];
+        for index in 0..marked {
+            let line = first + self.plain.marked()[index];
             let start = self.line_start(line);
             if line > passed {
                 let bytes = start - self.line_start(passed);
                 framing.pass_lines((line - passed) as u64, bytes as u64);
             }
-            let whole_line = &input[start..self.line_ends[line]];
-            let text = &whole_line[..whole_line.len() - 1];
-            let text = text.strip_suffix(b"\r").unwrap_or(text);
+            let (whole_line, text) = self.line_of(input, line);
             let (number, offset) = framing.line_position();
             self.output_again.clear();
-            let taken = self.whole.as_mut().is_some_and(|whole| {
-                diagnostics.start_line(number, offset);
-                whole.decode(text, offset, &mut self.output_again, diagnostics)
-            });
+            let whole = self.whole.as_mut();
+            let taken = decode_whole_line(
+                whole,
+                text,
+                number,
+                offset,
+                &mut self.output_again,
+                diagnostics,
+            );
             if taken {
                 framing.pass_lines(1, whole_line.len() as u64);
             } else {
@@ -821,6 +815,13 @@ impl PlainLines {
     fn line_start(&self, line: usize) -> usize {
         line.checked_sub(1)
             .map_or(0, |before| self.line_ends[before])
+    }
+
+    /// Gathered line `line` of `input` with its line break, and its text without it.
+    fn line_of<'i>(&self, input: &'i [u8], line: usize) -> (&'i [u8], &'i [u8]) {
+        let whole_line = &input[self.line_start(line)..self.line_ends[line]];
+        let text = &whole_line[..whole_line.len() - 1];
+        (whole_line, text.strip_suffix(b"\r").unwrap_or(text))
     }
 
     /// `auto`: decodes `text`, a whole line with findings (line `number`, at input offset
@@ -912,8 +913,7 @@ impl PlainLines {
             let line_end = self.out_ends[kept];
             let text = &out[line_start..line_end - separator];
             let input_start = self.line_start(line);
-            let raw = &input[input_start..self.line_ends[line] - 1];
-            let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+            let (_, raw) = self.line_of(input, line);
             let marked = self.plain.marked().get(next_mark) == Some(&kept);
             let detection = settled_as_utf8(raw, self.text, text, ranking)
                 .filter(|_| !marked || raw.len() < DETECTION_WINDOW);
@@ -972,6 +972,24 @@ impl PlainLines {
             &mut self.out_ends,
         )
     }
+}
+
+/// With a fixed UTF-8 charset: decodes `text`, a whole line with findings (line `number`,
+/// at input offset `offset`), onto `out` and its findings onto `diagnostics` in one pass
+/// (`whole`), and returns true; returns false having done nothing when there is no such
+/// pass or it does not take the line (whitespace to remove, a line too long).
+fn decode_whole_line(
+    whole: Option<&mut WholeUtf8>,
+    text: &[u8],
+    number: u64,
+    offset: u64,
+    out: &mut Vec<u8>,
+    diagnostics: &mut Diagnostics,
+) -> bool {
+    whole.is_some_and(|whole| {
+        diagnostics.start_line(number, offset);
+        whole.decode(text, offset, out, diagnostics)
+    })
 }
 
 /// A group's input, as [`plan_output`] reads it.
