@@ -272,20 +272,17 @@ impl PlainUtf8 {
                 Some(decode) => decode(&span[at..], &self.stops.class, out, &mut self.flagged),
                 None => (self.kernels.decode_span)(&span[at..], &self.stops.class, out),
             };
-            let mut reported = self
-                .flagged
-                .iter()
-                .map(|&offset| at + offset)
-                .filter(|&offset| plain_escape(&span[offset..]).is_none());
+            let mut flagged = self.flagged.iter().map(|&offset| at + offset);
             if marking || settling {
                 let mut unsettling = None;
-                for offset in reported {
-                    if settling && unsettles_utf8(&span[offset..]) {
-                        unsettling = Some(offset);
-                        break;
-                    }
-                    if marking {
-                        self.group_marked.push(entry_at(first + offset));
+                for offset in flagged {
+                    match escape_in_run(&span[offset..], marking, settling) {
+                        EscapeInRun::EndsGroup => {
+                            unsettling = Some(offset);
+                            break;
+                        }
+                        EscapeInRun::Marked => self.group_marked.push(entry_at(first + offset)),
+                        EscapeInRun::Plain => {}
                     }
                 }
                 if let Some(offset) = unsettling {
@@ -293,7 +290,7 @@ impl PlainUtf8 {
                     break;
                 }
             } else if !dropped {
-                if let Some(offset) = reported.next() {
+                if let Some(offset) = flagged.find(|&at| plain_escape(&span[at..]).is_none()) {
                     entries = entries.min(entry_at(first + offset));
                     break;
                 }
@@ -303,12 +300,13 @@ impl PlainUtf8 {
                 break;
             }
             let value = if dropped {
-                if settling && unsettles_utf8(&span[at..]) {
-                    entries = entries.min(entry_at(first + at));
-                    break;
-                }
-                if marking && plain_escape(&span[at..]).is_none() {
-                    self.group_marked.push(entry_at(first + at));
+                match escape_in_run(&span[at..], marking, settling) {
+                    EscapeInRun::EndsGroup => {
+                        entries = entries.min(entry_at(first + at));
+                        break;
+                    }
+                    EscapeInRun::Marked => self.group_marked.push(entry_at(first + at)),
+                    EscapeInRun::Plain => {}
                 }
                 // No escape crosses from one entry into the next: after an entry that
                 // ends in an incomplete one, the next starts with a byte that is not a hex
@@ -343,7 +341,7 @@ impl PlainUtf8 {
         }
         out_ends.truncate(first_end + entries);
         if dropped {
-            // Nothing of an entry that ended the group early (see `unsettles_utf8`).
+            // Nothing of an entry that ended the group early (see `escape_in_run`).
             out.truncate(out_ends[first_end..].last().copied().unwrap_or(out_start));
             // Each output UTF-8 on its own, as the full decoder repairs it.
             let marked_before = self.group_marked.len();
@@ -1280,12 +1278,30 @@ fn plain_escape(rest: &[u8]) -> Option<u8> {
     }
 }
 
-/// Whether `rest` starts with an escape of NUL or of ISO-2022-JP's escape byte, which may
-/// make detection answer other than UTF-8 (see [`detect::first_unsettling_byte`]): with
-/// `auto`, the entry is left to the full decoder rather than taken into a run whose
-/// detection would then stop there.
-fn unsettles_utf8(rest: &[u8]) -> bool {
-    matches!(portable::escape_at(rest), Some(0x00 | 0x1B))
+/// What a `%` met in a run with findings dropped or marked does to it (see
+/// [`escape_in_run`]).
+enum EscapeInRun {
+    /// Nothing to report: the run goes on.
+    Plain,
+    /// It has a finding, and the run marks its entry.
+    Marked,
+    /// Its entry ends the group, for the full decoder.
+    EndsGroup,
+}
+
+/// What the `%` at the start of `rest` does to a run with findings dropped (or `marking`):
+/// with `settling`, an escape of NUL or of ISO-2022-JP's escape byte, which may make
+/// detection answer other than UTF-8 (see [`detect::first_unsettling_byte`]), ends the
+/// group before its entry rather than having a run whose detection would stop there; a
+/// `%` the plain path would not take is marked when `marking`.
+fn escape_in_run(rest: &[u8], marking: bool, settling: bool) -> EscapeInRun {
+    if settling && matches!(portable::escape_at(rest), Some(0x00 | 0x1B)) {
+        EscapeInRun::EndsGroup
+    } else if marking && plain_escape(rest).is_none() {
+        EscapeInRun::Marked
+    } else {
+        EscapeInRun::Plain
+    }
 }
 
 /// Whether `rest` starts with two hex digits: after `%25`, a second layer of encoding
