@@ -1295,7 +1295,9 @@ enum EscapeInRun {
 /// group before its entry rather than having a run whose detection would stop there; a
 /// `%` the plain path would not take is marked when `marking`.
 fn escape_in_run(rest: &[u8], marking: bool, settling: bool) -> EscapeInRun {
-    if settling && matches!(portable::escape_at(rest), Some(0x00 | 0x1B)) {
+    let unsettling =
+        || portable::escape_at(rest).is_some_and(|b| detect::UNSETTLING_BYTES.contains(&b));
+    if settling && unsettling() {
         EscapeInRun::EndsGroup
     } else if marking && plain_escape(rest).is_none() {
         EscapeInRun::Marked

@@ -239,17 +239,12 @@ pub(crate) fn settled_utf8(text: &[u8]) -> Option<Detection> {
     if text.starts_with(UTF8_BOM) || first_unsettling_byte(text).is_some() {
         return None;
     }
-    let (mut multi, mut long) = (0usize, 0usize);
-    for &b in text {
-        multi += usize::from(b >= 0xC0);
-        long += usize::from(b >= 0xE0);
-    }
+    let (multi, long) = multi_byte_characters(text);
     if multi == 0 {
         // Valid UTF-8 without a lead byte is ASCII.
         return Some(fixed(Charset::UTF_8, 1.0, "ASCII only", 0));
     }
-    let clamp = |n: usize| n.min(i32::MAX as usize) as i32;
-    let doubt = utf8_doubt(clamp(multi), clamp(long));
+    let doubt = utf8_doubt(multi, long);
     Some(fixed(Charset::UTF_8, 1.0 - doubt, "valid UTF-8", 0))
 }
 
@@ -261,8 +256,12 @@ pub(crate) const UTF8_BOM: &[u8] = &[0xEF, 0xBB, 0xBF];
 /// that holds neither and does not start with [`UTF8_BOM`] is text [`settled_utf8`]
 /// settles as UTF-8 without a byte order mark.
 pub(crate) fn first_unsettling_byte(text: &[u8]) -> Option<usize> {
-    memchr::memchr2(0x1B, 0, text)
+    let [escape, nul] = UNSETTLING_BYTES;
+    memchr::memchr2(escape, nul, text)
 }
+
+/// The bytes [`first_unsettling_byte`] looks for: ISO-2022-JP's escape byte and NUL.
+pub(crate) const UNSETTLING_BYTES: [u8; 2] = [0x1B, 0];
 
 /// The non-ASCII characters of valid UTF-8 `bytes`, and of them those of three or four
 /// bytes: a character's lead byte says its length (`0xC0..=0xDF` two, higher more).
