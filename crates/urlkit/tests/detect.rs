@@ -266,3 +266,30 @@ fn korean_with_syllables_in_eight_bytes_is_euc_kr_and_no_other_charset_is_sure()
         assert!(euc_jp.is_none_or(|c| c.confidence < 0.5), "{text}: {d:?}");
     }
 }
+
+#[test]
+fn a_utf8_line_cut_inside_a_character_stays_utf8_with_the_damage_reported() {
+    use urlkit::detect::{Ranking, DAMAGED_UTF8};
+    let text = "東京都の天気は晴れ、気温は二十度です。";
+    let escaped: String = text.bytes().map(|b| format!("%{b:02X}")).collect();
+    // The second line lost the last byte of its last character (a URL cut short).
+    let cut = &escaped[..escaped.len() - 3];
+    let input = format!("https://example.jp/?q={escaped}\nhttps://example.jp/?q={cut}\n");
+    let (output, _, findings) = decode_lines(input.as_bytes(), Ranking::Charset);
+    let expected = format!(
+        "https://example.jp/?q={text}\nhttps://example.jp/?q={}\u{FFFD}\n",
+        text.strip_suffix("す。").unwrap().to_owned() + "す"
+    );
+    assert_eq!(String::from_utf8(output).unwrap(), expected);
+    let second_line: Vec<_> = findings.iter().filter(|f| f.2 == Some(2)).collect();
+    assert_eq!(second_line.len(), 2, "{findings:?}");
+    assert_eq!(second_line[0].0, urlkit::Code::CharsetDetected);
+    assert!(
+        second_line[0]
+            .3
+            .starts_with(&format!("charset detected: UTF-8 ({DAMAGED_UTF8}")),
+        "{}",
+        second_line[0].3
+    );
+    assert_eq!(second_line[1].0, urlkit::Code::InvalidSequence);
+}

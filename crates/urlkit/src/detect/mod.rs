@@ -2,7 +2,9 @@
 //!
 //! The order is fixed: a byte order mark wins; then ISO-2022-JP escape sequences and
 //! BOM-less UTF-16 (NUL bytes in every other position); then pure ASCII and valid UTF-8
-//! (both reported as UTF-8); then a statistical guess among legacy charsets.
+//! (both reported as UTF-8), and UTF-8 with a few damaged sequences (reported as UTF-8
+//! when its multi-byte characters outweigh the damage); then a statistical guess among
+//! legacy charsets.
 //!
 //! The statistical guess decodes the bytes in every candidate charset with
 //! [`encoding_rs`] and asks, for each, how likely the resulting text is in a language
@@ -68,7 +70,9 @@ pub struct Detection {
     /// bytes to the same text count with it).
     pub confidence: f32,
     /// Why this charset: `"empty input"`, `"byte order mark"`, `"ISO-2022-JP escapes"`,
-    /// `"NUL bytes alternate"`, `"ASCII only"`, `"valid UTF-8"` or `"statistical guess"`.
+    /// `"NUL bytes alternate"`, `"ASCII only"`, `"valid UTF-8"`, `"mostly valid UTF-8"`
+    /// ([`DAMAGED_UTF8`]: a few sequences are not UTF-8, and decoding makes each U+FFFD)
+    /// or `"statistical guess"`.
     pub reason: &'static str,
     /// Bytes of byte order mark to skip when decoding (0 if none).
     pub bom_length: usize,
@@ -174,9 +178,14 @@ fn detect_hinted<'a>(
         }
         Err(_) => None,
     };
-    if let Some(text) = utf8 {
-        let (multi, long_seqs) = multi_byte_characters(text.as_bytes());
-        let doubt = utf8_doubt(multi, long_seqs);
+    let utf8 = match utf8 {
+        Some(text) => {
+            let (multi, long) = multi_byte_characters(text.as_bytes());
+            Some((utf8_doubt(multi, long), "valid UTF-8"))
+        }
+        None => damaged_utf8(bytes, complete).map(|doubt| (doubt, DAMAGED_UTF8)),
+    };
+    if let Some((doubt, reason)) = utf8 {
         let runners_up = match ranking {
             Ranking::Charset => Vec::new(),
             Ranking::RunnersUp => {
@@ -199,7 +208,7 @@ fn detect_hinted<'a>(
         return Detection {
             charset: Charset::UTF_8,
             confidence: 1.0 - doubt,
-            reason: "valid UTF-8",
+            reason,
             bom_length: 0,
             runners_up,
         };
@@ -225,6 +234,58 @@ fn detect_hinted<'a>(
 fn utf8_doubt(multi: i32, long: i32) -> f32 {
     0.25f32.powi(multi.saturating_add(long))
 }
+
+/// The reason of UTF-8 text with a few sequences that are not UTF-8 (see [`damaged_utf8`]).
+pub const DAMAGED_UTF8: &str = "mostly valid UTF-8";
+
+/// The doubt (as [`utf8_doubt`]) that `bytes`, which are not UTF-8, are UTF-8 text with a
+/// few damaged sequences (a URL cut inside a character, a byte lost or changed), or `None`
+/// when the valid multi-byte characters do not outweigh the damage and the statistical
+/// model decides. Each multi-byte character counts as in [`utf8_doubt`], each invalid
+/// sequence (a maximal subpart, one U+FFFD when decoded) against them [`DAMAGE_WEIGHT`]
+/// times, and the characters must come out ahead by [`DAMAGE_MARGIN`]. With `complete`
+/// false a character cut at the very end is no damage.
+fn damaged_utf8(bytes: &[u8], complete: bool) -> Option<f32> {
+    let (mut points, mut invalid) = (0i64, 0i64);
+    let mut rest = bytes;
+    loop {
+        let (valid, error) = match std::str::from_utf8(rest) {
+            Ok(_) => (rest, None),
+            Err(e) => (&rest[..e.valid_up_to()], Some(e)),
+        };
+        let (multi, long) = multi_byte_characters(valid);
+        points += i64::from(multi) + i64::from(long);
+        let Some(error) = error else { break };
+        match error.error_len() {
+            Some(length) => {
+                invalid += 1;
+                rest = &rest[error.valid_up_to() + length..];
+            }
+            None => {
+                invalid += i64::from(complete);
+                break;
+            }
+        }
+    }
+    let lead = points - DAMAGE_WEIGHT * invalid;
+    (invalid > 0 && lead >= DAMAGE_MARGIN)
+        .then(|| utf8_doubt(lead.min(i64::from(i32::MAX)) as i32, 0).max(LEAST_DAMAGED_DOUBT))
+}
+
+/// The least doubt of damaged UTF-8: like a statistical guess, never certain.
+const LEAST_DAMAGED_DOUBT: f32 = 0.005;
+
+/// What one invalid sequence weighs against the multi-byte characters of damaged UTF-8
+/// (see [`damaged_utf8`]), in [`utf8_doubt`]'s steps: four characters of three bytes.
+/// Short legacy text makes valid sequences by chance far more often than the doubt of
+/// valid UTF-8 says (Thai in windows-874: a vowel and the consonant after it; Russian in
+/// IBM866: `спе` in `успешно`), but seldom four for each one that fails.
+const DAMAGE_WEIGHT: i64 = 8;
+
+/// How far the multi-byte characters of damaged UTF-8 must outweigh its invalid sequences
+/// (see [`damaged_utf8`]): one step (doubt 0.25, as one two-byte character in valid
+/// UTF-8).
+const DAMAGE_MARGIN: i64 = 1;
 
 /// What [`detect_entry`] answers, with [`Ranking::Charset`] and the whole entry given, for
 /// `text` known to be valid UTF-8, when that answer is UTF-8 without a byte order mark
@@ -467,8 +528,41 @@ mod tests {
         let bytes = &text.as_bytes()[..text.len() - 1];
         assert_eq!(name(&detect_start(bytes, None, false)), "UTF-8");
         assert_eq!(detect_start(bytes, None, false).reason, "valid UTF-8");
-        // The whole input, cut short: a malformed end.
-        assert_ne!(detect(bytes, None).reason, "valid UTF-8");
+        // The whole input, cut short: a malformed end, and still UTF-8 by far.
+        let whole = detect(bytes, None);
+        assert_eq!((name(&whole), whole.reason), ("UTF-8", DAMAGED_UTF8));
+    }
+
+    #[test]
+    fn utf8_with_a_few_damaged_sequences_is_utf8_and_short_legacy_text_is_not() {
+        let text = "東京都の天気は晴れ、気温は二十度です。".repeat(3);
+        // A byte lost inside a character, a byte changed, a cut character at the end.
+        let mut lost = text.as_bytes().to_vec();
+        lost.remove(4);
+        let mut changed = text.as_bytes().to_vec();
+        changed[20] = 0xFF;
+        let cut = &text.as_bytes()[..text.len() - 2];
+        for bytes in [&lost[..], &changed[..], cut] {
+            let d = detect(bytes, None);
+            assert_eq!((name(&d), d.reason), ("UTF-8", DAMAGED_UTF8), "{bytes:?}");
+            assert!(d.confidence > 0.9 && d.confidence < 1.0, "{}", d.confidence);
+            assert!(!d.runners_up.is_empty());
+            let quick = detect_entry(bytes, None, true, Ranking::Charset);
+            assert_eq!((quick.reason, quick.confidence), (d.reason, d.confidence));
+            assert!(quick.runners_up.is_empty());
+        }
+        // Damage that the characters do not outweigh: the model decides.
+        let few = ["é東".as_bytes(), &[0xE5, 0xBC], b"x"].concat();
+        assert_eq!(detect(&few, None).reason, "statistical guess");
+        // Legacy text whose bytes happen to make UTF-8 sequences, four for one that fails
+        // here, is left to the model (and read right).
+        let (thai, _, _) = encoding_rs::WINDOWS_874.encode("คาซัคสถาน");
+        let (russian, _, _) = encoding_rs::IBM866.encode("успешно");
+        for (bytes, charset) in [(thai, "windows-874"), (russian, "IBM866")] {
+            assert!(std::str::from_utf8(&bytes).is_err());
+            let d = detect(&bytes, None);
+            assert_eq!((name(&d), d.reason), (charset, "statistical guess"));
+        }
     }
 
     #[test]
@@ -481,7 +575,7 @@ mod tests {
     /// What [`Ranking::Charset`] must give: everything [`detect_start`] gives but the
     /// runners-up of valid UTF-8 (a statistical guess keeps its own).
     fn without_utf8_runners_up(mut full: Detection) -> Detection {
-        if full.reason == "valid UTF-8" {
+        if full.reason == "valid UTF-8" || full.reason == DAMAGED_UTF8 {
             full.runners_up.clear();
         }
         full
