@@ -235,7 +235,9 @@ fn utf8_doubt(multi: i32, long: i32) -> f32 {
     0.25f32.powi(multi.saturating_add(long))
 }
 
-/// The reason of UTF-8 text with a few sequences that are not UTF-8 (see [`damaged_utf8`]).
+/// The reason of UTF-8 text with a few sequences that are not UTF-8, when its multi-byte
+/// characters outweigh them: an invalid sequence inside as much as four characters of three
+/// bytes, a character cut at the very end as two. Each such sequence decodes to U+FFFD.
 pub const DAMAGED_UTF8: &str = "mostly valid UTF-8";
 
 /// The doubt (as [`utf8_doubt`]) that `bytes`, which are not UTF-8, are UTF-8 text with a
