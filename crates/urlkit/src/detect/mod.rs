@@ -263,6 +263,11 @@ fn damaged_utf8(bytes: &[u8], complete: bool) -> Option<f32> {
             Some(length) => {
                 damage += DAMAGE_WEIGHT;
                 rest = &rest[error.valid_up_to() + length..];
+                // The rest makes at most a step a byte: past that, legacy text (read no
+                // further, however long).
+                if damage - points >= rest.len() as i64 + DAMAGE_MARGIN {
+                    return None;
+                }
             }
             None => {
                 damage += if complete { CUT_WEIGHT } else { 0 };
