@@ -21,7 +21,7 @@ mod lines;
 mod percent;
 mod plain;
 mod stream;
-mod utf8;
+pub(crate) mod utf8;
 mod whole;
 
 pub use layers::{decode_until_stable, Layers, LISTED_LAYER_BYTES, MAX_LAYERS};

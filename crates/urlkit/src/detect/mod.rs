@@ -36,6 +36,7 @@ mod score;
 mod sniff;
 
 use crate::charset::Charset;
+use crate::codec::utf8;
 
 pub use hint::tld_of_url;
 
@@ -171,19 +172,19 @@ fn detect_hinted<'a>(
     if bytes.is_ascii() {
         return fixed(Charset::UTF_8, 1.0, "ASCII only", 0);
     }
-    let utf8 = match simdutf8::compat::from_utf8(bytes) {
-        Ok(text) => Some(text),
-        Err(e) if !complete && e.error_len().is_none() => {
-            std::str::from_utf8(&bytes[..e.valid_up_to()]).ok()
-        }
-        Err(_) => None,
+    // Valid UTF-8 (with `complete` false, up to a character cut at the end), or the
+    // first sequence that is not.
+    let valid = match utf8::validate(bytes) {
+        Ok(()) => Ok(bytes),
+        Err((valid, None)) if !complete => Ok(&bytes[..valid]),
+        Err(error) => Err(error),
     };
-    let utf8 = match utf8 {
-        Some(text) => {
-            let (multi, long) = multi_byte_characters(text.as_bytes());
+    let utf8 = match valid {
+        Ok(text) => {
+            let (multi, long) = multi_byte_characters(text);
             Some((utf8_doubt(multi, long), "valid UTF-8"))
         }
-        None => damaged_utf8(bytes, complete).map(|doubt| (doubt, DAMAGED_UTF8)),
+        Err(error) => damaged_utf8(bytes, error, complete).map(|doubt| (doubt, DAMAGED_UTF8)),
     };
     if let Some((doubt, reason)) = utf8 {
         let runners_up = match ranking {
@@ -247,34 +248,31 @@ pub const DAMAGED_UTF8: &str = "mostly valid UTF-8";
 /// sequence (a maximal subpart, one U+FFFD when decoded) against them [`DAMAGE_WEIGHT`]
 /// times, a character cut at the very end [`CUT_WEIGHT`] times, and the characters must
 /// come out ahead by [`DAMAGE_MARGIN`]. With `complete` false a character cut at the very
-/// end is no damage.
-fn damaged_utf8(bytes: &[u8], complete: bool) -> Option<f32> {
+/// end is no damage. `first_error` is where the bytes first stop being UTF-8, as
+/// [`utf8::validate`] says.
+fn damaged_utf8(bytes: &[u8], first_error: (usize, Option<usize>), complete: bool) -> Option<f32> {
     let (mut points, mut damage) = (0i64, 0i64);
     let mut rest = bytes;
-    loop {
-        let (valid, error) = match std::str::from_utf8(rest) {
-            Ok(_) => (rest, None),
-            Err(e) => (&rest[..e.valid_up_to()], Some(e)),
-        };
-        let (multi, long) = multi_byte_characters(valid);
+    let mut error = Some(first_error);
+    while let Some((valid, length)) = error {
+        let (multi, long) = multi_byte_characters(&rest[..valid]);
         points += i64::from(multi) + i64::from(long);
-        let Some(error) = error else { break };
-        match error.error_len() {
-            Some(length) => {
-                damage += DAMAGE_WEIGHT;
-                rest = &rest[error.valid_up_to() + length..];
-                // The rest makes at most a step a byte: past that, legacy text (read no
-                // further, however long).
-                if damage - points >= rest.len() as i64 + DAMAGE_MARGIN {
-                    return None;
-                }
-            }
-            None => {
-                damage += if complete { CUT_WEIGHT } else { 0 };
-                break;
-            }
+        let Some(length) = length else {
+            damage += if complete { CUT_WEIGHT } else { 0 };
+            rest = &[];
+            break;
+        };
+        damage += DAMAGE_WEIGHT;
+        rest = &rest[valid + length..];
+        // The rest makes at most a step a byte: past that, legacy text (read no further,
+        // however long).
+        if damage - points >= rest.len() as i64 + DAMAGE_MARGIN {
+            return None;
         }
+        error = utf8::validate(rest).err();
     }
+    let (multi, long) = multi_byte_characters(rest);
+    points += i64::from(multi) + i64::from(long);
     let lead = points - damage;
     (damage > 0 && lead >= DAMAGE_MARGIN)
         .then(|| utf8_doubt(lead.min(i64::from(i32::MAX)) as i32, 0).max(LEAST_DAMAGED_DOUBT))
