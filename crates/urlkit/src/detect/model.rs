@@ -118,14 +118,15 @@ type KeyMap<K> = HashMap<K, u32, BuildHasherDefault<KeyHasher>>;
 /// probability alone, and as the context of the next.
 #[derive(Clone, Copy, Debug)]
 struct CharStats {
-    /// Probability of the character alone ([`Language::unigram`]).
-    p_uni: f64,
-    /// Its count as a context: as a character, or as the first of listed pairs if more.
-    ctx: f64,
-    /// Weight of the unigram after it: `ctx * backoff + 1`.
-    k: f64,
     /// Whether any listed pair starts with it (otherwise no pair needs looking up).
     has_pairs: bool,
+    /// Natural log of the character's probability alone ([`Language::unigram`]).
+    ln_uni: f64,
+    /// Natural log of the share of the unigram's probability that a character keeps
+    /// after this one when their pair is not listed: `ln(k / (ctx + k))`, at most 0,
+    /// where `ctx` is its count as a context (as a character, or as the first of listed
+    /// pairs if more) and `k = ctx * backoff + 1` the unigram's weight after it.
+    ln_unlisted: f64,
 }
 
 /// Symbols of the ASCII pair table: `a`–`z`, then the space.
@@ -141,6 +142,9 @@ pub(super) struct Language {
     unigrams: KeyMap<u32>,
     /// Keyed by the two characters' scalar values, first in the high half.
     bigrams: KeyMap<u64>,
+    /// The natural log of [`Language::conditional`] of every pair of `bigrams`, by the
+    /// same key: scoring a text adds these up and never takes a logarithm.
+    pair_log_p: HashMap<u64, f64, BuildHasherDefault<KeyHasher>>,
     /// How often each character is the first of a listed pair: its count as a context,
     /// which for the space exceeds its count as a character (the training text's words
     /// are counted with a space on either side).
@@ -197,16 +201,16 @@ impl Language {
             };
             let stats = self.stats(c);
             last = Some((c, stats));
-            let p = self.conditional_after(prev, &before, c, &stats);
+            let log_p = self.log_conditional_after(prev, &before, c, &stats);
             if !c.is_ascii() {
-                sum += p.ln();
+                sum += log_p;
             } else {
                 // Only as evidence against: the word lists the model learnt from end
                 // every word with a space, which real text in some scripts (Thai) does
-                // not do. (At or above the unigram's odds the logarithm is not needed.)
-                let ratio = p / stats.p_uni;
-                if ratio < 1.0 {
-                    sum += ratio.ln();
+                // not do.
+                let log_ratio = log_p - stats.ln_uni;
+                if log_ratio < 0.0 {
+                    sum += log_ratio;
                 }
             }
             if sum < floor {
@@ -235,22 +239,30 @@ impl Language {
     fn stats_of(&self, c: char) -> CharStats {
         let context = self.contexts.get(&u32::from(c)).copied().unwrap_or(0);
         let ctx = self.count(c).max(f64::from(context));
+        let k = ctx * self.backoff + 1.0;
         CharStats {
-            p_uni: self.unigram(c),
-            ctx,
-            k: ctx * self.backoff + 1.0,
             has_pairs: context > 0,
+            ln_uni: self.unigram(c).ln(),
+            ln_unlisted: (k / (ctx + k)).ln(),
         }
     }
 
-    /// [`Language::conditional`] from the two characters' [`CharStats`].
-    fn conditional_after(&self, prev: char, before: &CharStats, c: char, stats: &CharStats) -> f64 {
-        let pair = if before.has_pairs {
-            self.bigrams.get(&pair(prev, c)).copied().unwrap_or(0) as f64
+    /// The natural log of [`Language::conditional`] from the two characters'
+    /// [`CharStats`]: a listed pair's is looked up, an unlisted pair's is the unigram's
+    /// share after `prev`.
+    fn log_conditional_after(
+        &self,
+        prev: char,
+        before: &CharStats,
+        c: char,
+        stats: &CharStats,
+    ) -> f64 {
+        let listed = if before.has_pairs {
+            self.pair_log_p.get(&pair(prev, c)).copied()
         } else {
-            0.0
+            None
         };
-        (pair + before.k * stats.p_uni) / (before.ctx + before.k)
+        listed.unwrap_or(before.ln_unlisted + stats.ln_uni)
     }
 
     /// Fills the tables of [`CharStats`] and ASCII pairs, once the counts, blocks and
@@ -259,11 +271,12 @@ impl Language {
         self.block_stats = std::array::from_fn(|block| {
             let size = BLOCK_SIZES[block];
             let base = self.blocks[block] / size;
+            // Neither counted nor a context: `ctx` 0, so the unigram keeps all its share.
+            let p_uni = (0.0 + UNIGRAM_PRIOR * base) / (self.total + UNIGRAM_PRIOR);
             CharStats {
-                p_uni: (0.0 + UNIGRAM_PRIOR * base) / (self.total + UNIGRAM_PRIOR),
-                ctx: 0.0,
-                k: 0.0 * self.backoff + 1.0,
                 has_pairs: false,
+                ln_uni: p_uni.ln(),
+                ln_unlisted: 0.0,
             }
         });
         self.ascii_stats = (0..128u8).map(|b| self.stats_of(char::from(b))).collect();
@@ -279,6 +292,15 @@ impl Language {
                 self.stats.insert(key, stats);
             }
         }
+        self.pair_log_p = self
+            .bigrams
+            .keys()
+            .filter_map(|&key| {
+                let first = char::from_u32((key >> 32) as u32)?;
+                let second = char::from_u32(key as u32)?;
+                Some((key, self.conditional(first, second).ln()))
+            })
+            .collect();
         let symbol = |i: usize| {
             if i == 26 {
                 ' '
@@ -395,7 +417,7 @@ impl AsciiPairs {
         }
         // Sorted, each distinct pair with how often it comes: the table's order.
         keys.sort_unstable();
-        let mut counts: Vec<(u16, u32)> = Vec::new();
+        let mut counts: Vec<(u16, u32)> = Vec::with_capacity(keys.len());
         for key in keys {
             match counts.last_mut() {
                 Some((last, n)) if *last == key => *n += 1,
@@ -410,7 +432,7 @@ impl AsciiPairs {
 /// counts them: lower case, with any other ASCII as a word boundary (a space), and no pair
 /// across a non-ASCII byte (which each charset reads differently).
 pub(super) fn ascii_pairs(bytes: &[u8]) -> Vec<(char, char)> {
-    let mut pairs = Vec::new();
+    let mut pairs = Vec::with_capacity(bytes.len().min(ASCII_PAIRS));
     let mut prev = Some(' ');
     for &b in bytes {
         let c = (b < 0x80).then(|| normalise_char(char::from(b)));
@@ -467,16 +489,31 @@ const APOSTROPHE: char = '\u{2019}';
 /// they stand. Returns the characters and the counts that every language
 /// scores alike: punctuation marks that became boundaries, and upper-case non-ASCII
 /// letters (lower-cased for the model, but rarer than lower case in any text).
+#[cfg(test)]
 pub(super) fn prepare(text: impl Iterator<Item = char>, capacity: usize) -> (Vec<char>, Counts) {
-    let mut raw: Vec<char> = Vec::with_capacity(capacity);
+    let (mut raw, mut chars) = (Vec::with_capacity(capacity), Vec::new());
+    let counts = prepare_into(text, &mut raw, &mut chars);
+    (chars, counts)
+}
+
+/// [`prepare`] into `chars`, with `raw` to hold the characters as they come (both
+/// emptied first, so that one pair of buffers serves every decoding of an input).
+pub(super) fn prepare_into(
+    text: impl Iterator<Item = char>,
+    raw: &mut Vec<char>,
+    chars: &mut Vec<char>,
+) -> Counts {
+    raw.clear();
     raw.extend(text);
-    let mut chars = Vec::with_capacity(raw.len());
+    let raw = &raw[..];
+    chars.clear();
+    chars.reserve(raw.len());
     let mut counts = Counts::default();
     if raw.iter().all(char::is_ascii) {
         // No punctuation mark or upper-case letter to count: ASCII letters in lower
         // case, anything else a boundary.
         chars.extend(raw.iter().map(|&c| normalise_char(c)));
-        return (chars, counts);
+        return counts;
     }
     let edge = |i: Option<usize>| match i.and_then(|i| raw.get(i)) {
         None => true,
@@ -516,7 +553,7 @@ pub(super) fn prepare(text: impl Iterator<Item = char>, capacity: usize) -> (Vec
             letter.lower
         }
     }));
-    (chars, counts)
+    counts
 }
 
 /// Whether `c` is a kana, a CJK ideograph or a Hangul syllable: letters without case,
@@ -526,8 +563,8 @@ fn is_caseless_letter(c: char) -> bool {
     matches!(c as u32, 0x3041..=0x3096 | 0x30A1..=0x30FA | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7A3)
 }
 
-/// What the model asks of a character's case, worked out once for the alphabets of
-/// legacy single-byte charsets (up to U+0FFF), known for kana, ideographs and Hangul
+/// What the model asks of a character's case, worked out once for the characters of
+/// legacy single-byte charsets (up to U+21FF), known for kana, ideographs and Hangul
 /// syllables (no case, no punctuation), and by the Unicode tables beyond.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct LetterCase {
@@ -542,8 +579,10 @@ pub(super) struct LetterCase {
     pub(super) punctuation: bool,
 }
 
-/// Characters below this have their [`LetterCase`] in a table.
-const CASE_TABLE: u32 = 0x1000;
+/// Characters below this have their [`LetterCase`] in a table: the alphabets of the
+/// legacy single-byte charsets, and the punctuation, currency signs and letterlike
+/// symbols (U+2000 to U+21FF) that their upper halves decode to.
+const CASE_TABLE: u32 = 0x2200;
 
 impl LetterCase {
     fn of(c: char) -> Self {
@@ -612,10 +651,9 @@ const BLOCK_SIZES: [f64; BLOCKS] = [
 
 /// [`CharStats`] before [`Language::precompute`] works them out.
 const UNSEEN: CharStats = CharStats {
-    p_uni: 0.0,
-    ctx: 0.0,
-    k: 1.0,
     has_pairs: false,
+    ln_uni: f64::NEG_INFINITY,
+    ln_unlisted: 0.0,
 };
 
 /// Coarse character classes and their sizes, the fallback for characters the training
@@ -666,6 +704,7 @@ fn unpack(packed: &'static [u8]) -> Model {
             charsets,
             unigrams: KeyMap::default(),
             bigrams: KeyMap::default(),
+            pair_log_p: HashMap::default(),
             contexts: KeyMap::default(),
             total: 0.0,
             backoff: BIGRAM_BACKOFF,

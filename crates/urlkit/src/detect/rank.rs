@@ -7,7 +7,8 @@ use encoding_rs::Encoding;
 use super::compose::{compose_jamo, compose_tone_marks};
 use super::hint::native_to_tld;
 use super::model::{
-    ascii_pairs, is_punctuation, model, prepare, steps, AsciiPairs, Language, Model, Step,
+    ascii_pairs, is_punctuation, model, prepare_into, steps, AsciiPairs, Counts, Language, Model,
+    Step,
 };
 use super::score::{
     ascii_words, is_latin, is_letter, latin_words_in_other_script, layout_score, oddities,
@@ -120,7 +121,8 @@ struct Scored {
     /// Whether the decoding is all letters where it is not ASCII, without malformed
     /// sequences or oddities: a reading a person could have meant.
     clean: bool,
-    text: String,
+    /// Which text the candidate decodes to: the same number for the same text.
+    text: usize,
 }
 
 /// Ranks the legacy candidates for `bytes`, best first, with calibrated confidences:
@@ -165,7 +167,7 @@ fn rank_legacy_in(bytes: &[u8], tld: Option<&str>, complete: bool, whole: bool) 
     // Group candidates by the text they give, under the best member's score (summing
     // would favour texts that many charsets happen to give), each group named by its
     // most common member (the text is the same).
-    let mut groups: Vec<(&'static Encoding, f64, &str, f64)> = Vec::new();
+    let mut groups: Vec<(&'static Encoding, f64, usize, f64)> = Vec::with_capacity(scored.len());
     for s in &scored {
         match groups.iter_mut().find(|g| g.2 == s.text) {
             Some(group) => {
@@ -173,7 +175,7 @@ fn rank_legacy_in(bytes: &[u8], tld: Option<&str>, complete: bool, whole: bool) 
                     (group.0, group.3) = (s.encoding, s.prior);
                 }
             }
-            None => groups.push((s.encoding, s.score, &s.text, s.prior)),
+            None => groups.push((s.encoding, s.score, s.text, s.prior)),
         }
     }
     let Some(&(winner, top, _, _)) = groups.first() else {
@@ -309,24 +311,34 @@ fn score_all(
     let ascii = ascii_evidence(model, bytes);
     let mut scored = Vec::with_capacity(LEGACY.len());
     // Charsets that decode the bytes alike give one text, scored once per language.
-    let mut readings: Vec<Reading> = Vec::new();
+    let mut readings: Vec<Reading> = Vec::with_capacity(LEGACY.len());
+    // What the text alone decides, worked out once for every charset that gives it.
+    let mut texts: Vec<TextEvidence> = Vec::with_capacity(LEGACY.len());
+    // Buffers every decoding is made in: a text is kept only when it is new.
+    let mut scratch = Scratch::default();
     for &(encoding, prior) in &LEGACY {
-        let text = decode_prefix(encoding, span.bytes, span.complete);
-        let malformed = text.chars().filter(|&c| c == '\u{FFFD}').count();
-        let (chars, counts) = if encoding == encoding_rs::WINDOWS_1258 {
-            prepare(compose_tone_marks(&text), text.len())
-        } else if encoding == encoding_rs::EUC_KR {
-            prepare(compose_jamo(&text), text.len())
-        } else {
-            prepare(text.chars(), text.len())
-        };
-        let reading = match readings.iter().position(|r| r.chars == chars) {
-            Some(known) => &mut readings[known],
+        decode_prefix_into(encoding, span.bytes, span.complete, &mut scratch.text);
+        let composition = Composition::of(encoding);
+        let known = texts
+            .iter()
+            .position(|t| t.composition == composition && t.text == scratch.text);
+        let evidence = match known {
+            Some(known) => &texts[known],
             None => {
-                readings.push(Reading::new(chars, model.languages().len()));
-                readings.last_mut().expect("just pushed")
+                let evidence = TextEvidence::new(
+                    &texts,
+                    composition,
+                    &mut scratch,
+                    &mut readings,
+                    model,
+                    span.ascii_words,
+                    &chardetng_reading,
+                );
+                texts.push(evidence);
+                texts.last().expect("just pushed")
             }
         };
+        let reading = &mut readings[evidence.reading];
         let mut fit = best_fit(model.languages_for(encoding), reading, &ascii);
         if encoding == encoding_rs::WINDOWS_1255 {
             fit = fit.max(visual_order_fit(model, &reading.chars, &ascii));
@@ -335,40 +347,138 @@ fn score_all(
             continue;
         }
         let mut score = fit + prior + layout_score(encoding, bytes);
-        score += PUNCTUATION_LOG_P * counts.punctuation as f64;
-        score += UPPER_CASE_LOG_P * counts.upper_case as f64;
-        score -= MALFORMED_PENALTY * malformed as f64;
-        let odd = oddities(&text);
-        score -= odd;
+        score += PUNCTUATION_LOG_P * evidence.counts.punctuation as f64;
+        score += UPPER_CASE_LOG_P * evidence.counts.upper_case as f64;
+        score -= MALFORMED_PENALTY * evidence.malformed as f64;
+        score -= evidence.oddities;
         if !is_latin(encoding) {
-            score -= latin_words_in_other_script(&text, span.ascii_words);
+            score -= evidence.latin_words;
         }
-        if tld.is_some_and(|t| native_to_tld(t, encoding)) {
-            score += TLD_BONUS;
-        }
-        if text == chardetng_reading {
-            score += chardetng_bonus(non_ascii);
-        }
-        let clean = malformed == 0
-            && odd == 0.0
-            && text
-                .chars()
-                .all(|c| c.is_ascii() || is_letter(c) || is_punctuation(c));
         let tld_bonus = if tld.is_some_and(|t| native_to_tld(t, encoding)) {
             TLD_BONUS
         } else {
             0.0
         };
+        score += tld_bonus;
+        if evidence.chardetng_reading {
+            score += chardetng_bonus(non_ascii);
+        }
         scored.push(Scored {
             encoding,
             score,
             prior: prior + tld_bonus,
             tie_break: 0.0,
-            clean,
-            text,
+            clean: evidence.clean,
+            text: evidence.same_text_as,
         });
     }
     scored
+}
+
+/// How a charset's decoding is put together before the model reads it (see
+/// [`super::compose`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Composition {
+    None,
+    ToneMarks,
+    Jamo,
+}
+
+impl Composition {
+    fn of(encoding: &'static Encoding) -> Self {
+        if encoding == encoding_rs::WINDOWS_1258 {
+            Composition::ToneMarks
+        } else if encoding == encoding_rs::EUC_KR {
+            Composition::Jamo
+        } else {
+            Composition::None
+        }
+    }
+}
+
+/// Buffers that one input's decodings are made in, one after another.
+#[derive(Default)]
+struct Scratch {
+    /// The decoding.
+    text: String,
+    /// Its characters as they come, and as the model reads them ([`prepare_into`]).
+    raw: Vec<char>,
+    chars: Vec<char>,
+}
+
+/// The evidence a decoding gives whatever the charset that gave it: every charset that
+/// decodes the bytes to the same text (and puts it together alike) shares it.
+struct TextEvidence {
+    text: String,
+    composition: Composition,
+    /// Position of the first evidence of the same text (itself, or one put together
+    /// otherwise): candidates that give the same text are grouped by it.
+    same_text_as: usize,
+    /// Position of the text's [`Reading`] (texts the model reads alike share one).
+    reading: usize,
+    counts: Counts,
+    /// U+FFFD characters: malformed sequences.
+    malformed: usize,
+    /// [`oddities`].
+    oddities: f64,
+    /// [`latin_words_in_other_script`], for charsets not written in Latin letters.
+    latin_words: f64,
+    /// Whether the text is all letters where it is not ASCII, without malformed
+    /// sequences or oddities (see [`Scored::clean`]).
+    clean: bool,
+    /// Whether the text is chardetng's reading of the bytes.
+    chardetng_reading: bool,
+}
+
+impl TextEvidence {
+    /// The evidence of the decoding in `scratch.text`, which none of `known` has with
+    /// `composition`.
+    fn new(
+        known: &[TextEvidence],
+        composition: Composition,
+        scratch: &mut Scratch,
+        readings: &mut Vec<Reading>,
+        model: &Model,
+        ascii_words_beside: usize,
+        chardetng_reading: &str,
+    ) -> Self {
+        let text = scratch.text.as_str();
+        let malformed = text.chars().filter(|&c| c == '\u{FFFD}').count();
+        let (raw, chars) = (&mut scratch.raw, &mut scratch.chars);
+        let counts = match composition {
+            Composition::ToneMarks => prepare_into(compose_tone_marks(text), raw, chars),
+            Composition::Jamo => prepare_into(compose_jamo(text), raw, chars),
+            Composition::None => prepare_into(text.chars(), raw, chars),
+        };
+        let reading = match readings.iter().position(|r| r.chars == *chars) {
+            Some(known) => known,
+            None => {
+                readings.push(Reading::new(chars.clone(), model.languages().len()));
+                readings.len() - 1
+            }
+        };
+        let oddities = oddities(text);
+        let clean = malformed == 0
+            && oddities == 0.0
+            && text
+                .chars()
+                .all(|c| c.is_ascii() || is_letter(c) || is_punctuation(c));
+        TextEvidence {
+            same_text_as: known
+                .iter()
+                .position(|t| t.text == text)
+                .unwrap_or(known.len()),
+            latin_words: latin_words_in_other_script(text, ascii_words_beside),
+            chardetng_reading: text == chardetng_reading,
+            text: text.to_owned(),
+            composition,
+            reading,
+            counts,
+            malformed,
+            oddities,
+            clean,
+        }
+    }
 }
 
 /// Log-odds of Hebrew stored in visual order (the line reversed, as legacy systems that
@@ -468,13 +578,25 @@ fn best_fit<'a>(
 /// Decodes `bytes` with U+FFFD for malformed sequences; when the input goes on past
 /// `bytes` (`complete` false), a character cut at the end is left out, not reported.
 fn decode_prefix(encoding: &'static Encoding, bytes: &[u8], complete: bool) -> String {
+    let mut text = String::new();
+    decode_prefix_into(encoding, bytes, complete, &mut text);
+    text
+}
+
+/// [`decode_prefix`] into `text`, emptied first.
+fn decode_prefix_into(
+    encoding: &'static Encoding,
+    bytes: &[u8],
+    complete: bool,
+    text: &mut String,
+) {
     let mut decoder = encoding.new_decoder_without_bom_handling();
     let capacity = decoder
         .max_utf8_buffer_length(bytes.len())
         .unwrap_or(bytes.len().saturating_mul(3).saturating_add(16));
-    let mut text = String::with_capacity(capacity);
-    let _ = decoder.decode_to_string(bytes, &mut text, complete);
-    text
+    text.clear();
+    text.reserve(capacity);
+    let _ = decoder.decode_to_string(bytes, text, complete);
 }
 
 #[cfg(test)]
