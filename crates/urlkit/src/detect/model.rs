@@ -370,6 +370,13 @@ pub(super) type Step = (char, char);
 /// one, and the text ends with a space.
 pub(super) fn steps(text: &[char]) -> Vec<Step> {
     let mut steps = Vec::with_capacity(text.len() + 1);
+    steps_into(text, &mut steps);
+    steps
+}
+
+/// [`steps`] added to the end of `steps`.
+pub(super) fn steps_into(text: &[char], steps: &mut Vec<Step>) {
+    steps.reserve(text.len() + 1);
     let mut prev = ' ';
     for &c in text.iter().chain([&' ']) {
         if c == ' ' && prev == ' ' {
@@ -380,7 +387,6 @@ pub(super) fn steps(text: &[char]) -> Vec<Step> {
         }
         prev = c;
     }
-    steps
 }
 
 /// Punctuation that text in any language uses around words: quotation marks, dashes,

@@ -1,14 +1,16 @@
 //! The statistical guess: every legacy candidate decodes the bytes, and is scored by how
 //! likely the resulting text is in a language written in that charset.
 
+use std::ops::Range;
+
 use chardetng::{EncodingDetector, Iso2022JpDetection, Utf8Detection};
 use encoding_rs::Encoding;
 
 use super::compose::{compose_jamo, compose_tone_marks};
 use super::hint::native_to_tld;
 use super::model::{
-    ascii_pairs, is_punctuation, model, prepare_into, steps, AsciiPairs, Counts, Language, Model,
-    Step,
+    ascii_pairs, is_punctuation, model, prepare_into, steps, steps_into, AsciiPairs, Counts,
+    Language, Model, Step,
 };
 use super::score::{
     ascii_words, is_latin, is_letter, latin_words_in_other_script, layout_score, oddities,
@@ -323,9 +325,11 @@ fn score_all(
     let ascii = ascii_evidence(model, bytes);
     let mut scored = Vec::with_capacity(LEGACY.len());
     // Charsets that decode the bytes alike give one text, scored once per language.
-    let mut readings: Vec<Reading> = Vec::with_capacity(LEGACY.len());
-    // What the text alone decides, worked out once for every charset that gives it.
+    let mut readings = Readings::new(model.languages().len());
+    // What the text alone decides, worked out once for every charset that gives it,
+    // and the texts themselves, back to back.
     let mut texts: Vec<TextEvidence> = Vec::with_capacity(LEGACY.len());
+    let mut all_text = String::new();
     // Buffers every decoding is made in: a text is kept only when it is new.
     let mut scratch = Scratch::default();
     for &(encoding, prior) in &LEGACY {
@@ -333,16 +337,15 @@ fn score_all(
         let composition = Composition::of(encoding);
         let known = texts
             .iter()
-            .position(|t| t.composition == composition && t.text == scratch.text);
+            .position(|t| t.composition == composition && all_text[t.text.clone()] == scratch.text);
         let evidence = match known {
             Some(known) => &texts[known],
             None => {
                 let evidence = TextEvidence::new(
-                    &texts,
+                    (&texts, &mut all_text),
                     composition,
                     &mut scratch,
                     &mut readings,
-                    model,
                     span.ascii_words,
                     &chardetng_reading,
                 );
@@ -350,10 +353,23 @@ fn score_all(
                 texts.last().expect("just pushed")
             }
         };
-        let reading = &mut readings[evidence.reading];
-        let mut fit = best_fit(model.languages_for(encoding), reading, &ascii);
+        let reading = evidence.reading;
+        let mut fit = best_fit(
+            model,
+            encoding,
+            &mut readings,
+            reading,
+            &ascii,
+            &mut scratch,
+        );
         if encoding == encoding_rs::WINDOWS_1255 {
-            fit = fit.max(visual_order_fit(model, &reading.chars, &ascii));
+            fit = fit.max(visual_order_fit(
+                model,
+                &mut readings,
+                reading,
+                &ascii,
+                &mut scratch,
+            ));
         }
         if !fit.is_finite() {
             continue;
@@ -416,17 +432,21 @@ struct Scratch {
     /// Its characters as they come, and as the model reads them ([`prepare_into`]).
     raw: Vec<char>,
     chars: Vec<char>,
+    /// The languages a reading is scored in, in the order they are tried.
+    languages: Vec<usize>,
 }
 
 /// The evidence a decoding gives whatever the charset that gave it: every charset that
 /// decodes the bytes to the same text (and puts it together alike) shares it.
 struct TextEvidence {
-    text: String,
+    /// Where the text stands among the input's texts, back to back.
+    text: Range<usize>,
     composition: Composition,
     /// Position of the first evidence of the same text (itself, or one put together
     /// otherwise): candidates that give the same text are grouped by it.
     same_text_as: usize,
-    /// Position of the text's [`Reading`] (texts the model reads alike share one).
+    /// Number of the text's reading in [`Readings`] (texts the model reads alike share
+    /// one).
     reading: usize,
     counts: Counts,
     /// U+FFFD characters: malformed sequences.
@@ -443,14 +463,14 @@ struct TextEvidence {
 }
 
 impl TextEvidence {
-    /// The evidence of the decoding in `scratch.text`, which none of `known` has with
-    /// `composition`.
+    /// The evidence of the decoding in `scratch.text`, which none of the `known`
+    /// evidence (of the texts in `all_text`) has with `composition`; the text is added
+    /// to `all_text`.
     fn new(
-        known: &[TextEvidence],
+        (known, all_text): (&[TextEvidence], &mut String),
         composition: Composition,
         scratch: &mut Scratch,
-        readings: &mut Vec<Reading>,
-        model: &Model,
+        readings: &mut Readings,
         ascii_words_beside: usize,
         chardetng_reading: &str,
     ) -> Self {
@@ -462,27 +482,24 @@ impl TextEvidence {
             Composition::Jamo => prepare_into(compose_jamo(text), raw, chars),
             Composition::None => prepare_into(text.chars(), raw, chars),
         };
-        let reading = match readings.iter().position(|r| r.chars == *chars) {
-            Some(known) => known,
-            None => {
-                readings.push(Reading::new(chars.clone(), model.languages().len()));
-                readings.len() - 1
-            }
-        };
+        let reading = readings.find_or_add(chars);
         let oddities = oddities(text);
         let clean = malformed == 0
             && oddities == 0.0
             && text
                 .chars()
                 .all(|c| c.is_ascii() || is_letter(c) || is_punctuation(c));
+        let same_text_as = known
+            .iter()
+            .position(|t| all_text[t.text.clone()] == *text)
+            .unwrap_or(known.len());
+        let start = all_text.len();
+        all_text.push_str(text);
         TextEvidence {
-            same_text_as: known
-                .iter()
-                .position(|t| t.text == text)
-                .unwrap_or(known.len()),
+            text: start..all_text.len(),
+            same_text_as,
             latin_words: latin_words_in_other_script(text, ascii_words_beside),
             chardetng_reading: text == chardetng_reading,
-            text: text.to_owned(),
             composition,
             reading,
             counts,
@@ -497,43 +514,99 @@ impl TextEvidence {
 /// could not lay out right-to-left text kept it: `ןורכזה` for `הזכרון`) against logical order.
 const VISUAL_ORDER_LOG_P: f64 = -1.0;
 
-/// The fit of `chars` (read in windows-1255) as Hebrew in visual order: read backwards, with
-/// [`VISUAL_ORDER_LOG_P`]. The model learnt logical order, where final letters end words.
-fn visual_order_fit(model: &Model, chars: &[char], ascii: &[f64]) -> f64 {
-    let reversed: Vec<char> = chars.iter().rev().copied().collect();
-    let mut reading = Reading::new(reversed, model.languages().len());
+/// The fit of `reading` (read in windows-1255) as Hebrew in visual order: read backwards,
+/// with [`VISUAL_ORDER_LOG_P`]. The model learnt logical order, where final letters end
+/// words.
+fn visual_order_fit(
+    model: &Model,
+    readings: &mut Readings,
+    reading: usize,
+    ascii: &[f64],
+    scratch: &mut Scratch,
+) -> f64 {
+    scratch.chars.clear();
+    scratch
+        .chars
+        .extend(readings.chars(reading).iter().rev().copied());
+    let reversed = readings.find_or_add(&scratch.chars);
     best_fit(
-        model.languages_for(encoding_rs::WINDOWS_1255),
-        &mut reading,
+        model,
+        encoding_rs::WINDOWS_1255,
+        readings,
+        reversed,
         ascii,
+        scratch,
     ) + VISUAL_ORDER_LOG_P
 }
 
-/// A decoding as the model reads it, and its log-likelihood in each language of the
-/// model once worked out (by position; NaN until then).
-struct Reading {
+/// The decodings of one input as the model reads them, each once, numbered from 0 as
+/// they come, with their log-likelihoods in each language of the model once worked out.
+/// Kept back to back, so that a reading costs no allocation of its own.
+struct Readings {
+    /// Languages of the model.
+    languages: usize,
+    /// Every reading's characters.
     chars: Vec<char>,
+    /// Every reading's [`steps`].
     steps: Vec<Step>,
+    /// Where each reading's characters and steps stand.
+    ranges: Vec<(Range<usize>, Range<usize>)>,
+    /// Each reading's log-likelihood in each language (by position; NaN until worked
+    /// out), reading after reading.
     fits: Vec<f64>,
 }
 
-impl Reading {
-    fn new(chars: Vec<char>, languages: usize) -> Self {
-        Reading {
-            steps: steps(&chars),
-            chars,
-            fits: vec![f64::NAN; languages],
+impl Readings {
+    fn new(languages: usize) -> Self {
+        Readings {
+            languages,
+            chars: Vec::new(),
+            steps: Vec::new(),
+            ranges: Vec::with_capacity(LEGACY.len()),
+            fits: Vec::new(),
         }
     }
 
-    /// The log-likelihood of the whole text in `language`, the language at `index`, or
-    /// `None` when it is below `floor` (then it is not worked out to the end).
-    fn fit_above(&mut self, index: usize, language: &Language, floor: f64) -> Option<f64> {
-        if self.fits[index].is_nan() {
-            let fit = language.steps_log_likelihood_above(&self.steps, floor)?;
-            self.fits[index] = fit;
+    /// The number of the reading of `chars`, added if it is new.
+    fn find_or_add(&mut self, chars: &[char]) -> usize {
+        if let Some(known) = self
+            .ranges
+            .iter()
+            .position(|(c, _)| self.chars[c.clone()] == *chars)
+        {
+            return known;
         }
-        Some(self.fits[index]).filter(|&fit| fit >= floor)
+        let char_start = self.chars.len();
+        self.chars.extend_from_slice(chars);
+        let step_start = self.steps.len();
+        steps_into(chars, &mut self.steps);
+        self.ranges
+            .push((char_start..self.chars.len(), step_start..self.steps.len()));
+        self.fits.resize(self.fits.len() + self.languages, f64::NAN);
+        self.ranges.len() - 1
+    }
+
+    /// The characters of reading `reading`.
+    fn chars(&self, reading: usize) -> &[char] {
+        &self.chars[self.ranges[reading].0.clone()]
+    }
+
+    /// The log-likelihood of reading `reading` in `language`, the language at `index`,
+    /// or `None` when it is below `floor` (then it is not worked out to the end).
+    fn fit_above(
+        &mut self,
+        reading: usize,
+        index: usize,
+        language: &Language,
+        floor: f64,
+    ) -> Option<f64> {
+        let slot = reading * self.languages + index;
+        if self.fits[slot].is_nan() {
+            let steps = &self.steps[self.ranges[reading].1.clone()];
+            let fit = language.steps_log_likelihood_above(steps, floor)?;
+            self.fits[slot] = fit;
+        }
+        Some(self.fits[slot]).filter(|&fit| fit >= floor)
     }
 }
 
@@ -558,29 +631,44 @@ fn ascii_evidence(model: &Model, bytes: &[u8]) -> Vec<f64> {
         .collect()
 }
 
-/// The best log-likelihood of `chars` among `languages` (−∞ when there are none), each
-/// with its [`ascii_evidence`] (by position).
-fn best_fit<'a>(
-    languages: impl Iterator<Item = (usize, &'a Language)>,
-    reading: &mut Reading,
+/// The best log-likelihood of reading `reading` among the languages written in
+/// `encoding` (−∞ when there are none), each with its [`ascii_evidence`] (by position).
+fn best_fit(
+    model: &Model,
+    encoding: &'static Encoding,
+    readings: &mut Readings,
+    reading: usize,
     ascii: &[f64],
+    scratch: &mut Scratch,
 ) -> f64 {
-    let mut languages: Vec<(usize, &Language)> = languages.collect();
-    if reading.chars.len() > 2 * LANGUAGE_TRIAL && languages.len() > 2 {
-        let trial_steps = steps(&reading.chars[..LANGUAGE_TRIAL]);
-        let mut trial: Vec<(f64, (usize, &Language))> = languages
+    let order = &mut scratch.languages;
+    order.clear();
+    order.extend(model.languages_for(encoding).map(|(i, _)| i));
+    let chars = readings.chars(reading);
+    if chars.len() > 2 * LANGUAGE_TRIAL && order.len() > 2 {
+        // Only the two languages that fit the first characters best go on.
+        let trial_steps = steps(&chars[..LANGUAGE_TRIAL]);
+        let languages = model.languages();
+        let mut trial: Vec<(f64, usize)> = order
             .iter()
-            .map(|&(i, l)| (l.steps_log_likelihood(&trial_steps) + ascii[i], (i, l)))
+            .map(|&i| {
+                (
+                    languages[i].steps_log_likelihood(&trial_steps) + ascii[i],
+                    i,
+                )
+            })
             .collect();
         trial.sort_by(|a, b| b.0.total_cmp(&a.0));
-        languages = trial.into_iter().take(2).map(|(_, l)| l).collect();
+        order.clear();
+        order.extend(trial.into_iter().take(2).map(|(_, i)| i));
     }
     // The language of the ASCII words first: the others stop scoring as soon as they
     // fall behind the best so far (a log-likelihood only falls as the text goes on).
-    languages.sort_by(|a, b| ascii[b.0].total_cmp(&ascii[a.0]));
+    order.sort_by(|&a, &b| ascii[b].total_cmp(&ascii[a]));
     let mut best = f64::NEG_INFINITY;
-    for &(i, lang) in &languages {
-        if let Some(fit) = reading.fit_above(i, lang, best - ascii[i]) {
+    for &i in order.iter() {
+        let language = &model.languages()[i];
+        if let Some(fit) = readings.fit_above(reading, i, language, best - ascii[i]) {
             best = best.max(fit + ascii[i]);
         }
     }
