@@ -325,11 +325,11 @@ fn score_all(
     let ascii = ascii_evidence(model, bytes);
     let mut scored = Vec::with_capacity(LEGACY.len());
     // Charsets that decode the bytes alike give one text, scored once per language.
-    let mut readings = Readings::new(model.languages().len());
+    let mut readings = Readings::new(model.languages().len(), span.bytes.len());
     // What the text alone decides, worked out once for every charset that gives it,
     // and the texts themselves, back to back.
     let mut texts: Vec<TextEvidence> = Vec::with_capacity(LEGACY.len());
-    let mut all_text = String::new();
+    let mut all_text = String::with_capacity(LEGACY.len() * 2 * span.bytes.len());
     // Buffers every decoding is made in: a text is kept only when it is new.
     let mut scratch = Scratch::default();
     for &(encoding, prior) in &LEGACY {
@@ -557,13 +557,14 @@ struct Readings {
 }
 
 impl Readings {
-    fn new(languages: usize) -> Self {
+    /// Room for a reading of about `length` characters from each candidate.
+    fn new(languages: usize, length: usize) -> Self {
         Readings {
             languages,
-            chars: Vec::new(),
-            steps: Vec::new(),
+            chars: Vec::with_capacity(LEGACY.len() * length),
+            steps: Vec::with_capacity(LEGACY.len() * (length + 1)),
             ranges: Vec::with_capacity(LEGACY.len()),
-            fits: Vec::new(),
+            fits: Vec::with_capacity(LEGACY.len() * languages),
         }
     }
 
