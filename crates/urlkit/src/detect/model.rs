@@ -497,21 +497,16 @@ const APOSTROPHE: char = '\u{2019}';
 /// letters (lower-cased for the model, but rarer than lower case in any text).
 #[cfg(test)]
 pub(super) fn prepare(text: impl Iterator<Item = char>, capacity: usize) -> (Vec<char>, Counts) {
-    let (mut raw, mut chars) = (Vec::with_capacity(capacity), Vec::new());
-    let counts = prepare_into(text, &mut raw, &mut chars);
+    let mut raw = Vec::with_capacity(capacity);
+    raw.extend(text);
+    let mut chars = Vec::new();
+    let counts = prepare_into(&raw, &mut chars);
     (chars, counts)
 }
 
-/// [`prepare`] into `chars`, with `raw` to hold the characters as they come (both
-/// emptied first, so that one pair of buffers serves every decoding of an input).
-pub(super) fn prepare_into(
-    text: impl Iterator<Item = char>,
-    raw: &mut Vec<char>,
-    chars: &mut Vec<char>,
-) -> Counts {
-    raw.clear();
-    raw.extend(text);
-    let raw = &raw[..];
+/// [`prepare`] of the characters `raw` into `chars` (emptied first, so that one buffer
+/// serves every decoding of an input).
+pub(super) fn prepare_into(raw: &[char], chars: &mut Vec<char>) -> Counts {
     chars.clear();
     chars.reserve(raw.len());
     let mut counts = Counts::default();
@@ -663,34 +658,65 @@ const UNSEEN: CharStats = CharStats {
 };
 
 /// Coarse character classes and their sizes, the fallback for characters the training
-/// text never showed.
+/// text never showed: Latin-1 by [`LATIN1_BLOCKS`], the rest by [`BLOCK_RANGES`]
+/// (block 21, the largest, for a character in none of them).
 fn block_of(c: char) -> (usize, f64) {
-    match c as u32 {
-        0x20 => (0, 1.0),
-        0x41..=0x5A | 0x61..=0x7A => (1, 52.0),
-        0x00..=0x7F => (0, 1.0),
-        0x80..=0x9F => (2, 32.0),
-        0xA0..=0xBF | 0xD7 | 0xF7 => (3, 34.0),
-        0xC0..=0xFF => (4, 62.0),
-        0x100..=0x24F => (5, 336.0),
-        0x300..=0x36F => (6, 112.0),
-        0x370..=0x3FF => (7, 144.0),
-        0x400..=0x4FF => (8, 256.0),
-        0x590..=0x5FF => (9, 112.0),
-        0x600..=0x6FF => (10, 256.0),
-        0xE00..=0xE7F => (11, 128.0),
-        0x2000..=0x206F | 0x20A0..=0x20CF | 0x2100..=0x214F => (12, 240.0),
-        0x2500..=0x259F => (13, 160.0),
-        0x3000..=0x303F | 0xFF00..=0xFF5F => (14, 160.0),
-        0x3040..=0x309F => (15, 96.0),
-        0x30A0..=0x30FF | 0xFF60..=0xFF9F => (16, 160.0),
-        0x4E00..=0x9FFF => (17, 20992.0),
-        0xAC00..=0xD7A3 => (18, 11172.0),
-        0x1100..=0x11FF | 0x3130..=0x318F => (19, 352.0),
-        0xE000..=0xF8FF => (20, 6400.0),
-        _ => (21, 60000.0),
-    }
+    let n = u32::from(c);
+    let block = if n < 0x100 {
+        usize::from(LATIN1_BLOCKS[n as usize])
+    } else {
+        let after = BLOCK_RANGES.partition_point(|&(first, _, _)| first <= n);
+        match after.checked_sub(1).map(|i| BLOCK_RANGES[i]) {
+            Some((_, last, block)) if n <= last => usize::from(block),
+            _ => 21,
+        }
+    };
+    (block, BLOCK_SIZES[block])
 }
+
+/// The block of each Latin-1 character: the space 0, ASCII letters 1, other ASCII 0,
+/// C1 controls 2, signs and punctuation (with `×` and `÷`) 3, letters 4.
+const LATIN1_BLOCKS: [u8; 256] = {
+    let mut blocks = [0u8; 256];
+    let mut n = 0;
+    while n < 256 {
+        blocks[n] = match n as u8 {
+            b'A'..=b'Z' | b'a'..=b'z' => 1,
+            0x00..=0x7F => 0,
+            0x80..=0x9F => 2,
+            0xA0..=0xBF | 0xD7 | 0xF7 => 3,
+            _ => 4,
+        };
+        n += 1;
+    }
+    blocks
+};
+
+/// The blocks beyond Latin-1: first and last character and block number, in order of
+/// the first character, none overlapping.
+const BLOCK_RANGES: [(u32, u32, u8); 21] = [
+    (0x100, 0x24F, 5),
+    (0x300, 0x36F, 6),
+    (0x370, 0x3FF, 7),
+    (0x400, 0x4FF, 8),
+    (0x590, 0x5FF, 9),
+    (0x600, 0x6FF, 10),
+    (0xE00, 0xE7F, 11),
+    (0x1100, 0x11FF, 19),
+    (0x2000, 0x206F, 12),
+    (0x20A0, 0x20CF, 12),
+    (0x2100, 0x214F, 12),
+    (0x2500, 0x259F, 13),
+    (0x3000, 0x303F, 14),
+    (0x3040, 0x309F, 15),
+    (0x30A0, 0x30FF, 16),
+    (0x3130, 0x318F, 19),
+    (0x4E00, 0x9FFF, 17),
+    (0xAC00, 0xD7A3, 18),
+    (0xE000, 0xF8FF, 20),
+    (0xFF00, 0xFF5F, 14),
+    (0xFF60, 0xFF9F, 16),
+];
 
 /// Reads the packed model. The build wrote it, so a malformed record is a build fault:
 /// it is skipped (an unknown charset name, a code point that is no character) rather
@@ -862,6 +888,47 @@ mod tests {
         let held = |f: fn(&Language) -> usize| model.languages.iter().map(f).sum::<usize>();
         assert_eq!(held(|l| l.unigrams.len()), unigrams);
         assert_eq!(held(|l| l.bigrams.len()), bigrams);
+    }
+
+    #[test]
+    fn the_block_ranges_are_in_order_and_apart() {
+        for pair in BLOCK_RANGES.windows(2) {
+            assert!(pair[0].0 <= pair[0].1 && pair[0].1 < pair[1].0, "{pair:?}");
+        }
+        for (c, block) in [
+            (' ', 0),
+            ('Q', 1),
+            ('5', 0),
+            ('\u{85}', 2),
+            ('×', 3),
+            ('é', 4),
+            ('ő', 5),
+            ('\u{301}', 6),
+            ('λ', 7),
+            ('ж', 8),
+            ('א', 9),
+            ('ع', 10),
+            ('ก', 11),
+            ('\u{1100}', 19),
+            ('—', 12),
+            ('€', 12),
+            ('™', 12),
+            ('─', 13),
+            ('。', 14),
+            ('あ', 15),
+            ('ア', 16),
+            ('ㄱ', 19),
+            ('中', 17),
+            ('한', 18),
+            ('\u{E000}', 20),
+            ('！', 14),
+            ('ｱ', 16),
+            ('\u{FFFD}', 21),
+            ('\u{250}', 21),
+            ('\u{20D0}', 21),
+        ] {
+            assert_eq!(block_of(c).0, block, "{c:?}");
+        }
     }
 
     #[test]

@@ -429,7 +429,9 @@ impl Composition {
 struct Scratch {
     /// The decoding.
     text: String,
-    /// Its characters as they come, and as the model reads them ([`prepare_into`]).
+    /// Its characters; put together ([`Composition`]) where the charset writes some in
+    /// pieces; and as the model reads them ([`prepare_into`]).
+    plain: Vec<char>,
     raw: Vec<char>,
     chars: Vec<char>,
     /// The languages a reading is scored in, in the order they are tried.
@@ -475,20 +477,31 @@ impl TextEvidence {
         chardetng_reading: &str,
     ) -> Self {
         let text = scratch.text.as_str();
-        let malformed = text.chars().filter(|&c| c == '\u{FFFD}').count();
+        let plain = &mut scratch.plain;
+        plain.clear();
+        plain.extend(text.chars());
+        let malformed = plain.iter().filter(|&&c| c == '\u{FFFD}').count();
         let (raw, chars) = (&mut scratch.raw, &mut scratch.chars);
         let counts = match composition {
-            Composition::ToneMarks => prepare_into(compose_tone_marks(text), raw, chars),
-            Composition::Jamo => prepare_into(compose_jamo(text), raw, chars),
-            Composition::None => prepare_into(text.chars(), raw, chars),
+            Composition::ToneMarks => {
+                raw.clear();
+                raw.extend(compose_tone_marks(text));
+                prepare_into(raw, chars)
+            }
+            Composition::Jamo => {
+                raw.clear();
+                raw.extend(compose_jamo(text));
+                prepare_into(raw, chars)
+            }
+            Composition::None => prepare_into(plain, chars),
         };
         let reading = readings.find_or_add(chars);
-        let oddities = oddities(text);
+        let oddities = oddities(plain);
         let clean = malformed == 0
             && oddities == 0.0
-            && text
-                .chars()
-                .all(|c| c.is_ascii() || is_letter(c) || is_punctuation(c));
+            && plain
+                .iter()
+                .all(|&c| c.is_ascii() || is_letter(c) || is_punctuation(c));
         let same_text_as = known
             .iter()
             .position(|t| all_text[t.text.clone()] == *text)
@@ -498,7 +511,7 @@ impl TextEvidence {
         TextEvidence {
             text: start..all_text.len(),
             same_text_as,
-            latin_words: latin_words_in_other_script(text, ascii_words_beside),
+            latin_words: latin_words_in_other_script(plain, ascii_words_beside),
             chardetng_reading: text == chardetng_reading,
             composition,
             reading,

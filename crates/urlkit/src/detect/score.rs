@@ -102,13 +102,13 @@ fn is_eight_byte_syllable(bytes: &[u8]) -> bool {
 /// rarely has, where at least one of the two neighbours is non-ASCII: an upper-case
 /// letter right after a lower-case one, a change of script inside a word, and a Thai
 /// letter standing alone (Thai runs its words together). 0 for empty or ASCII text.
-pub(super) fn oddities(text: &str) -> f64 {
+pub(super) fn oddities(text: &[char]) -> f64 {
     let mut penalty = 0.0;
     let mut prev = ' ';
     // The script of `prev`, once worked out (ASCII after ASCII never needs it).
     let mut prev_script = None;
     let mut thai_run = 0;
-    for c in text.chars() {
+    for &c in text {
         if c.is_ascii() && prev.is_ascii() {
             // Nothing odd between two ASCII characters; an ASCII one ends a Thai run.
             if thai_run == 1 {
@@ -177,8 +177,8 @@ pub(super) fn is_latin(encoding: &'static Encoding) -> bool {
 /// names around a query value in a URL weigh little. `ascii_words_beside` more such
 /// words stand in text left out of `text` (see [`ascii_words`]). 0 for text without
 /// ASCII words.
-pub(super) fn latin_words_in_other_script(text: &str, ascii_words_beside: usize) -> f64 {
-    let (ascii_words, other_words) = words(text.chars());
+pub(super) fn latin_words_in_other_script(text: &[char], ascii_words_beside: usize) -> f64 {
+    let (ascii_words, other_words) = words(text.iter().copied());
     LATIN_WORD_PENALTY * (ascii_words + ascii_words_beside).min(2 * other_words) as f64
 }
 
