@@ -145,12 +145,11 @@ fn rank_legacy_in(bytes: &[u8], tld: Option<&str>, complete: bool, whole: bool) 
     let complete = complete && end == bytes.len();
     let bytes = &bytes[..end];
     let non_ascii = bytes.iter().filter(|&&b| b >= 0x80).count();
-    // chardetng reads the stretch the model scores (the non-ASCII part and the words on
-    // either side), not the whole sample: ASCII further off hardly ever sways it (no
-    // answer changed on the catalog samples, the generated legacy, UTF-8 and dirty
-    // lines), and a URL's stretch is a fraction of its bytes.
+    // chardetng reads the stretch the model scores with its context, not the whole
+    // sample: the same guess (see `Span::context`), and a URL's stretch is a fraction
+    // of its bytes.
     let stretch = Span::of(bytes, complete);
-    let chardetng_guess = chardetng_guess(stretch.bytes, stretch.complete, tld);
+    let chardetng_guess = chardetng_guess(stretch.context, stretch.complete, tld);
     let span = if whole {
         Span::whole(bytes, complete)
     } else {
@@ -256,6 +255,11 @@ struct Span<'a> {
     complete: bool,
     /// Words of ASCII letters in the sample outside `bytes` ([`ascii_words`]).
     ascii_words: usize,
+    /// `bytes` with the two bytes before them: what chardetng reads. It skips the ASCII
+    /// before the first non-ASCII byte but for two bytes of context (`n.º`), and scores
+    /// ASCII after it only beside non-ASCII letters, so its guess for these is its
+    /// guess for the whole sample.
+    context: &'a [u8],
 }
 
 impl<'a> Span<'a> {
@@ -265,6 +269,7 @@ impl<'a> Span<'a> {
             bytes,
             complete,
             ascii_words: 0,
+            context: bytes,
         }
     }
 
@@ -294,6 +299,7 @@ impl<'a> Span<'a> {
             bytes: &bytes[start..end],
             complete: complete || end < bytes.len(),
             ascii_words: ascii_words(&bytes[..start]) + ascii_words(&bytes[end..]),
+            context: &bytes[start.saturating_sub(2)..end],
         }
     }
 }
@@ -775,6 +781,22 @@ mod tests {
             let fast = rank_legacy_in(&bytes, tld.as_deref(), complete, false);
             let full = rank_legacy_in(&bytes, tld.as_deref(), complete, true);
             prop_assert_eq!(fast, full);
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn chardetng_guesses_the_same_from_the_span_s_context(
+            bytes in prop_oneof![url_like(), legacy_text()],
+            complete: bool,
+            tld in proptest::option::of("jp|ru|cn|kr|tw|pl|com"),
+        ) {
+            let span = Span::of(&bytes, complete);
+            let tld = tld.as_deref();
+            prop_assert_eq!(
+                chardetng_guess(span.context, span.complete, tld),
+                chardetng_guess(&bytes, complete, tld)
+            );
         }
     }
 
