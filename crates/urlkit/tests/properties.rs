@@ -638,3 +638,44 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// A text decoder fed any bytes in any chunks writes what encoding_rs's own decoder
+    /// writes for the whole (every invalid sequence one U+FFFD), and reports invalid
+    /// sequences exactly when there are some, no more than the U+FFFD it writes; inputs
+    /// run past the decoder's window of room (8 KiB).
+    #[test]
+    fn text_decoding_in_chunks_is_encoding_rs_s_decoding(
+        bytes in prop_oneof![
+            proptest::collection::vec(any::<u8>(), 0..64),
+            proptest::collection::vec(any::<u8>(), 8000..20000),
+        ],
+        cuts in proptest::collection::vec(any::<usize>(), 0..4),
+        which in 0usize..8,
+    ) {
+        let encoding = [
+            encoding_rs::SHIFT_JIS,
+            encoding_rs::GBK,
+            encoding_rs::BIG5,
+            encoding_rs::EUC_KR,
+            encoding_rs::ISO_2022_JP,
+            encoding_rs::WINDOWS_1253,
+            encoding_rs::UTF_16LE,
+            encoding_rs::UTF_8,
+        ][which];
+        let (expected, had_errors) = encoding.decode_without_bom_handling(&bytes);
+        let mut decoder = TextDecoder::new(Charset::Whatwg(encoding));
+        let (mut out, mut reported) = (Vec::new(), 0usize);
+        for chunk in split_points(bytes.len(), &cuts).windows(2) {
+            decoder.decode(&bytes[chunk[0]..chunk[1]], false, &mut out, |_, _| reported += 1);
+        }
+        decoder.decode(&[], true, &mut out, |_, _| reported += 1);
+        let out = String::from_utf8(out).expect("UTF-8 out");
+        prop_assert_eq!(&out, &expected);
+        prop_assert_eq!(reported > 0, had_errors);
+        let replacements = expected.matches('\u{FFFD}').count();
+        prop_assert!(reported <= replacements, "{} reported, {} written", reported, replacements);
+    }
+}

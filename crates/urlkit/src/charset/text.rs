@@ -142,6 +142,9 @@ pub struct TextDecoder {
 
 const REPLACEMENT: &[u8] = "\u{FFFD}".as_bytes();
 
+/// Most room made at once for decoded text (see [`TextDecoder::decode`]).
+const WINDOW: usize = 8192;
+
 impl TextDecoder {
     /// A decoder from `charset`.
     pub fn new(charset: Charset) -> Self {
@@ -174,26 +177,39 @@ impl TextDecoder {
     ) {
         match &mut self.kind {
             DecoderKind::Whatwg(decoder) => {
-                let mut buffer = [0u8; 8192];
+                // Decoded straight into `out`, in windows of room that grow as the text
+                // does: as much as the input can give (at most `WINDOW`), so that a short
+                // entry zeroes a few hundred bytes rather than a whole window, and a long
+                // one zeroes each byte of room once.
+                let window = decoder
+                    .max_utf8_buffer_length_without_replacement(input.len())
+                    .map_or(WINDOW, |most| most.clamp(REPLACEMENT.len(), WINDOW));
+                let mut end = out.len();
+                out.resize(end + window, 0);
                 let mut consumed = 0;
                 loop {
                     let (result, read, written) = decoder.decode_to_utf8_without_replacement(
                         &input[consumed..],
-                        &mut buffer,
+                        &mut out[end..],
                         last,
                     );
-                    out.extend_from_slice(&buffer[..written]);
+                    end += written;
                     consumed += read;
                     match result {
                         DecoderResult::InputEmpty => break,
-                        DecoderResult::OutputFull => continue,
+                        DecoderResult::OutputFull => out.resize(end + window, 0),
                         DecoderResult::Malformed(length, after) => {
-                            out.extend_from_slice(REPLACEMENT);
+                            if out.len() - end < REPLACEMENT.len() {
+                                out.resize(end + window, 0);
+                            }
+                            out[end..end + REPLACEMENT.len()].copy_from_slice(REPLACEMENT);
+                            end += REPLACEMENT.len();
                             let start = consumed as isize - after as isize - length as isize;
                             malformed(start, length as usize);
                         }
                     }
                 }
+                out.truncate(end);
             }
             DecoderKind::Utf32 {
                 big_endian,
