@@ -27,6 +27,10 @@ use crate::diagnostics::{Code, Diagnostics};
 /// against 62), and smaller groups are slower on all three (256: 48, 73, 72).
 const GROUP_BYTES: usize = 1024;
 
+/// The input bytes of the group after one whose first entry stopped it (see
+/// [`PlainUtf8::decode_run`]) grow back from this, doubling with every group taken whole.
+const SMALL_GROUP_BYTES: usize = 128;
+
 /// What a run of plain entries ([`PlainUtf8::decode_run`]) does with an entry that has
 /// findings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,6 +75,11 @@ pub(crate) struct PlainUtf8 {
     group_cut_short: bool,
     /// The outputs of a group's entries being repaired ([`repair_outputs`]).
     repaired: Vec<u8>,
+    /// Input bytes of the next group: [`GROUP_BYTES`], or fewer after a group whose first
+    /// entry stopped it (one entry, then growing back as groups are taken whole), so that
+    /// entries that are not plain one after another (a file of lines in legacy charsets
+    /// with `auto`) are not each decoded with a whole group after them for nothing.
+    group_bytes: usize,
 }
 
 impl PlainUtf8 {
@@ -101,6 +110,7 @@ impl PlainUtf8 {
             kept_percents: Vec::new(),
             group_cut_short: false,
             repaired: Vec::new(),
+            group_bytes: GROUP_BYTES,
         })
     }
 
@@ -196,7 +206,7 @@ impl PlainUtf8 {
         while done < ends.len() {
             let rest = &ends[done..];
             let count = rest
-                .partition_point(|&end| end <= start.saturating_add(GROUP_BYTES))
+                .partition_point(|&end| end <= start.saturating_add(self.group_bytes))
                 .max(1);
             let group = &rest[..count];
             assert!(
@@ -207,6 +217,13 @@ impl PlainUtf8 {
             );
             self.group_marked.clear();
             let taken = self.decode_group(values, start, group, out, out_ends);
+            self.group_bytes = if taken == 0 {
+                0
+            } else if taken == count {
+                (self.group_bytes * 2).clamp(SMALL_GROUP_BYTES, GROUP_BYTES)
+            } else {
+                self.group_bytes
+            };
             if self.findings == RunFindings::Mark && !self.group_marked.is_empty() {
                 self.group_marked.sort_unstable();
                 self.group_marked.dedup();
