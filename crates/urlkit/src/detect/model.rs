@@ -286,21 +286,21 @@ impl Language {
             .chain(self.contexts.keys())
             .copied()
             .collect();
+        self.stats.reserve(keys.len());
         for key in keys {
             if let Some(c) = char::from_u32(key).filter(|c| !c.is_ascii()) {
                 let stats = self.stats_of(c);
                 self.stats.insert(key, stats);
             }
         }
-        self.pair_log_p = self
-            .bigrams
-            .keys()
-            .filter_map(|&key| {
-                let first = char::from_u32((key >> 32) as u32)?;
-                let second = char::from_u32(key as u32)?;
-                Some((key, self.conditional(first, second).ln()))
-            })
-            .collect();
+        let mut pair_log_p =
+            HashMap::with_capacity_and_hasher(self.bigrams.len(), Default::default());
+        pair_log_p.extend(self.bigrams.keys().filter_map(|&key| {
+            let first = char::from_u32((key >> 32) as u32)?;
+            let second = char::from_u32(key as u32)?;
+            Some((key, self.conditional(first, second).ln()))
+        }));
+        self.pair_log_p = pair_log_p;
         let symbol = |i: usize| {
             if i == 26 {
                 ' '
@@ -747,7 +747,9 @@ fn unpack(packed: &'static [u8]) -> Model {
             ascii_pairs: Vec::new(),
         };
         let mut c = 0u32;
-        for _ in 0..reader.number() {
+        let unigrams = reader.number();
+        lang.unigrams.reserve(unigrams as usize);
+        for _ in 0..unigrams {
             c = c.wrapping_add(reader.number());
             let count = reader.number();
             let Some(c) = char::from_u32(c) else { continue };
@@ -756,7 +758,9 @@ fn unpack(packed: &'static [u8]) -> Model {
             lang.blocks[block_of(c).0] += f64::from(count);
         }
         let (mut a, mut b) = (0u32, 0u32);
-        for k in 0..reader.number() {
+        let bigrams = reader.number();
+        lang.bigrams.reserve(bigrams as usize);
+        for k in 0..bigrams {
             let step = reader.number();
             if k == 0 {
                 (a, b) = (step.wrapping_sub(1), reader.number());
