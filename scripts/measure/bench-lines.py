@@ -104,9 +104,16 @@ def main() -> None:
                         "--write", directory], check=True)
     inputs = ["clean", "dirty", "dirty-utf8", "percent-control", "percent"]
     paths = {name: os.path.join(directory, name + ".txt") for name in inputs}
-    if not os.path.exists(paths["dirty-utf8"]):
+    # The derived inputs are written again when the inputs they come from are newer
+    # (the directory rewritten with another row count, say).
+    def stale(derived: str, *sources: str) -> bool:
+        return not os.path.exists(paths[derived]) or any(
+            os.path.getmtime(paths[source]) > os.path.getmtime(paths[derived])
+            for source in sources)
+
+    if stale("dirty-utf8", "clean", "dirty"):
         write_dirty_utf8(paths)
-    if not os.path.exists(paths["percent-control"]):
+    if stale("percent-control", "percent"):
         write_percent_control(paths)
     # What each input's lines with findings are measured against.
     baseline = {"dirty": "clean", "dirty-utf8": "clean", "percent": "percent-control"}
