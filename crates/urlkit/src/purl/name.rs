@@ -181,12 +181,23 @@ pub(crate) fn is_plain_normal(text: &str) -> bool {
     {
         return false;
     }
-    let plain = bytes.iter().all(|&b| is_pchar(b) || b == b'/');
-    plain
-        && !text[1..]
-            .split('/')
-            .any(|segment| segment == "." || segment == "..")
+    bytes.iter().all(|&b| PLAIN_NAME_BYTE[usize::from(b)])
+        && (memchr::memmem::find(bytes, b"/.").is_none()
+            || !text[1..]
+                .split('/')
+                .any(|segment| segment == "." || segment == ".."))
 }
+
+/// The bytes a name in normal form holds as they are: `pchar` but its escapes, and `/`.
+static PLAIN_NAME_BYTE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < table.len() {
+        table[b] = is_pchar(b as u8) || b == b'/' as usize;
+        b += 1;
+    }
+    table
+};
 
 #[cfg(feature = "serde")]
 impl serde::Serialize for Name {

@@ -311,11 +311,11 @@ fn check_chars(
 }
 
 /// `unreserved` of RFC 3986 §2.3.
-pub(crate) fn is_unreserved(c: u8) -> bool {
+pub(crate) const fn is_unreserved(c: u8) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, b'-' | b'.' | b'_' | b'~')
 }
 
-fn is_sub_delim(c: u8) -> bool {
+const fn is_sub_delim(c: u8) -> bool {
     matches!(
         c,
         b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'='
@@ -325,7 +325,7 @@ fn is_sub_delim(c: u8) -> bool {
 /// A byte that stands for itself in a path segment: `pchar` of RFC 3986 §3.3 but its
 /// escapes (`unreserved`, `sub-delims`, `:` and `@`). `%`, `/`, `?`, `#` and every other
 /// byte are not.
-pub fn is_pchar(c: u8) -> bool {
+pub const fn is_pchar(c: u8) -> bool {
     is_unreserved(c) || is_sub_delim(c) || c == b':' || c == b'@'
 }
 
