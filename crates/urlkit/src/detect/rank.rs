@@ -1,6 +1,7 @@
 //! The statistical guess: every legacy candidate decodes the bytes, and is scored by how
 //! likely the resulting text is in a language written in that charset.
 
+use std::cell::RefCell;
 use std::ops::Range;
 
 use chardetng::{EncodingDetector, Iso2022JpDetection, Utf8Detection};
@@ -323,59 +324,75 @@ fn score_all(
     non_ascii: usize,
     chardetng_guess: &'static Encoding,
 ) -> Vec<Scored> {
+    WORKSPACE.with_borrow_mut(|workspace| {
+        let scored = score_all_in(workspace, bytes, span, tld, non_ascii, chardetng_guess);
+        workspace.trim();
+        scored
+    })
+}
+
+/// [`score_all`] in the buffers of `workspace`, emptied first.
+fn score_all_in(
+    workspace: &mut Workspace,
+    bytes: &[u8],
+    span: Span<'_>,
+    tld: Option<&str>,
+    non_ascii: usize,
+    chardetng_guess: &'static Encoding,
+) -> Vec<Scored> {
+    let Workspace {
+        chardetng_reading,
+        readings,
+        texts,
+        all_text,
+        scratch,
+    } = workspace;
     // chardetng chooses a reading of the bytes more than a charset: every candidate that
     // reads them as its choice does (windows-1252 and windows-1254 alike for `Balinês`)
     // gets its bonus.
-    let chardetng_reading = decode_prefix(chardetng_guess, span.bytes, span.complete);
+    decode_prefix_into(
+        chardetng_guess,
+        span.bytes,
+        span.complete,
+        chardetng_reading,
+    );
     let model = model();
     let ascii = ascii_evidence(model, bytes);
     let mut scored = Vec::with_capacity(LEGACY.len());
     // Charsets that decode the bytes alike give one text, scored once per language.
-    let mut readings = Readings::new(model.languages().len(), span.bytes.len());
+    readings.reset(model.languages().len());
     // What the text alone decides, worked out once for every charset that gives it,
     // and the texts themselves, back to back.
-    let mut texts: Vec<TextEvidence> = Vec::with_capacity(LEGACY.len());
-    let mut all_text = String::with_capacity(LEGACY.len() * 2 * span.bytes.len());
-    // Buffers every decoding is made in: a text is kept only when it is new.
-    let mut scratch = Scratch::default();
+    texts.clear();
+    all_text.clear();
     for &(encoding, prior) in &LEGACY {
         decode_prefix_into(encoding, span.bytes, span.complete, &mut scratch.text);
         let composition = Composition::of(encoding);
-        let known = texts
-            .iter()
-            .position(|t| t.composition == composition && all_text[t.text.clone()] == scratch.text);
+        let hash = hash_bytes(scratch.text.as_bytes());
+        let known = texts.iter().position(|t| {
+            t.composition == composition
+                && t.hash == hash
+                && all_text[t.text.clone()] == scratch.text
+        });
         let evidence = match known {
             Some(known) => &texts[known],
             None => {
                 let evidence = TextEvidence::new(
-                    (&texts, &mut all_text),
-                    composition,
-                    &mut scratch,
-                    &mut readings,
+                    (texts, all_text),
+                    (composition, hash),
+                    scratch,
+                    readings,
                     span.ascii_words,
-                    &chardetng_reading,
+                    chardetng_reading,
                 );
                 texts.push(evidence);
                 texts.last().expect("just pushed")
             }
         };
         let reading = evidence.reading;
-        let mut fit = best_fit(
-            model,
-            encoding,
-            &mut readings,
-            reading,
-            &ascii,
-            &mut scratch,
-        );
+        let mut fit = best_fit(model, encoding, readings, reading, &ascii, scratch);
         if encoding == encoding_rs::WINDOWS_1255 {
-            fit = fit.max(visual_order_fit(
-                model,
-                &mut readings,
-                reading,
-                &ascii,
-                &mut scratch,
-            ));
+            fit = fit.max(visual_order_fit(model, readings, reading, &ascii, scratch));
         }
         if !fit.is_finite() {
             continue;
@@ -430,6 +447,72 @@ impl Composition {
     }
 }
 
+/// The buffers a ranking works in ([`score_all`]), kept between the rankings of a thread
+/// so that one allocates little more than what it returns.
+#[derive(Default)]
+struct Workspace {
+    /// chardetng's reading of the bytes.
+    chardetng_reading: String,
+    readings: Readings,
+    /// The evidence of each text the charsets give.
+    texts: Vec<TextEvidence>,
+    /// Those texts, back to back.
+    all_text: String,
+    scratch: Scratch,
+}
+
+/// The bytes of text a [`Workspace`] keeps between rankings at most: one that grew past
+/// it (a long sample) is let go.
+const KEPT_WORKSPACE_BYTES: usize = 1 << 20;
+
+impl Workspace {
+    /// Lets go of the buffers when a long sample made them large.
+    fn trim(&mut self) {
+        let chars = self.readings.chars.capacity()
+            + self.scratch.plain.capacity()
+            + self.scratch.raw.capacity()
+            + self.scratch.chars.capacity();
+        let kept = self.all_text.capacity()
+            + self.scratch.text.capacity()
+            + self.chardetng_reading.capacity()
+            + chars * std::mem::size_of::<char>()
+            + self.readings.steps.capacity() * std::mem::size_of::<Step>();
+        if kept > KEPT_WORKSPACE_BYTES {
+            *self = Workspace::default();
+        }
+    }
+}
+
+thread_local! {
+    static WORKSPACE: RefCell<Workspace> = RefCell::default();
+}
+
+/// A hash of `bytes` (FxHash's multiply and rotate, eight bytes at a time) that tells two
+/// texts apart before their bytes are compared.
+fn hash_bytes(bytes: &[u8]) -> u64 {
+    let mut chunks = bytes.chunks_exact(8);
+    let mut hash = bytes.len() as u64;
+    for chunk in &mut chunks {
+        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        hash = add_to_hash(hash, word);
+    }
+    for &b in chunks.remainder() {
+        hash = add_to_hash(hash, u64::from(b));
+    }
+    hash
+}
+
+/// [`hash_bytes`] of characters.
+fn hash_chars(chars: &[char]) -> u64 {
+    chars.iter().fold(chars.len() as u64, |hash, &c| {
+        add_to_hash(hash, u64::from(c))
+    })
+}
+
+fn add_to_hash(hash: u64, word: u64) -> u64 {
+    (hash.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95)
+}
+
 /// Buffers that one input's decodings are made in, one after another.
 #[derive(Default)]
 struct Scratch {
@@ -449,6 +532,8 @@ struct Scratch {
 struct TextEvidence {
     /// Where the text stands among the input's texts, back to back.
     text: Range<usize>,
+    /// [`hash_bytes`] of the text.
+    hash: u64,
     composition: Composition,
     /// Position of the first evidence of the same text (itself, or one put together
     /// otherwise): candidates that give the same text are grouped by it.
@@ -471,12 +556,12 @@ struct TextEvidence {
 }
 
 impl TextEvidence {
-    /// The evidence of the decoding in `scratch.text`, which none of the `known`
-    /// evidence (of the texts in `all_text`) has with `composition`; the text is added
-    /// to `all_text`.
+    /// The evidence of the decoding in `scratch.text` (whose [`hash_bytes`] is `hash`),
+    /// which none of the `known` evidence (of the texts in `all_text`) has with
+    /// `composition`; the text is added to `all_text`.
     fn new(
         (known, all_text): (&[TextEvidence], &mut String),
-        composition: Composition,
+        (composition, hash): (Composition, u64),
         scratch: &mut Scratch,
         readings: &mut Readings,
         ascii_words_beside: usize,
@@ -510,12 +595,13 @@ impl TextEvidence {
                 .all(|&c| c.is_ascii() || is_letter(c) || is_punctuation(c));
         let same_text_as = known
             .iter()
-            .position(|t| all_text[t.text.clone()] == *text)
+            .position(|t| t.hash == hash && all_text[t.text.clone()] == *text)
             .unwrap_or(known.len());
         let start = all_text.len();
         all_text.push_str(text);
         TextEvidence {
             text: start..all_text.len(),
+            hash,
             same_text_as,
             latin_words: latin_words_in_other_script(plain, ascii_words_beside),
             chardetng_reading: text == chardetng_reading,
@@ -561,11 +647,14 @@ fn visual_order_fit(
 /// The decodings of one input as the model reads them, each once, numbered from 0 as
 /// they come, with their log-likelihoods in each language of the model once worked out.
 /// Kept back to back, so that a reading costs no allocation of its own.
+#[derive(Default)]
 struct Readings {
     /// Languages of the model.
     languages: usize,
     /// Every reading's characters.
     chars: Vec<char>,
+    /// [`hash_chars`] of each reading.
+    hashes: Vec<u64>,
     /// Every reading's [`steps`].
     steps: Vec<Step>,
     /// Where each reading's characters and steps stand.
@@ -576,26 +665,28 @@ struct Readings {
 }
 
 impl Readings {
-    /// Room for a reading of about `length` characters from each candidate.
-    fn new(languages: usize, length: usize) -> Self {
-        Readings {
-            languages,
-            chars: Vec::with_capacity(LEGACY.len() * length),
-            steps: Vec::with_capacity(LEGACY.len() * (length + 1)),
-            ranges: Vec::with_capacity(LEGACY.len()),
-            fits: Vec::with_capacity(LEGACY.len() * languages),
-        }
+    /// Emptied, for readings scored in `languages` languages.
+    fn reset(&mut self, languages: usize) {
+        self.languages = languages;
+        self.chars.clear();
+        self.hashes.clear();
+        self.steps.clear();
+        self.ranges.clear();
+        self.fits.clear();
     }
 
     /// The number of the reading of `chars`, added if it is new.
     fn find_or_add(&mut self, chars: &[char]) -> usize {
+        let hash = hash_chars(chars);
         if let Some(known) = self
             .ranges
             .iter()
-            .position(|(c, _)| self.chars[c.clone()] == *chars)
+            .zip(&self.hashes)
+            .position(|((c, _), &h)| h == hash && self.chars[c.clone()] == *chars)
         {
             return known;
         }
+        self.hashes.push(hash);
         let char_start = self.chars.len();
         self.chars.extend_from_slice(chars);
         let step_start = self.steps.len();
@@ -695,15 +786,9 @@ fn best_fit(
     best
 }
 
-/// Decodes `bytes` with U+FFFD for malformed sequences; when the input goes on past
-/// `bytes` (`complete` false), a character cut at the end is left out, not reported.
-fn decode_prefix(encoding: &'static Encoding, bytes: &[u8], complete: bool) -> String {
-    let mut text = String::new();
-    decode_prefix_into(encoding, bytes, complete, &mut text);
-    text
-}
-
-/// [`decode_prefix`] into `text`, emptied first.
+/// Decodes `bytes` into `text` (emptied first) with U+FFFD for malformed sequences; when
+/// the input goes on past `bytes` (`complete` false), a character cut at the end is left
+/// out, not reported.
 fn decode_prefix_into(
     encoding: &'static Encoding,
     bytes: &[u8],
@@ -796,6 +881,23 @@ mod tests {
                 chardetng_guess(span.context, span.complete, tld),
                 chardetng_guess(&bytes, complete, tld)
             );
+        }
+
+        /// The buffers a thread keeps between rankings carry nothing from one to the next:
+        /// a sample ranks the same after another as in a thread of its own.
+        #[test]
+        fn a_ranking_owes_nothing_to_the_one_before(
+            (before, before_complete, _) in sample(),
+            (bytes, complete, tld) in sample(),
+        ) {
+            let fresh = {
+                let (bytes, tld) = (bytes.clone(), tld.clone());
+                std::thread::spawn(move || rank_legacy(&bytes, tld.as_deref(), complete))
+                    .join()
+                    .expect("the ranking thread")
+            };
+            rank_legacy(&before, None, before_complete);
+            prop_assert_eq!(rank_legacy(&bytes, tld.as_deref(), complete), fresh);
         }
     }
 
