@@ -9,12 +9,14 @@
 # Accept) and by Apache httpd (mod_rewrite with dbm RewriteMaps, as w3id.org-style services
 # run, event MPM), each pinned to core 0 (taskset), wrk (one thread, C connections, default
 # 64) pinned to core 1. Prints, per server: requests/s, p50, p99 and the server's processor
-# time per request (user and system, of its processes) for one hot name, names
-# at random, partial names with suffixes and negotiated 303s (the best of R runs of S
-# seconds, default 1 run of 10 s); resident memory after start (PSS of all its processes);
-# time to start; edits/s through the API while wrk reads (urlkit only); time from an edit to
-# its first effect. First it checks that the three servers answer the same status and
-# Location for a sample of names, and shows where they cannot (q-values).
+# time per request (user and system of its processes, and the user part alone: the
+# server's own code; the rest is the kernel's sockets) for one hot name, names at random,
+# partial names with suffixes and negotiated 303s (the best of R runs of S seconds, default
+# 1 run of 10 s, the servers taking turns run by run); resident memory after start (PSS of
+# all its processes); time to start; edits/s through the API while wrk reads (urlkit
+# only); time from an edit to its first effect. First it checks that the three servers
+# answer the same status and Location for a sample of names, and shows where they cannot
+# (q-values).
 # Needs: nginx, apache2, apache2-utils (httxt2dbm), wrk, curl (Debian packages, installed
 # with --install), python3, taskset, a release build (cargo build --release -p urlkit-cli).
 set -euo pipefail
@@ -29,7 +31,7 @@ while [ $# -gt 0 ]; do
     --connections) connections="$2"; shift 2 ;;
     --dir) dir="$2"; shift 2 ;;
     --install) install=1; shift ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
     [0-9]*) n="$1"; shift ;;
     *) echo "bench-purl.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -82,11 +84,12 @@ wait_for() {
 }
 # Processor time (user and system, clock ticks) of a process and its children so far.
 cpu_ticks() {
-  local total=0 pid
+  local user=0 system=0 pid u s
   for pid in "$1" $(pgrep -P "$1" || true); do
-    total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0)))
+    read -r u s < <(awk '{print $14, $15}' "/proc/$pid/stat" 2>/dev/null || echo 0 0)
+    user=$((user + u)) system=$((system + s))
   done
-  echo "$total"
+  echo "$user $system"
 }
 # PSS in MB of a process and its children.
 pss_mb() {
@@ -244,21 +247,30 @@ done
 echo
 declare -A result
 for mode in hot random partial negotiated; do
-  for s in "${servers[@]}"; do
-    best=""
-    for _ in $(seq "$runs"); do
-      ticks=$(cpu_ticks "${server_pid[$s]}")
+  # The servers take turns run by run, so that a slower spell of the machine (other work
+  # on the host) falls on all of them rather than on whichever ran then.
+  for run in $(seq "$runs"); do
+    for s in "${servers[@]}"; do
+      read -r user0 system0 < <(cpu_ticks "${server_pid[$s]}")
       line="$($pin_client wrk -t1 -c"$connections" -d"${seconds}s" --latency \
         -s "$here/bench-purl.lua" "http://127.0.0.1:${ports[$s]}" -- "$mode" "$n" | grep '^RESULT')"
-      ticks=$(($(cpu_ticks "${server_pid[$s]}") - ticks))
+      read -r user1 system1 < <(cpu_ticks "${server_pid[$s]}")
       read -r _ rps p50 p99 errors <<<"$line"
-      # The server's processor time per answer, in microseconds: what the rate hides when
-      # the one wrk thread on the other core is as busy as the server.
-      us=$(awk "BEGIN {printf \"%.2f\", $ticks * 1000000 / $(getconf CLK_TCK) / ($rps * $seconds + 1)}")
-      if [ -z "$best" ] || [ "$rps" -gt "${best%% *}" ]; then best="$rps $p50 $p99 $errors $us"; fi
+      # The server's processor time per answer, in microseconds, and the part of it in the
+      # server's own code (user time; the rest is the kernel's, mostly its sockets): what
+      # the rate hides when the one wrk thread on the other core is as busy as the server.
+      per_request() { awk "BEGIN {printf \"%.2f\", $1 * 1000000 / $(getconf CLK_TCK) / ($rps * $seconds + 1)}"; }
+      us=$(per_request $((user1 - user0 + system1 - system0)))
+      user_us=$(per_request $((user1 - user0)))
+      best="${result[$s:$mode]:-}"
+      if [ -z "$best" ] || [ "$rps" -gt "${best%% *}" ]; then
+        result[$s:$mode]="$rps $p50 $p99 $errors $us $user_us"
+      fi
+      [ "$runs" -eq 1 ] || echo "    run $run, $s $mode: $rps $p50 $p99 $errors $us $user_us"
     done
-    result[$s:$mode]="$best"
-    echo "  $s $mode: $best (requests/s p50_us p99_us errors processor_us_per_request)"
+  done
+  for s in "${servers[@]}"; do
+    echo "  $s $mode: ${result[$s:$mode]} (requests/s p50_us p99_us errors processor_us_per_request user_us_per_request)"
   done
 done
 
@@ -304,10 +316,10 @@ echo
 echo "| $n records, $connections connections | urlkit purl serve | nginx (map) | Apache (mod_rewrite, dbm) |"
 echo "|---|---|---|---|"
 for mode in hot random partial negotiated; do
-  row="| $mode: requests/s (p50 / p99 ms; processor µs per request)"
+  row="| $mode: requests/s (p50 / p99 ms; processor µs per request, of which user)"
   for s in "${servers[@]}"; do
-    read -r rps p50 p99 errors us <<<"${result[$s:$mode]}"
-    cell="$rps ($(awk "BEGIN {printf \"%.2f / %.2f\", $p50 / 1000, $p99 / 1000}"); $us µs)"
+    read -r rps p50 p99 errors us user_us <<<"${result[$s:$mode]}"
+    cell="$rps ($(awk "BEGIN {printf \"%.2f / %.2f\", $p50 / 1000, $p99 / 1000}"); $us µs, $user_us)"
     [ "$errors" = 0 ] || cell="$cell, $errors errors"
     row="$row | $cell"
   done
