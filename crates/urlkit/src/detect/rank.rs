@@ -156,7 +156,11 @@ fn rank_legacy_in(bytes: &[u8], tld: Option<&str>, complete: bool, whole: bool) 
     } else {
         stretch
     };
-    let mut scored = score_all(bytes, span, tld, non_ascii, chardetng_guess);
+    let mut scored = WORKSPACE.with_borrow_mut(|workspace| {
+        let scored = score_all(workspace, bytes, span, tld, non_ascii, chardetng_guess);
+        workspace.trim();
+        scored
+    });
     let letters = non_ascii + bytes.iter().filter(|b| b.is_ascii_alphabetic()).count();
     let too_short = letters < MIN_LETTERS;
     if too_short {
@@ -316,23 +320,9 @@ fn chardetng_guess(bytes: &[u8], complete: bool, tld: Option<&str>) -> &'static 
 /// Every candidate's decoding of `span` and its score (a log-probability up to a
 /// constant shared by all), with a bonus for the candidates that read it as
 /// `chardetng_guess` does; the layout of double-byte characters and the ASCII words
-/// read the whole sample, `bytes`.
+/// read the whole sample, `bytes`. Worked out in the buffers of `workspace`, emptied
+/// first.
 fn score_all(
-    bytes: &[u8],
-    span: Span<'_>,
-    tld: Option<&str>,
-    non_ascii: usize,
-    chardetng_guess: &'static Encoding,
-) -> Vec<Scored> {
-    WORKSPACE.with_borrow_mut(|workspace| {
-        let scored = score_all_in(workspace, bytes, span, tld, non_ascii, chardetng_guess);
-        workspace.trim();
-        scored
-    })
-}
-
-/// [`score_all`] in the buffers of `workspace`, emptied first.
-fn score_all_in(
     workspace: &mut Workspace,
     bytes: &[u8],
     span: Span<'_>,
