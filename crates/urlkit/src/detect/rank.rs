@@ -2,10 +2,12 @@
 //! likely the resulting text is in a language written in that charset.
 
 use std::cell::RefCell;
+use std::hash::BuildHasher;
 use std::ops::Range;
 
 use chardetng::{EncodingDetector, Iso2022JpDetection, Utf8Detection};
 use encoding_rs::Encoding;
+use hashbrown::DefaultHashBuilder;
 
 use super::compose::{compose_jamo, compose_tone_marks};
 use super::hint::native_to_tld;
@@ -335,6 +337,7 @@ fn score_all(
         readings,
         texts,
         all_text,
+        hasher,
         scratch,
     } = workspace;
     // chardetng chooses a reading of the bytes more than a charset: every candidate that
@@ -358,7 +361,7 @@ fn score_all(
     for &(encoding, prior) in &LEGACY {
         decode_prefix_into(encoding, span.bytes, span.complete, &mut scratch.text);
         let composition = Composition::of(encoding);
-        let hash = hash_bytes(scratch.text.as_bytes());
+        let hash = hasher.hash_one(scratch.text.as_bytes());
         let known = texts.iter().position(|t| {
             t.composition == composition
                 && t.hash == hash
@@ -448,6 +451,8 @@ struct Workspace {
     texts: Vec<TextEvidence>,
     /// Those texts, back to back.
     all_text: String,
+    /// Hashes the texts, so that two are told apart before their bytes are compared.
+    hasher: DefaultHashBuilder,
     scratch: Scratch,
 }
 
@@ -477,32 +482,6 @@ thread_local! {
     static WORKSPACE: RefCell<Workspace> = RefCell::default();
 }
 
-/// A hash of `bytes` (FxHash's multiply and rotate, eight bytes at a time) that tells two
-/// texts apart before their bytes are compared.
-fn hash_bytes(bytes: &[u8]) -> u64 {
-    let mut chunks = bytes.chunks_exact(8);
-    let mut hash = bytes.len() as u64;
-    for chunk in &mut chunks {
-        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
-        hash = add_to_hash(hash, word);
-    }
-    for &b in chunks.remainder() {
-        hash = add_to_hash(hash, u64::from(b));
-    }
-    hash
-}
-
-/// [`hash_bytes`] of characters.
-fn hash_chars(chars: &[char]) -> u64 {
-    chars.iter().fold(chars.len() as u64, |hash, &c| {
-        add_to_hash(hash, u64::from(c))
-    })
-}
-
-fn add_to_hash(hash: u64, word: u64) -> u64 {
-    (hash.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95)
-}
-
 /// Buffers that one input's decodings are made in, one after another.
 #[derive(Default)]
 struct Scratch {
@@ -522,7 +501,7 @@ struct Scratch {
 struct TextEvidence {
     /// Where the text stands among the input's texts, back to back.
     text: Range<usize>,
-    /// [`hash_bytes`] of the text.
+    /// The text's hash ([`Workspace::hasher`]).
     hash: u64,
     composition: Composition,
     /// Position of the first evidence of the same text (itself, or one put together
@@ -546,7 +525,7 @@ struct TextEvidence {
 }
 
 impl TextEvidence {
-    /// The evidence of the decoding in `scratch.text` (whose [`hash_bytes`] is `hash`),
+    /// The evidence of the decoding in `scratch.text` (whose hash is `hash`),
     /// which none of the `known` evidence (of the texts in `all_text`) has with
     /// `composition`; the text is added to `all_text`.
     fn new(
@@ -643,8 +622,10 @@ struct Readings {
     languages: usize,
     /// Every reading's characters.
     chars: Vec<char>,
-    /// [`hash_chars`] of each reading.
+    /// Each reading's hash, so that two are told apart before their characters are
+    /// compared.
     hashes: Vec<u64>,
+    hasher: DefaultHashBuilder,
     /// Every reading's [`steps`].
     steps: Vec<Step>,
     /// Where each reading's characters and steps stand.
@@ -667,7 +648,7 @@ impl Readings {
 
     /// The number of the reading of `chars`, added if it is new.
     fn find_or_add(&mut self, chars: &[char]) -> usize {
-        let hash = hash_chars(chars);
+        let hash = self.hasher.hash_one(chars);
         if let Some(known) = self
             .ranges
             .iter()
