@@ -12,7 +12,7 @@
 //! replacements, appends, and the sort.
 
 use super::parts::excerpt;
-use super::rfc3986::{self, host_kind, HostKind};
+use super::rfc3986::{self, host_kind, is_pchar, HostKind};
 use crate::{encode, EncodeOptions, EncodeSet};
 use std::borrow::Cow;
 use std::cmp::Ordering;
@@ -1143,11 +1143,7 @@ impl GenericParts {
 }
 
 fn is_unreserved_or_sub_delim(c: u8) -> bool {
-    rfc3986::is_unreserved(c) || b"!$&'()*+,;=".contains(&c)
-}
-
-fn is_pchar(c: u8) -> bool {
-    is_unreserved_or_sub_delim(c) || c == b':' || c == b'@'
+    rfc3986::is_unreserved(c) || rfc3986::is_sub_delim(c)
 }
 
 /// `value` with each byte that `allowed` refuses percent-encoded (UTF-8, upper-case hex),

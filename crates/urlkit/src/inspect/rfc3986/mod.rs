@@ -315,7 +315,8 @@ pub(crate) const fn is_unreserved(c: u8) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, b'-' | b'.' | b'_' | b'~')
 }
 
-const fn is_sub_delim(c: u8) -> bool {
+/// `sub-delims` of RFC 3986 §2.2.
+pub(crate) const fn is_sub_delim(c: u8) -> bool {
     matches!(
         c,
         b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'='
