@@ -246,6 +246,11 @@ done
 
 echo
 declare -A result
+# Microseconds a request of $1 clock ticks over the $rps requests a second of a run: the
+# server's processor time per answer, and the part of it in the server's own code (user
+# time; the rest is the kernel's, mostly its sockets), what the rate hides when the one
+# wrk thread on the other core is as busy as the server.
+per_request() { awk "BEGIN {printf \"%.2f\", $1 * 1000000 / $(getconf CLK_TCK) / ($rps * $seconds + 1)}"; }
 for mode in hot random partial negotiated; do
   # The servers take turns run by run, so that a slower spell of the machine (other work
   # on the host) falls on all of them rather than on whichever ran then.
@@ -256,10 +261,6 @@ for mode in hot random partial negotiated; do
         -s "$here/bench-purl.lua" "http://127.0.0.1:${ports[$s]}" -- "$mode" "$n" | grep '^RESULT')"
       read -r user1 system1 < <(cpu_ticks "${server_pid[$s]}")
       read -r _ rps p50 p99 errors <<<"$line"
-      # The server's processor time per answer, in microseconds, and the part of it in the
-      # server's own code (user time; the rest is the kernel's, mostly its sockets): what
-      # the rate hides when the one wrk thread on the other core is as busy as the server.
-      per_request() { awk "BEGIN {printf \"%.2f\", $1 * 1000000 / $(getconf CLK_TCK) / ($rps * $seconds + 1)}"; }
       us=$(per_request $((user1 - user0 + system1 - system0)))
       user_us=$(per_request $((user1 - user0)))
       best="${result[$s:$mode]:-}"
