@@ -32,8 +32,8 @@ fn compose_pair(base: char, mark: char) -> Option<char> {
 /// The characters of `text` with every Vietnamese base letter and following tone mark
 /// composed into one character; any other character, and a mark that follows no base
 /// letter it composes with, passes through unchanged.
-pub(super) fn compose_tone_marks(text: &str) -> impl Iterator<Item = char> + '_ {
-    let mut chars = text.chars().peekable();
+pub(super) fn compose_tone_marks(text: &[char]) -> impl Iterator<Item = char> + '_ {
+    let mut chars = text.iter().copied().peekable();
     std::iter::from_fn(move || {
         let c = chars.next()?;
         if let Some(&next) = chars.peek() {
@@ -71,22 +71,17 @@ fn compose_syllable(jamo: [char; 3]) -> Option<char> {
 /// The characters of `text` with every eight-byte EUC-KR syllable (the Hangul filler
 /// and three compatibility jamo) composed into the syllable; any other character,
 /// a filler that starts no such sequence included, passes through unchanged.
-pub(super) fn compose_jamo(text: &str) -> impl Iterator<Item = char> + '_ {
+pub(super) fn compose_jamo(text: &[char]) -> impl Iterator<Item = char> + '_ {
     let mut rest = text;
     std::iter::from_fn(move || {
-        let mut chars = rest.chars();
-        let c = chars.next()?;
-        if c == FILLER {
-            let mut ahead = chars.clone();
-            let jamo = [ahead.next(), ahead.next(), ahead.next()];
-            if let [Some(a), Some(b), Some(d)] = jamo {
-                if let Some(syllable) = compose_syllable([a, b, d]) {
-                    rest = ahead.as_str();
-                    return Some(syllable);
-                }
+        let (&c, after) = rest.split_first()?;
+        if let [FILLER, a, b, d, ..] = *rest {
+            if let Some(syllable) = compose_syllable([a, b, d]) {
+                rest = &rest[4..];
+                return Some(syllable);
             }
         }
-        rest = chars.as_str();
+        rest = after;
         Some(c)
     })
 }
@@ -94,6 +89,10 @@ pub(super) fn compose_jamo(text: &str) -> impl Iterator<Item = char> + '_ {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn chars(text: &str) -> Vec<char> {
+        text.chars().collect()
+    }
 
     #[test]
     fn the_tables_line_up() {
@@ -108,10 +107,13 @@ mod tests {
         // 똠 (ㄸ ㅗ ㅁ), 펲 (ㅍ ㅔ ㅍ) and 쀍 (ㅃ ㅞ ㄺ) as EUC-KR writes them outside KS X 1001,
         // decoded: the filler, then the jamo.
         let decoded = "\u{3164}ㄸㅗㅁ방 \u{3164}ㅍㅔㅍ\u{3164}ㅃㅞㄺ";
-        assert_eq!(compose_jamo(decoded).collect::<String>(), "똠방 펲쀍");
+        assert_eq!(
+            compose_jamo(&chars(decoded)).collect::<String>(),
+            "똠방 펲쀍"
+        );
         // Without a final consonant, the filler stands in for it.
         assert_eq!(
-            compose_jamo("\u{3164}ㄱㅏ\u{3164}").collect::<String>(),
+            compose_jamo(&chars("\u{3164}ㄱㅏ\u{3164}")).collect::<String>(),
             "가"
         );
         // Jamo that are no syllable, and a filler at the end, stay as they are.
@@ -122,7 +124,7 @@ mod tests {
             "\u{3164}ㄱㅏ",
             "a\u{3164}ㄱ",
         ] {
-            assert_eq!(compose_jamo(text).collect::<String>(), text);
+            assert_eq!(compose_jamo(&chars(text)).collect::<String>(), text);
         }
     }
 
@@ -131,17 +133,17 @@ mod tests {
         let decomposed = "Vie\u{302}\u{323}t Nam"; // ê is precomposed in windows-1258
         let text = "Vi\u{ea}\u{323}t Nam tie\u{301}ng";
         assert_eq!(
-            compose_tone_marks(text).collect::<String>(),
+            compose_tone_marks(&chars(text)).collect::<String>(),
             "Việt Nam tiéng"
         );
         // A mark after a letter it does not compose with is kept.
         assert_eq!(
-            compose_tone_marks("b\u{301}").collect::<String>(),
+            compose_tone_marks(&chars("b\u{301}")).collect::<String>(),
             "b\u{301}"
         );
-        assert_eq!(compose_tone_marks("").count(), 0);
+        assert_eq!(compose_tone_marks(&chars("")).count(), 0);
         assert_eq!(
-            compose_tone_marks(decomposed).collect::<String>(),
+            compose_tone_marks(&chars(decomposed)).collect::<String>(),
             "Vie\u{302}\u{323}t Nam",
             "e + circumflex is not a windows-1258 base: left alone"
         );

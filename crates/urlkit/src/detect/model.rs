@@ -529,7 +529,7 @@ pub(super) fn prepare_into(raw: &[char], chars: &mut Vec<char>) -> Counts {
             // Neither punctuation nor a letter with case that counts.
             return normalise_char(c);
         }
-        if is_caseless_letter(c) {
+        if is_caseless(c) {
             // Neither punctuation nor upper case: itself.
             return c;
         }
@@ -557,16 +557,37 @@ pub(super) fn prepare_into(raw: &[char], chars: &mut Vec<char>) -> Counts {
     counts
 }
 
-/// Whether `c` is a kana, a CJK ideograph or a Hangul syllable: letters without case,
-/// none of them punctuation, which [`prepare`] passes through as they are (the bulk of
-/// East Asian text, spared the Unicode tables).
-fn is_caseless_letter(c: char) -> bool {
-    matches!(c as u32, 0x3041..=0x3096 | 0x30A1..=0x30FA | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7A3)
+/// Whether `c` is in a block of characters without case, none of them punctuation
+/// (neither [`PUNCTUATION`] nor [`is_cjk_punctuation`]), which [`prepare`] passes through
+/// as they are, spared the Unicode tables: kana, CJK ideographs and Hangul syllables (the
+/// bulk of East Asian text), and what legacy double-byte charsets decode the wrong bytes
+/// to beyond the case table ([`CASE_TABLE`]): halfwidth katakana and Hangul, Hangul jamo,
+/// box drawing, mathematical and technical signs, CJK radicals, enclosed and compatibility
+/// characters, and the private use area.
+fn is_caseless(c: char) -> bool {
+    CASELESS.iter().any(|range| range.contains(&u32::from(c)))
 }
 
+/// The blocks of [`is_caseless`], the commonest first.
+const CASELESS: [std::ops::RangeInclusive<u32>; 13] = [
+    0x4E00..=0x9FFF,
+    0xAC00..=0xD7A3,
+    0x3041..=0x3096,
+    0x30A1..=0x30FA,
+    0xFF66..=0xFF9F,
+    0x2500..=0x25FF,
+    0x3400..=0x4DBF,
+    0xE000..=0xFAFF,
+    0x3131..=0x318E,
+    0x2200..=0x23FF,
+    0x2E80..=0x2FDF,
+    0x3200..=0x33FF,
+    0xFFA0..=0xFFDC,
+];
+
 /// What the model asks of a character's case, worked out once for the characters of
-/// legacy single-byte charsets (up to U+21FF), known for kana, ideographs and Hangul
-/// syllables (no case, no punctuation), and by the Unicode tables beyond.
+/// legacy single-byte charsets (up to U+21FF), known for the blocks without case or
+/// punctuation ([`is_caseless`]), and by the Unicode tables beyond.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct LetterCase {
     /// Its lower case (the first character of it), as [`normalise_char`] gives it for
@@ -606,7 +627,7 @@ pub(super) fn letter_case(c: char) -> LetterCase {
                 .collect()
         });
         table[c as usize]
-    } else if is_caseless_letter(c) {
+    } else if is_caseless(c) {
         // The bulk of East Asian text: the Unicode tables say as much.
         LetterCase {
             lower: c,
@@ -1006,20 +1027,19 @@ mod tests {
     }
 
     #[test]
-    fn caseless_letters_are_their_own_normal_form() {
-        for range in [
-            0x3041..=0x3096,
-            0x30A1..=0x30FA,
-            0x3400..=0x4DBF,
-            0x4E00..=0x9FFF,
-            0xAC00..=0xD7A3,
-        ] {
+    fn caseless_characters_are_their_own_normal_form() {
+        for range in CASELESS {
             for c in range.filter_map(char::from_u32) {
-                assert!(is_caseless_letter(c), "{c}");
+                assert!(is_caseless(c), "{c}");
                 assert_eq!(letter_case(c), LetterCase::of(c), "{c}");
                 assert_eq!(normalise_char(c), c, "{c}");
-                assert!(!c.is_uppercase() && !is_punctuation(c), "{c}");
+                assert!(!c.is_uppercase() && !c.is_lowercase(), "{c}");
+                assert!(!is_punctuation(c) && c != APOSTROPHE, "{c}");
             }
+        }
+        // Cased letters just outside the blocks stay with the Unicode tables.
+        for c in ['Ⓐ', 'Ａ', 'ａ'] {
+            assert!(!is_caseless(c), "{c}");
         }
     }
 

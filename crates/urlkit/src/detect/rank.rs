@@ -4,6 +4,7 @@
 use std::cell::RefCell;
 use std::hash::BuildHasher;
 use std::ops::Range;
+use std::sync::OnceLock;
 
 use chardetng::{EncodingDetector, Iso2022JpDetection, Utf8Detection};
 use encoding_rs::Encoding;
@@ -343,10 +344,11 @@ fn score_all(
     // chardetng chooses a reading of the bytes more than a charset: every candidate that
     // reads them as its choice does (windows-1252 and windows-1254 alike for `Balinês`)
     // gets its bonus.
-    decode_prefix_into(
+    decode_chars_into(
         chardetng_guess,
         span.bytes,
         span.complete,
+        &mut scratch.text,
         chardetng_reading,
     );
     let model = model();
@@ -359,29 +361,39 @@ fn score_all(
     texts.clear();
     all_text.clear();
     for &(encoding, prior) in &LEGACY {
-        decode_prefix_into(encoding, span.bytes, span.complete, &mut scratch.text);
+        decode_chars_into(
+            encoding,
+            span.bytes,
+            span.complete,
+            &mut scratch.text,
+            &mut scratch.plain,
+        );
         let composition = Composition::of(encoding);
-        let hash = hasher.hash_one(scratch.text.as_bytes());
+        let hash = hasher.hash_one(&scratch.plain[..]);
         let known = texts.iter().position(|t| {
             t.composition == composition
                 && t.hash == hash
-                && all_text[t.text.clone()] == scratch.text
+                && all_text[t.text.clone()] == scratch.plain[..]
         });
         let evidence = match known {
-            Some(known) => &texts[known],
+            Some(known) => &mut texts[known],
             None => {
                 let evidence = TextEvidence::new(
                     (texts, all_text),
                     (composition, hash),
                     scratch,
                     readings,
-                    span.ascii_words,
                     chardetng_reading,
                 );
                 texts.push(evidence);
-                texts.last().expect("just pushed")
+                texts.last_mut().expect("just pushed")
             }
         };
+        if !is_latin(encoding) && evidence.latin_words.is_none() {
+            let plain = &all_text[evidence.text.clone()];
+            evidence.latin_words = Some(latin_words_in_other_script(plain, span.ascii_words));
+        }
+        let evidence = &*evidence;
         let reading = evidence.reading;
         let mut fit = best_fit(model, encoding, readings, reading, &ascii, scratch);
         if encoding == encoding_rs::WINDOWS_1255 {
@@ -396,7 +408,7 @@ fn score_all(
         score -= MALFORMED_PENALTY * evidence.malformed as f64;
         score -= evidence.oddities;
         if !is_latin(encoding) {
-            score -= evidence.latin_words;
+            score -= evidence.latin_words.unwrap_or(0.0);
         }
         let tld_bonus = if tld.is_some_and(|t| native_to_tld(t, encoding)) {
             TLD_BONUS
@@ -445,12 +457,12 @@ impl Composition {
 #[derive(Default)]
 struct Workspace {
     /// chardetng's reading of the bytes.
-    chardetng_reading: String,
+    chardetng_reading: Vec<char>,
     readings: Readings,
     /// The evidence of each text the charsets give.
     texts: Vec<TextEvidence>,
     /// Those texts, back to back.
-    all_text: String,
+    all_text: Vec<char>,
     /// Hashes the texts, so that two are told apart before their bytes are compared.
     hasher: DefaultHashBuilder,
     scratch: Scratch,
@@ -464,12 +476,12 @@ impl Workspace {
     /// Lets go of the buffers when a long sample made them large.
     fn trim(&mut self) {
         let chars = self.readings.chars.capacity()
+            + self.all_text.capacity()
+            + self.chardetng_reading.capacity()
             + self.scratch.plain.capacity()
             + self.scratch.raw.capacity()
             + self.scratch.chars.capacity();
-        let kept = self.all_text.capacity()
-            + self.scratch.text.capacity()
-            + self.chardetng_reading.capacity()
+        let kept = self.scratch.text.capacity()
             + chars * std::mem::size_of::<char>()
             + self.readings.steps.capacity() * std::mem::size_of::<Step>();
         if kept > KEPT_WORKSPACE_BYTES {
@@ -515,8 +527,9 @@ struct TextEvidence {
     malformed: usize,
     /// [`oddities`].
     oddities: f64,
-    /// [`latin_words_in_other_script`], for charsets not written in Latin letters.
-    latin_words: f64,
+    /// [`latin_words_in_other_script`], for charsets not written in Latin letters: worked
+    /// out when the first of them gives the text.
+    latin_words: Option<f64>,
     /// Whether the text is all letters where it is not ASCII, without malformed
     /// sequences or oddities (see [`Scored::clean`]).
     clean: bool,
@@ -525,32 +538,28 @@ struct TextEvidence {
 }
 
 impl TextEvidence {
-    /// The evidence of the decoding in `scratch.text` (whose hash is `hash`),
+    /// The evidence of the decoding in `scratch.plain` (whose hash is `hash`),
     /// which none of the `known` evidence (of the texts in `all_text`) has with
     /// `composition`; the text is added to `all_text`.
     fn new(
-        (known, all_text): (&[TextEvidence], &mut String),
+        (known, all_text): (&[TextEvidence], &mut Vec<char>),
         (composition, hash): (Composition, u64),
         scratch: &mut Scratch,
         readings: &mut Readings,
-        ascii_words_beside: usize,
-        chardetng_reading: &str,
+        chardetng_reading: &[char],
     ) -> Self {
-        let text = scratch.text.as_str();
-        let plain = &mut scratch.plain;
-        plain.clear();
-        plain.extend(text.chars());
+        let plain = &scratch.plain;
         let malformed = plain.iter().filter(|&&c| c == '\u{FFFD}').count();
         let (raw, chars) = (&mut scratch.raw, &mut scratch.chars);
         let counts = match composition {
             Composition::ToneMarks => {
                 raw.clear();
-                raw.extend(compose_tone_marks(text));
+                raw.extend(compose_tone_marks(plain));
                 prepare_into(raw, chars)
             }
             Composition::Jamo => {
                 raw.clear();
-                raw.extend(compose_jamo(text));
+                raw.extend(compose_jamo(plain));
                 prepare_into(raw, chars)
             }
             Composition::None => prepare_into(plain, chars),
@@ -564,16 +573,16 @@ impl TextEvidence {
                 .all(|&c| c.is_ascii() || is_letter(c) || is_punctuation(c));
         let same_text_as = known
             .iter()
-            .position(|t| t.hash == hash && all_text[t.text.clone()] == *text)
+            .position(|t| t.hash == hash && all_text[t.text.clone()] == plain[..])
             .unwrap_or(known.len());
         let start = all_text.len();
-        all_text.push_str(text);
+        all_text.extend_from_slice(plain);
         TextEvidence {
             text: start..all_text.len(),
             hash,
             same_text_as,
-            latin_words: latin_words_in_other_script(plain, ascii_words_beside),
-            chardetng_reading: text == chardetng_reading,
+            latin_words: None,
+            chardetng_reading: plain[..] == *chardetng_reading,
             composition,
             reading,
             counts,
@@ -757,6 +766,57 @@ fn best_fit(
     best
 }
 
+/// The characters of `bytes` decoded in `encoding` ([`decode_prefix_into`]) in `chars`
+/// (emptied first), through `text`, emptied, for a charset of more than one byte a
+/// character: a single-byte charset maps each byte alone ([`single_byte_chars`]).
+fn decode_chars_into(
+    encoding: &'static Encoding,
+    bytes: &[u8],
+    complete: bool,
+    text: &mut String,
+    chars: &mut Vec<char>,
+) {
+    chars.clear();
+    if let Some(upper_half) = single_byte_chars(encoding) {
+        chars.extend(bytes.iter().map(|&b| match b.checked_sub(0x80) {
+            None => char::from(b),
+            Some(high) => upper_half[usize::from(high)],
+        }));
+    } else {
+        decode_prefix_into(encoding, bytes, complete, text);
+        chars.extend(text.chars());
+    }
+}
+
+/// What the bytes `0x80` to `0xFF` decode to in `encoding`, one of the single-byte
+/// charsets of [`LEGACY`] (U+FFFD for a byte it leaves unmapped), or `None` for any other
+/// charset. Below `0x80` every single-byte charset is ASCII.
+fn single_byte_chars(encoding: &'static Encoding) -> Option<&'static [char; 128]> {
+    static TABLES: OnceLock<Vec<(&'static Encoding, [char; 128])>> = OnceLock::new();
+    let tables = TABLES.get_or_init(|| {
+        LEGACY
+            .iter()
+            .filter(|(encoding, _)| encoding.is_single_byte())
+            .map(|&(encoding, _)| {
+                let upper_half = std::array::from_fn(|high| {
+                    let byte = [0x80 + high as u8];
+                    let (text, _) = encoding.decode_without_bom_handling(&byte);
+                    let mut chars = text.chars();
+                    match (chars.next(), chars.next()) {
+                        (Some(c), None) => c,
+                        _ => char::REPLACEMENT_CHARACTER,
+                    }
+                });
+                (encoding, upper_half)
+            })
+            .collect()
+    });
+    tables
+        .iter()
+        .find(|(e, _)| *e == encoding)
+        .map(|(_, upper_half)| upper_half)
+}
+
 /// Decodes `bytes` into `text` (emptied first) with U+FFFD for malformed sequences; when
 /// the input goes on past `bytes` (`complete` false), a character cut at the end is left
 /// out, not reported.
@@ -869,6 +929,29 @@ mod tests {
             };
             rank_legacy(&before, None, before_complete);
             prop_assert_eq!(rank_legacy(&bytes, tld.as_deref(), complete), fresh);
+        }
+    }
+
+    proptest! {
+        /// A single-byte charset's table reads any bytes as encoding_rs does, and every
+        /// other charset is read by encoding_rs.
+        #[test]
+        fn characters_are_decoded_as_encoding_rs_decodes(
+            bytes in proptest::collection::vec(any::<u8>(), 0..64),
+            complete in any::<bool>(),
+        ) {
+            let (mut text, mut chars, mut expected) = (String::new(), Vec::new(), String::new());
+            for &(encoding, _) in &LEGACY {
+                decode_chars_into(encoding, &bytes, complete, &mut text, &mut chars);
+                decode_prefix_into(encoding, &bytes, complete, &mut expected);
+                prop_assert_eq!(
+                    chars.iter().collect::<String>(),
+                    expected.clone(),
+                    "{}",
+                    encoding.name()
+                );
+                prop_assert_eq!(single_byte_chars(encoding).is_some(), encoding.is_single_byte());
+            }
         }
     }
 
