@@ -563,13 +563,13 @@ pub(super) fn prepare_into(raw: &[char], chars: &mut Vec<char>) -> Counts {
 /// bulk of East Asian text), and what legacy double-byte charsets decode the wrong bytes
 /// to beyond the case table ([`CASE_TABLE`]): halfwidth katakana and Hangul, Hangul jamo,
 /// box drawing, mathematical and technical signs, CJK radicals, enclosed and compatibility
-/// characters, and the private use area.
+/// characters, the private use area, and U+FFFD (what a malformed sequence decodes to).
 fn is_caseless(c: char) -> bool {
     CASELESS.iter().any(|range| range.contains(&u32::from(c)))
 }
 
 /// The blocks of [`is_caseless`], the commonest first.
-const CASELESS: [std::ops::RangeInclusive<u32>; 13] = [
+const CASELESS: [std::ops::RangeInclusive<u32>; 14] = [
     0x4E00..=0x9FFF,
     0xAC00..=0xD7A3,
     0x3041..=0x3096,
@@ -583,6 +583,7 @@ const CASELESS: [std::ops::RangeInclusive<u32>; 13] = [
     0x2E80..=0x2FDF,
     0x3200..=0x33FF,
     0xFFA0..=0xFFDC,
+    0xFFFD..=0xFFFD,
 ];
 
 /// What the model asks of a character's case, worked out once for the characters of
@@ -627,8 +628,9 @@ pub(super) fn letter_case(c: char) -> LetterCase {
                 .collect()
         });
         table[c as usize]
-    } else if is_caseless(c) {
-        // The bulk of East Asian text: the Unicode tables say as much.
+    } else if is_caseless(c) || is_cjk_punctuation(c) {
+        // The bulk of East Asian text, and its punctuation: the Unicode tables say as
+        // much.
         LetterCase {
             lower: c,
             upper: false,
@@ -1036,6 +1038,14 @@ mod tests {
                 assert!(!c.is_uppercase() && !c.is_lowercase(), "{c}");
                 assert!(!is_punctuation(c) && c != APOSTROPHE, "{c}");
             }
+        }
+        // Chinese, Japanese and Korean punctuation has no case either.
+        for c in (0x3000..=0xFFFF)
+            .filter_map(char::from_u32)
+            .filter(|&c| is_cjk_punctuation(c))
+        {
+            assert_eq!(letter_case(c), LetterCase::of(c), "{c}");
+            assert!(!c.is_uppercase() && !c.is_lowercase(), "{c}");
         }
         // Cased letters just outside the blocks stay with the Unicode tables.
         for c in ['Ⓐ', 'Ａ', 'ａ'] {

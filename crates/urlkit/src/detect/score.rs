@@ -220,9 +220,18 @@ enum Script {
     Cjk,
 }
 
-/// Script of a letter (combining marks count with the script of their block).
+/// Script of a letter (combining marks count with the script of their block): from
+/// [`CLASSES`] below U+2200.
 fn script(c: char) -> Option<Script> {
-    let script = match c as u32 {
+    match CLASSES.get(c as usize) {
+        Some(class) => class.script,
+        None => script_of(u32::from(c)),
+    }
+}
+
+/// [`script`] of the character whose scalar value is `n`, worked out from the blocks.
+const fn script_of(n: u32) -> Option<Script> {
+    let script = match n {
         0x41..=0x5A | 0x61..=0x7A | 0xC0..=0x24F | 0x1E00..=0x1EFF => Script::Latin,
         0x370..=0x3FF | 0x1F00..=0x1FFF => Script::Greek,
         0x400..=0x52F => Script::Cyrillic,
@@ -237,15 +246,80 @@ fn script(c: char) -> Option<Script> {
 
 /// Whether `c` can be part of a word: an ASCII letter, or a non-ASCII character outside
 /// the blocks of signs, punctuation and controls. Cheaper than `char::is_alphabetic`
-/// (which looks up tables for every ideograph) and close enough for scoring.
+/// (which looks up tables for every ideograph) and close enough for scoring; from
+/// [`CLASSES`] below U+2200.
 pub(super) fn is_letter(c: char) -> bool {
-    if c.is_ascii() {
-        return c.is_ascii_alphabetic();
+    match CLASSES.get(c as usize) {
+        Some(class) => class.letter,
+        None => is_letter_of(u32::from(c)),
+    }
+}
+
+/// [`is_letter`] of the character whose scalar value is `n`, worked out from the blocks.
+const fn is_letter_of(n: u32) -> bool {
+    if n < 0x80 {
+        return (n as u8).is_ascii_alphabetic();
     }
     !matches!(
-        c as u32,
+        n,
         0x80..=0xA9 | 0xAB..=0xB4 | 0xB6..=0xB9 | 0xBB..=0xBF | 0xD7 | 0xF7
             | 0x2000..=0x2BFF | 0x3000..=0x3003 | 0x3008..=0x303F | 0xFF00..=0xFF0F
             | 0xFF1A..=0xFF20 | 0xFF3B..=0xFF40 | 0xFF5B..=0xFF65 | 0xFFFD
     )
+}
+
+/// What [`script`] and [`is_letter`] say of a character.
+#[derive(Clone, Copy)]
+struct Class {
+    script: Option<Script>,
+    letter: bool,
+}
+
+/// [`Class`] of every character below U+2200 (the alphabets of the legacy single-byte
+/// charsets and the signs their upper halves decode to), by scalar value, worked out
+/// when the library is built.
+static CLASSES: [Class; 0x2200] = {
+    let mut classes = [Class {
+        script: None,
+        letter: false,
+    }; 0x2200];
+    let mut n = 0;
+    while n < classes.len() {
+        classes[n] = Class {
+            script: script_of(n as u32),
+            letter: is_letter_of(n as u32),
+        };
+        n += 1;
+    }
+    classes
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn letters_and_scripts_read_alike_from_the_table_and_beyond_it() {
+        for (c, expected) in [
+            ('a', Some(Script::Latin)),
+            ('é', Some(Script::Latin)),
+            ('ж', Some(Script::Cyrillic)),
+            ('λ', Some(Script::Greek)),
+            ('ש', Some(Script::Hebrew)),
+            ('ق', Some(Script::Arabic)),
+            ('ก', Some(Script::Thai)),
+            ('中', Some(Script::Cjk)),
+            ('ﻻ', Some(Script::Arabic)),
+            ('1', None),
+            ('€', None),
+        ] {
+            assert!(script(c) == expected, "{c}");
+        }
+        for c in ['a', 'Z', 'é', 'ж', 'ก', '中', 'ア', '한'] {
+            assert!(is_letter(c), "{c}");
+        }
+        for c in [' ', '1', '«', '×', '€', '\u{2013}', '、', '！', '\u{FFFD}'] {
+            assert!(!is_letter(c), "{c}");
+        }
+    }
 }
