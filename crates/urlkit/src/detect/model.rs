@@ -222,6 +222,7 @@ impl Language {
 
     /// The [`CharStats`] of `c`: precomputed for ASCII and for characters the training
     /// text showed, from its block for any other.
+    #[inline(always)]
     fn stats(&self, c: char) -> CharStats {
         if c.is_ascii() {
             return self.ascii_stats[c as usize];
@@ -378,14 +379,17 @@ pub(super) fn steps(text: &[char]) -> Vec<Step> {
 pub(super) fn steps_into(text: &[char], steps: &mut Vec<Step>) {
     steps.reserve(text.len() + 1);
     let mut prev = ' ';
-    for &c in text.iter().chain([&' ']) {
-        if c == ' ' && prev == ' ' {
-            continue;
-        }
+    for &c in text {
         if !c.is_ascii() || !prev.is_ascii() {
             steps.push((prev, c));
         }
-        prev = c;
+        // A run of spaces is one: the first stands for it.
+        if c != ' ' || prev != ' ' {
+            prev = c;
+        }
+    }
+    if !prev.is_ascii() {
+        steps.push((prev, ' '));
     }
 }
 
@@ -565,10 +569,11 @@ pub(super) fn prepare_into(raw: &[char], chars: &mut Vec<char>) -> Counts {
 /// box drawing, mathematical and technical signs, CJK radicals, enclosed and compatibility
 /// characters, the private use area, and U+FFFD (what a malformed sequence decodes to).
 fn is_caseless(c: char) -> bool {
-    CASELESS.iter().any(|range| range.contains(&u32::from(c)))
+    let n = u32::from(c);
+    n >= CASE_TABLE && CASELESS.iter().any(|range| range.contains(&n))
 }
 
-/// The blocks of [`is_caseless`], the commonest first.
+/// The blocks of [`is_caseless`], the commonest first, all past the case table.
 const CASELESS: [std::ops::RangeInclusive<u32>; 14] = [
     0x4E00..=0x9FFF,
     0xAC00..=0xD7A3,
@@ -619,6 +624,7 @@ impl LetterCase {
 }
 
 /// The [`LetterCase`] of `c`.
+#[inline(always)]
 pub(super) fn letter_case(c: char) -> LetterCase {
     static TABLE: OnceLock<Vec<LetterCase>> = OnceLock::new();
     if u32::from(c) < CASE_TABLE {
@@ -1031,6 +1037,7 @@ mod tests {
     #[test]
     fn caseless_characters_are_their_own_normal_form() {
         for range in CASELESS {
+            assert!(*range.start() >= CASE_TABLE, "{range:X?}");
             for c in range.filter_map(char::from_u32) {
                 assert!(is_caseless(c), "{c}");
                 assert_eq!(letter_case(c), LetterCase::of(c), "{c}");
