@@ -192,15 +192,17 @@ impl Language {
     /// `floor`: every step adds a log-probability, at most 0, so the sum only falls.
     pub(super) fn steps_log_likelihood_above(&self, steps: &[Step], floor: f64) -> Option<f64> {
         let mut sum = 0.0;
-        // Steps mostly follow on, each one's character the next one's context.
-        let mut last: Option<(char, CharStats)> = None;
+        // Steps mostly follow on, each one's character the next one's context (the
+        // first's is mostly a space).
+        let mut last = (' ', self.stats(' '));
         for &(prev, c) in steps {
-            let before = match last {
-                Some((l, stats)) if l == prev => stats,
-                _ => self.stats(prev),
+            let before = if last.0 == prev {
+                last.1
+            } else {
+                self.stats(prev)
             };
             let stats = self.stats(c);
-            last = Some((c, stats));
+            last = (c, stats);
             let log_p = self.log_conditional_after(prev, &before, c, &stats);
             if !c.is_ascii() {
                 sum += log_p;

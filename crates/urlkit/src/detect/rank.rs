@@ -782,11 +782,27 @@ fn decode_chars_into(
             None => char::from(b),
             Some(high) => upper_half[usize::from(high)],
         }));
+    } else if encoding == encoding_rs::ISO_2022_JP
+        && !bytes.iter().any(|b| ISO_2022_JP_SHIFTS.contains(b))
+    {
+        // Without an escape or a shift, ISO-2022-JP stays in ASCII, where a byte past
+        // 0x7F is malformed.
+        chars.extend(bytes.iter().map(|&b| {
+            if b < 0x80 {
+                char::from(b)
+            } else {
+                char::REPLACEMENT_CHARACTER
+            }
+        }));
     } else {
         decode_prefix_into(encoding, bytes, complete, text);
         chars.extend(text.chars());
     }
 }
+
+/// The bytes that move ISO-2022-JP out of ASCII (its escape) or that it refuses there
+/// (the shifts of other ISO 2022 charsets).
+const ISO_2022_JP_SHIFTS: [u8; 3] = [0x0E, 0x0F, 0x1B];
 
 /// What the bytes `0x80` to `0xFF` decode to in `encoding`, one of the single-byte
 /// charsets of [`LEGACY`] (U+FFFD for a byte it leaves unmapped), or `None` for any other
