@@ -693,17 +693,42 @@ const UNSEEN: CharStats = CharStats {
 /// (block 21, the largest, for a character in none of them).
 fn block_of(c: char) -> (usize, f64) {
     let n = u32::from(c);
-    let block = if n < 0x100 {
-        usize::from(LATIN1_BLOCKS[n as usize])
-    } else {
-        let after = BLOCK_RANGES.partition_point(|&(first, _, _)| first <= n);
-        match after.checked_sub(1).map(|i| BLOCK_RANGES[i]) {
-            Some((_, last, block)) if n <= last => usize::from(block),
-            _ => 21,
-        }
+    let block = match BLOCKS_BELOW_CASE_TABLE.get(n as usize) {
+        Some(&block) => usize::from(block),
+        None => usize::from(block_in_ranges(n)),
     };
     (block, BLOCK_SIZES[block])
 }
+
+/// The block of [`block_of`] of the character whose scalar value is `n`, from
+/// [`LATIN1_BLOCKS`] and [`BLOCK_RANGES`].
+const fn block_in_ranges(n: u32) -> u8 {
+    if n < 0x100 {
+        return LATIN1_BLOCKS[n as usize];
+    }
+    // The last range that starts at or before `n`.
+    let mut i = BLOCK_RANGES.len();
+    while i > 0 {
+        i -= 1;
+        let (first, last, block) = BLOCK_RANGES[i];
+        if first <= n {
+            return if n <= last { block } else { 21 };
+        }
+    }
+    21
+}
+
+/// [`block_in_ranges`] of every character below the case table (the alphabets of the
+/// legacy single-byte charsets), worked out when the library is built.
+static BLOCKS_BELOW_CASE_TABLE: [u8; CASE_TABLE as usize] = {
+    let mut blocks = [0u8; CASE_TABLE as usize];
+    let mut n = 0;
+    while n < blocks.len() {
+        blocks[n] = block_in_ranges(n as u32);
+        n += 1;
+    }
+    blocks
+};
 
 /// The block of each Latin-1 character: the space 0, ASCII letters 1, other ASCII 0,
 /// C1 controls 2, signs and punctuation (with `×` and `÷`) 3, letters 4.
