@@ -539,13 +539,18 @@ pub(super) fn prepare_into(raw: &[char], chars: &mut Vec<char>) -> Counts {
             // Neither punctuation nor upper case: itself.
             return c;
         }
+        let letter = letter_case(c);
+        if !letter.punctuation && c != APOSTROPHE && !is_cjk_punctuation(c) {
+            // A letter (or a sign) that stays what it is, in lower case.
+            counts.upper_case += usize::from(letter.upper);
+            return letter.lower;
+        }
         let (before, after) = (i.checked_sub(1), Some(i + 1));
         let after_letter = || {
             before
                 .and_then(|i| raw.get(i))
                 .is_some_and(|c| c.is_alphabetic())
         };
-        let letter = letter_case(c);
         let punctuation = letter.punctuation;
         let between_words = punctuation
             && (edge(before) || edge(after))
