@@ -85,11 +85,13 @@ impl Model {
     }
 }
 
-/// A hasher for the model's small integer keys: one multiply and a fold, far cheaper
-/// than the default SipHash, which guards against hash flooding the model does not need
-/// (its keys are fixed at build time).
+/// A hasher for the model's small integer keys, and for the characters of the texts a
+/// ranking tells apart: one multiply and a fold a number, far cheaper than the default
+/// SipHash, which guards against hash flooding neither needs (the model's keys are fixed
+/// at build time, and texts with the same hash are compared in full, never stored in a
+/// table).
 #[derive(Default)]
-struct KeyHasher(u64);
+pub(super) struct KeyHasher(u64);
 
 impl Hasher for KeyHasher {
     fn finish(&self) -> u64 {
@@ -104,6 +106,10 @@ impl Hasher for KeyHasher {
 
     fn write_u32(&mut self, n: u32) {
         self.write_u64(u64::from(n));
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
     }
 
     fn write_u64(&mut self, n: u64) {

@@ -2,19 +2,18 @@
 //! likely the resulting text is in a language written in that charset.
 
 use std::cell::RefCell;
-use std::hash::BuildHasher;
+use std::hash::{BuildHasher, BuildHasherDefault};
 use std::ops::Range;
 use std::sync::OnceLock;
 
 use chardetng::{EncodingDetector, Iso2022JpDetection, Utf8Detection};
 use encoding_rs::Encoding;
-use hashbrown::DefaultHashBuilder;
 
 use super::compose::{compose_jamo, compose_tone_marks};
 use super::hint::native_to_tld;
 use super::model::{
     ascii_pairs, is_punctuation, model, prepare_into, steps, steps_into, AsciiPairs, Counts,
-    Language, Model, Step,
+    KeyHasher, Language, Model, Step,
 };
 use super::score::{
     ascii_words, is_latin, is_letter, latin_words_in_other_script, layout_score, oddities,
@@ -125,7 +124,8 @@ struct Scored {
     /// Orders candidates of equal score.
     tie_break: f64,
     /// Whether the decoding is all letters where it is not ASCII, without malformed
-    /// sequences or oddities: a reading a person could have meant.
+    /// sequences or oddities: a reading a person could have meant. Worked out only for
+    /// input too short for the model (false otherwise), the only input that asks.
     clean: bool,
     /// Which text the candidate decodes to: the same number for the same text.
     text: usize,
@@ -152,6 +152,8 @@ fn rank_legacy_in(bytes: &[u8], tld: Option<&str>, complete: bool, whole: bool) 
     // chardetng reads the stretch the model scores with its context, not the whole
     // sample: the same guess (see `Span::context`), and a URL's stretch is a fraction
     // of its bytes.
+    let letters = non_ascii + bytes.iter().filter(|b| b.is_ascii_alphabetic()).count();
+    let too_short = letters < MIN_LETTERS;
     let stretch = Span::of(bytes, complete);
     let chardetng_guess = chardetng_guess(stretch.context, stretch.complete, tld);
     let span = if whole {
@@ -160,12 +162,17 @@ fn rank_legacy_in(bytes: &[u8], tld: Option<&str>, complete: bool, whole: bool) 
         stretch
     };
     let mut scored = WORKSPACE.with_borrow_mut(|workspace| {
-        let scored = score_all(workspace, bytes, span, tld, non_ascii, chardetng_guess);
+        let scored = score_all(
+            workspace,
+            bytes,
+            span,
+            tld,
+            (non_ascii, too_short),
+            chardetng_guess,
+        );
         workspace.trim();
         scored
     });
-    let letters = non_ascii + bytes.iter().filter(|b| b.is_ascii_alphabetic()).count();
-    let too_short = letters < MIN_LETTERS;
     if too_short {
         // Too little text to tell one language from another: every clean reading is
         // as good as its charset is common, and the model only breaks ties.
@@ -323,14 +330,15 @@ fn chardetng_guess(bytes: &[u8], complete: bool, tld: Option<&str>) -> &'static 
 /// Every candidate's decoding of `span` and its score (a log-probability up to a
 /// constant shared by all), with a bonus for the candidates that read it as
 /// `chardetng_guess` does; the layout of double-byte characters and the ASCII words
-/// read the whole sample, `bytes`. Worked out in the buffers of `workspace`, emptied
-/// first.
+/// read the whole sample, `bytes`, which holds `non_ascii` bytes past 0x7F (and is
+/// `too_short` for the model, see [`Scored::clean`]). Worked out in the buffers of
+/// `workspace`, emptied first.
 fn score_all(
     workspace: &mut Workspace,
     bytes: &[u8],
     span: Span<'_>,
     tld: Option<&str>,
-    non_ascii: usize,
+    (non_ascii, too_short): (usize, bool),
     chardetng_guess: &'static Encoding,
 ) -> Vec<Scored> {
     let Workspace {
@@ -384,6 +392,7 @@ fn score_all(
                     scratch,
                     readings,
                     chardetng_reading,
+                    too_short,
                 );
                 texts.push(evidence);
                 texts.last_mut().expect("just pushed")
@@ -463,8 +472,8 @@ struct Workspace {
     texts: Vec<TextEvidence>,
     /// Those texts, back to back.
     all_text: Vec<char>,
-    /// Hashes the texts, so that two are told apart before their bytes are compared.
-    hasher: DefaultHashBuilder,
+    /// Hashes the texts, so that two are told apart before their characters are compared.
+    hasher: BuildHasherDefault<KeyHasher>,
     scratch: Scratch,
 }
 
@@ -540,13 +549,15 @@ struct TextEvidence {
 impl TextEvidence {
     /// The evidence of the decoding in `scratch.plain` (whose hash is `hash`),
     /// which none of the `known` evidence (of the texts in `all_text`) has with
-    /// `composition`; the text is added to `all_text`.
+    /// `composition`; the text is added to `all_text`. Whether it is clean is worked out
+    /// only for input `too_short` for the model.
     fn new(
         (known, all_text): (&[TextEvidence], &mut Vec<char>),
         (composition, hash): (Composition, u64),
         scratch: &mut Scratch,
         readings: &mut Readings,
         chardetng_reading: &[char],
+        too_short: bool,
     ) -> Self {
         let plain = &scratch.plain;
         let malformed = plain.iter().filter(|&&c| c == '\u{FFFD}').count();
@@ -566,7 +577,8 @@ impl TextEvidence {
         };
         let reading = readings.find_or_add(chars);
         let oddities = oddities(plain);
-        let clean = malformed == 0
+        let clean = too_short
+            && malformed == 0
             && oddities == 0.0
             && plain
                 .iter()
@@ -634,7 +646,7 @@ struct Readings {
     /// Each reading's hash, so that two are told apart before their characters are
     /// compared.
     hashes: Vec<u64>,
-    hasher: DefaultHashBuilder,
+    hasher: BuildHasherDefault<KeyHasher>,
     /// Every reading's [`steps`].
     steps: Vec<Step>,
     /// Where each reading's characters and steps stand.
