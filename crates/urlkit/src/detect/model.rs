@@ -623,7 +623,7 @@ pub(super) struct LetterCase {
 /// Characters below this have their [`LetterCase`] in a table: the alphabets of the
 /// legacy single-byte charsets, and the punctuation, currency signs and letterlike
 /// symbols (U+2000 to U+21FF) that their upper halves decode to.
-const CASE_TABLE: u32 = 0x2200;
+pub(super) const CASE_TABLE: u32 = 0x2200;
 
 impl LetterCase {
     fn of(c: char) -> Self {

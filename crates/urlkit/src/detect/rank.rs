@@ -291,7 +291,7 @@ impl<'a> Span<'a> {
     /// The shortest stretch of `bytes` that scores as the whole sample does.
     fn of(bytes: &'a [u8], complete: bool) -> Self {
         let whole = Span::whole(bytes, complete);
-        if bytes.len() > 2 * LANGUAGE_TRIAL || bytes.iter().any(|b| matches!(b, 0x0E | 0x0F | 0x1B))
+        if bytes.len() > 2 * LANGUAGE_TRIAL || bytes.iter().any(|b| ISO_2022_JP_SHIFTS.contains(b))
         {
             return whole;
         }
@@ -346,7 +346,6 @@ fn score_all(
         readings,
         texts,
         all_text,
-        hasher,
         scratch,
     } = workspace;
     // chardetng chooses a reading of the bytes more than a charset: every candidate that
@@ -377,7 +376,7 @@ fn score_all(
             &mut scratch.plain,
         );
         let composition = Composition::of(encoding);
-        let hash = hasher.hash_one(&scratch.plain[..]);
+        let hash = hash_of(&scratch.plain);
         let known = texts.iter().position(|t| {
             t.composition == composition
                 && t.hash == hash
@@ -472,8 +471,6 @@ struct Workspace {
     texts: Vec<TextEvidence>,
     /// Those texts, back to back.
     all_text: Vec<char>,
-    /// Hashes the texts, so that two are told apart before their characters are compared.
-    hasher: BuildHasherDefault<KeyHasher>,
     scratch: Scratch,
 }
 
@@ -522,7 +519,7 @@ struct Scratch {
 struct TextEvidence {
     /// Where the text stands among the input's texts, back to back.
     text: Range<usize>,
-    /// The text's hash ([`Workspace::hasher`]).
+    /// The text's hash ([`hash_of`]).
     hash: u64,
     composition: Composition,
     /// Position of the first evidence of the same text (itself, or one put together
@@ -643,10 +640,9 @@ struct Readings {
     languages: usize,
     /// Every reading's characters.
     chars: Vec<char>,
-    /// Each reading's hash, so that two are told apart before their characters are
-    /// compared.
+    /// Each reading's hash ([`hash_of`]), so that two are told apart before their
+    /// characters are compared.
     hashes: Vec<u64>,
-    hasher: BuildHasherDefault<KeyHasher>,
     /// Every reading's [`steps`].
     steps: Vec<Step>,
     /// Where each reading's characters and steps stand.
@@ -669,7 +665,7 @@ impl Readings {
 
     /// The number of the reading of `chars`, added if it is new.
     fn find_or_add(&mut self, chars: &[char]) -> usize {
-        let hash = self.hasher.hash_one(chars);
+        let hash = hash_of(chars);
         if let Some(known) = self
             .ranges
             .iter()
@@ -776,6 +772,12 @@ fn best_fit(
         }
     }
     best
+}
+
+/// The hash that tells texts and readings apart before their characters are compared:
+/// the model's key hasher, one multiply a character.
+fn hash_of(chars: &[char]) -> u64 {
+    BuildHasherDefault::<KeyHasher>::default().hash_one(chars)
 }
 
 /// The characters of `bytes` decoded in `encoding` ([`decode_prefix_into`]) in `chars`

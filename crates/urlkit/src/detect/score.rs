@@ -4,7 +4,7 @@
 
 use encoding_rs::Encoding;
 
-use super::model::letter_case;
+use super::model::{letter_case, CASE_TABLE};
 
 /// Penalty for a lower-case letter followed by an upper-case one next to non-ASCII.
 const CASE_PENALTY: f64 = 5.0;
@@ -278,11 +278,11 @@ struct Class {
 /// [`Class`] of every character below U+2200 (the alphabets of the legacy single-byte
 /// charsets and the signs their upper halves decode to), by scalar value, worked out
 /// when the library is built.
-static CLASSES: [Class; 0x2200] = {
+static CLASSES: [Class; CASE_TABLE as usize] = {
     let mut classes = [Class {
         script: None,
         letter: false,
-    }; 0x2200];
+    }; CASE_TABLE as usize];
     let mut n = 0;
     while n < classes.len() {
         classes[n] = Class {
