@@ -344,9 +344,16 @@ pub(crate) const UNSETTLING_BYTES: [u8; 2] = [0x1B, 0];
 /// Saturates rather than overflows (past a few dozen the doubt they make is zero anyway).
 fn multi_byte_characters(bytes: &[u8]) -> (i32, i32) {
     let (mut multi, mut long) = (0usize, 0usize);
-    for &b in bytes {
-        multi += usize::from(b >= 0xC0);
-        long += usize::from(b >= 0xE0);
+    // Counted a byte wide in blocks short enough not to overflow, which the compiler
+    // turns into vector compares and adds (a count a `usize` wide goes byte by byte).
+    for block in bytes.chunks(255) {
+        let (mut block_multi, mut block_long) = (0u8, 0u8);
+        for &b in block {
+            block_multi += u8::from(b >= 0xC0);
+            block_long += u8::from(b >= 0xE0);
+        }
+        multi += usize::from(block_multi);
+        long += usize::from(block_long);
     }
     let clamp = |n: usize| n.min(i32::MAX as usize) as i32;
     (clamp(multi), clamp(long))
@@ -368,6 +375,14 @@ mod tests {
 
     fn name(d: &Detection) -> &'static str {
         d.charset.name()
+    }
+
+    #[test]
+    fn multi_byte_characters_are_counted_across_blocks() {
+        // Past 255 of either kind, where one block's byte-wide count ends.
+        let text = "é".repeat(300) + &"€".repeat(300) + &"😀".repeat(7) + "ascii";
+        assert_eq!(multi_byte_characters(text.as_bytes()), (607, 307));
+        assert_eq!(multi_byte_characters(b""), (0, 0));
     }
 
     #[test]
