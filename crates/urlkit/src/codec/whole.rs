@@ -236,6 +236,7 @@ mod tests {
         b"%C3%A9",
         b"%E2%82%AC",
         b"%F0%9F%98%80",
+        b"%EF%BF%BD",
         b"\xC3\xA9",
         b"+",
         b"%0A",

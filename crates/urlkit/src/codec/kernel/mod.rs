@@ -254,13 +254,31 @@ pub fn literal_run(input: &[u8], table: &StopTable) -> usize {
 /// The value of an ASCII hex digit, or `None`.
 #[inline]
 pub fn hex_value(byte: u8) -> Option<u8> {
-    match byte {
-        b'0'..=b'9' => Some(byte - b'0'),
-        b'A'..=b'F' => Some(byte - b'A' + 10),
-        b'a'..=b'f' => Some(byte - b'a' + 10),
-        _ => None,
-    }
+    let value = HEX_VALUES[usize::from(byte)];
+    (value < 16).then_some(value)
 }
+
+/// Each byte's value as a hex digit, [`NOT_HEX`] for any other byte: a table rather
+/// than comparisons, whose branches a processor mispredicts on text that mixes digits
+/// and letters (every escape of a URL).
+const HEX_VALUES: [u8; 256] = {
+    let mut values = [NOT_HEX; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        values[byte] = match byte as u8 {
+            digit @ b'0'..=b'9' => digit - b'0',
+            letter @ b'A'..=b'F' => letter - b'A' + 10,
+            letter @ b'a'..=b'f' => letter - b'a' + 10,
+            _ => NOT_HEX,
+        };
+        byte += 1;
+    }
+    values
+};
+
+/// [`HEX_VALUES`]' mark of a byte that is not a hex digit: its high bit keeps the OR of
+/// two digits' values at 16 or more.
+const NOT_HEX: u8 = 0x80;
 
 /// Decoded byte values the percent decoder must see one at a time, because they may need
 /// a diagnostic: C0 controls, DEL, `%` (a second layer?) and 0xE2 (a bidi control?).
@@ -340,7 +358,7 @@ pub(crate) fn available() -> Vec<&'static Kernels> {
 
 /// The reference loops, also used by the fast paths for the last few bytes of an input.
 pub(crate) mod portable {
-    use super::{hex_value, needs_attention, ByteClass, EscapeTable};
+    use super::{needs_attention, ByteClass, EscapeTable, HEX_VALUES};
 
     pub(crate) fn first_member(input: &[u8], class: &ByteClass) -> usize {
         input
@@ -370,7 +388,14 @@ pub(crate) mod portable {
     #[inline]
     pub(crate) fn escape_at(input: &[u8]) -> Option<u8> {
         match input {
-            [b'%', high, low, ..] => Some(hex_value(*high)? << 4 | hex_value(*low)?),
+            [b'%', high, low, ..] => {
+                // Both digits looked up before one test of both (see `HEX_VALUES`).
+                let (high, low) = (
+                    HEX_VALUES[usize::from(*high)],
+                    HEX_VALUES[usize::from(*low)],
+                );
+                ((high | low) < 16).then_some(high << 4 | low)
+            }
             _ => None,
         }
     }

@@ -230,6 +230,26 @@ fn check_decoding(kernels: &[&'static Kernels], input: &[u8], stops: &[StopTable
 }
 
 #[test]
+fn hex_digits_and_escapes_are_read_from_the_table_as_the_standard_reads_them() {
+    for byte in 0..=u8::MAX {
+        let expected = char::from(byte).to_digit(16).map(|d| d as u8);
+        assert_eq!(hex_value(byte), expected, "byte {byte:#04x}");
+    }
+    for high in 0..=u8::MAX {
+        for low in 0..=u8::MAX {
+            let escape = [b'%', high, low];
+            let expected = std::str::from_utf8(&escape[1..])
+                .ok()
+                .filter(|digits| digits.bytes().all(|b| b.is_ascii_hexdigit()))
+                .and_then(|digits| u8::from_str_radix(digits, 16).ok());
+            assert_eq!(portable::escape_at(&escape), expected, "{escape:?}");
+        }
+    }
+    assert_eq!(portable::escape_at(b"%4"), None);
+    assert_eq!(portable::escape_at(b"x41"), None);
+}
+
+#[test]
 fn fast_paths_match_the_reference_at_every_length_and_alignment() {
     let labels = ["offset", "length", "", ""];
     terminates(
