@@ -210,17 +210,12 @@ impl Language {
             let stats = self.stats(c);
             last = (c, stats);
             let log_p = self.log_conditional_after(prev, &before, c, &stats);
-            if !c.is_ascii() {
-                sum += log_p;
-            } else {
-                // Only as evidence against: the word lists the model learnt from end
-                // every word with a space, which real text in some scripts (Thai) does
-                // not do.
-                let log_ratio = log_p - stats.ln_uni;
-                if log_ratio < 0.0 {
-                    sum += log_ratio;
-                }
-            }
+            // An ASCII character counts only as evidence against: the word lists the model
+            // learnt from end every word with a space, which real text in some scripts
+            // (Thai) does not do. Both terms are worked out and one chosen, without a
+            // branch on which kind of character comes.
+            let log_ratio = (log_p - stats.ln_uni).min(0.0);
+            sum += if c.is_ascii() { log_ratio } else { log_p };
             if sum < floor {
                 return None;
             }
