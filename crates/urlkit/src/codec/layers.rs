@@ -7,7 +7,7 @@
 //! of the last decode's findings are carried back to the input by decoding the input again
 //! through the same layers, a chunk at a time.
 
-use super::kernel::hex_value;
+use super::kernel::portable;
 use super::percent::PercentDecoder;
 use super::{Codec, DecodeOptions, Outcome};
 use crate::diagnostics::{Code, Diagnostic, Diagnostics, KEPT_FINDINGS};
@@ -39,11 +39,7 @@ pub struct Layers {
 }
 
 fn has_escape(bytes: &[u8]) -> bool {
-    memchr::memchr_iter(b'%', bytes).any(|i| {
-        bytes.len() > i + 2
-            && hex_value(bytes[i + 1]).is_some()
-            && hex_value(bytes[i + 2]).is_some()
-    })
+    memchr::memchr_iter(b'%', bytes).any(|i| portable::escape_at(&bytes[i..]).is_some())
 }
 
 /// Decodes `input` again and again while the result still holds escapes, at most

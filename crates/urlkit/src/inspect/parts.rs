@@ -2,7 +2,7 @@
 //! codec's hex digits), query pairs, well-known ports and the component diagram. This
 //! module depends on no other module of `inspect`.
 
-use crate::codec::kernel::hex_value;
+use crate::codec::kernel::portable;
 
 /// The most characters of a text that a message quotes ([`excerpt`]).
 pub const EXCERPT_CHARS: usize = 200;
@@ -38,12 +38,7 @@ pub(crate) fn percent_decode_into(input: &[u8], plus_as_space: bool, out: &mut V
 /// The byte of the escape `%XX` at `i`, if there is one there.
 #[inline]
 pub(crate) fn escape_at(bytes: &[u8], i: usize) -> Option<u8> {
-    if bytes.get(i) != Some(&b'%') {
-        return None;
-    }
-    let high = hex_value(*bytes.get(i + 1)?)?;
-    let low = hex_value(*bytes.get(i + 2)?)?;
-    Some(high << 4 | low)
+    bytes.get(i..).and_then(portable::escape_at)
 }
 
 /// Percent-decodes `input` and reads the bytes as UTF-8, replacing invalid sequences with
