@@ -131,7 +131,7 @@ fn main() {
         let plain_row = plain_ns / plain.len().max(1) as f64;
         let other_row = other_ns / other.len().max(1) as f64;
         println!(
-            "  {} plain rows ({:.0} bytes): {plain_row:.0} ns a row; {} others ({:.0} bytes): \
+            "  {} plain rows ({:.0} bytes): {plain_row:.1} ns a row; {} others ({:.0} bytes): \
              {other_row:.0} ns a row in full, {:.1}× a plain one",
             plain.len(),
             mean(&plain),

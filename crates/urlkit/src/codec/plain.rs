@@ -416,17 +416,15 @@ fn repair_outputs(
     let Some(&end) = ends.last() else {
         return;
     };
-    if utf8::is_utf8(&out[start..end])
-        && whole_characters(&out[..end], ends, ends.len()) == ends.len()
-    {
-        return;
-    }
     // The outputs before the first broken one stay where they are.
     let valid = start + utf8::valid_up_to(&out[start..end]);
     let first_broken = ends
         .iter()
         .position(|&end_of| end_of > valid || starts_inside_character(&out[..end], end_of))
         .unwrap_or(ends.len());
+    if first_broken == ends.len() {
+        return;
+    }
     let base = first_broken
         .checked_sub(1)
         .map_or(start, |before| ends[before]);
@@ -436,10 +434,15 @@ fn repair_outputs(
     // Where entry `k` ends in `scratch`.
     let old_end = |ends: &[usize], k: usize| ends[k] - base;
     let (mut entry, mut from) = (first_broken, 0);
+    // Where the bytes first stop being UTF-8 is known for the first stretch.
+    let mut known_valid = Some(valid - base);
     while entry < ends.len() {
         // The outputs from `entry` on that are UTF-8 each on its own: UTF-8 together, and
-        // none ending inside a character.
-        let valid = from + utf8::valid_up_to(&scratch[from..]);
+        // none ending inside a character. After a broken output, the rest is most
+        // likely UTF-8.
+        let valid = known_valid
+            .take()
+            .unwrap_or_else(|| from + utf8::likely_valid_up_to(&scratch[from..]));
         let mut whole = entry;
         while whole < ends.len()
             && old_end(ends, whole) <= valid
@@ -447,20 +450,31 @@ fn repair_outputs(
         {
             whole += 1;
         }
-        if whole > entry {
-            let stretch_end = old_end(ends, whole - 1);
-            let moved = out.len();
-            out.extend_from_slice(&scratch[from..stretch_end]);
-            for end in &mut ends[entry..whole] {
+        let moved = out.len();
+        let Some(&broken_end) = ends.get(whole) else {
+            out.extend_from_slice(&scratch[from..]);
+            for end in &mut ends[entry..] {
                 *end = *end - base - from + moved;
             }
-            from = stretch_end;
-        }
-        let Some(&broken_end) = ends.get(whole) else {
             break;
         };
+        // The whole outputs, and of the broken one what comes before the bytes stop
+        // being UTF-8 (none of it when only the output after it makes it broken).
         let broken_end = broken_end - base;
-        utf8::repair_into(&scratch[from..broken_end], out, |_, _| {});
+        let broken_start = whole
+            .checked_sub(1)
+            .filter(|&before| before >= entry)
+            .map_or(from, |before| old_end(ends, before));
+        let kept_end = if valid < broken_end {
+            valid
+        } else {
+            broken_start
+        };
+        out.extend_from_slice(&scratch[from..kept_end]);
+        for end in &mut ends[entry..whole] {
+            *end = *end - base - from + moved;
+        }
+        utf8::repair_into(&scratch[kept_end..broken_end], out, |_, _| {});
         ends[whole] = out.len();
         repaired.push(whole);
         (entry, from) = (whole + 1, broken_end);

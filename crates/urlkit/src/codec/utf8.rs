@@ -185,13 +185,39 @@ pub(crate) fn valid_up_to(bytes: &[u8]) -> usize {
     validate(bytes).map_or_else(|(valid, _)| valid, |()| bytes.len())
 }
 
+/// [`valid_up_to`] for bytes that are most likely UTF-8: the quicker check of
+/// [`is_utf8`] first, the error's place only when it fails.
+pub(crate) fn likely_valid_up_to(bytes: &[u8]) -> usize {
+    if is_utf8(bytes) {
+        bytes.len()
+    } else {
+        valid_up_to(bytes)
+    }
+}
+
+/// Inputs up to this length are validated by `std::str::from_utf8` where an error's
+/// place is wanted: the vector validator finds an error by running the standard one over
+/// the block that holds it anyway, and reads a short input a block at a time.
+const SHORT_INPUT: usize = 256;
+
+/// [`validate`], by the standard validator for a short input: the same answers.
+fn validate_short(bytes: &[u8]) -> Result<(), (usize, Option<usize>)> {
+    if bytes.len() <= SHORT_INPUT {
+        std::str::from_utf8(bytes)
+            .map(|_| ())
+            .map_err(|e| (e.valid_up_to(), e.error_len()))
+    } else {
+        validate(bytes)
+    }
+}
+
 /// Appends `bytes` to `out` with each maximal part of a sequence that is not UTF-8 made
 /// one U+FFFD (a sequence the end cuts short: one for what is there), as the decoders
 /// repair their output; `broken` is told where each part starts in `bytes` and how long
 /// it is.
 pub(crate) fn repair_into(bytes: &[u8], out: &mut Vec<u8>, mut broken: impl FnMut(usize, usize)) {
     let mut position = 0;
-    while let Err((valid, length)) = validate(&bytes[position..]) {
+    while let Err((valid, length)) = validate_short(&bytes[position..]) {
         out.extend_from_slice(&bytes[position..position + valid]);
         out.extend_from_slice(REPLACEMENT);
         let length = length.unwrap_or(bytes.len() - position - valid);
@@ -245,6 +271,31 @@ mod tests {
                 let split = run(&[&input[..i], &input[i..j], &input[j..]]);
                 assert_eq!(split, whole, "split at {i}, {j}");
             }
+        }
+    }
+
+    proptest::proptest! {
+        /// The standard validator that short inputs are repaired with finds every error
+        /// where the vector one does, and the repair is the standard library's lossy
+        /// conversion, on inputs either side of [`SHORT_INPUT`].
+        #[test]
+        fn short_and_long_inputs_are_repaired_as_the_standard_library_repairs_them(
+            pieces in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    &b"a"[..], b"%", b"\xC3\xA9", b"\xE2\x82\xAC", b"\xF0\x9F\x98\x80",
+                    b"\xC3", b"\xE2\x82", b"\xF0\x9F", b"\x80", b"\xFF", b"\xED\xA0\x80",
+                ]),
+                0..160,
+            ),
+        ) {
+            let bytes = pieces.concat();
+            proptest::prop_assert_eq!(validate_short(&bytes), validate(&bytes));
+            let mut repaired = Vec::new();
+            repair_into(&bytes, &mut repaired, |_, _| {});
+            proptest::prop_assert_eq!(
+                String::from_utf8(repaired).unwrap(),
+                String::from_utf8_lossy(&bytes).into_owned()
+            );
         }
     }
 }
