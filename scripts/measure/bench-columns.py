@@ -9,8 +9,10 @@ The columns: ROWS (default 1,000,000) generated URLs of about 80 bytes with abou
 escapes each, 15 % of them with multibyte UTF-8 escapes (`clean`); the same with 5 % of
 the rows given something to repair or report (`dirty`: a malformed escape, a `%25`
 layer, invalid UTF-8 or a control character, in equal shares); the same with a literal
-`%` in the text now and then (`percent`: 1.3 % of the rows get `multiple-layers`). All
-are seeded: every run decodes the same rows. Every engine reads the same Arrow column
+`%` in the text now and then (`percent`: 1.3 % of the rows get `multiple-layers`); and,
+named in `--inputs` only, the dirty input with one kind of finding each
+(`dirty-malformed`, `dirty-layers`, `dirty-invalid`, `dirty-control`). All are seeded:
+every run decodes the same rows. Every engine reads the same Arrow column
 (or the same Python list); throughput is input bytes over the wall time of one run (the
 best of `--runs`, default 3, for the fast ones).
 """
@@ -77,13 +79,16 @@ DIRTY = [
 ]
 
 
-def generate_dirty(rows: int, share: float, seed: int = 2024) -> List[str]:
+def generate_dirty(rows: int, share: float, seed: int = 2024,
+                   finding: Optional[str] = None) -> List[str]:
     """The clean URLs of `generate` with `share` of the rows (chosen by the seed) given one
-    of the pieces of `DIRTY` in their query, each kind as often as the others."""
+    of the pieces of `DIRTY` in their query, each kind as often as the others, or only
+    the pieces of one `finding`."""
     rng = random.Random(seed + 1)
     urls = generate(rows, seed)
+    pieces = [entry for entry in DIRTY if finding in (None, entry[1])]
     for row in rng.sample(range(rows), round(rows * share)):
-        piece, _ = rng.choice(DIRTY)
+        piece, _ = rng.choice(pieces)
         url = urls[row]
         at = rng.randrange(url.index("?") + 3, len(url) + 1)
         # Not inside an escape: the piece goes before the `%` of one it would cut.
@@ -113,6 +118,11 @@ INPUTS = {
     "clean": lambda rows: generate(rows),
     "dirty": lambda rows: generate_dirty(rows, 0.05),
     "percent": lambda rows: generate_percent(rows),
+    # The dirty input one finding at a time (not run unless named in `--inputs`).
+    "dirty-malformed": lambda rows: generate_dirty(rows, 0.05, finding="malformed-escape"),
+    "dirty-layers": lambda rows: generate_dirty(rows, 0.05, finding="multiple-layers"),
+    "dirty-invalid": lambda rows: generate_dirty(rows, 0.05, finding="invalid-sequence"),
+    "dirty-control": lambda rows: generate_dirty(rows, 0.05, finding="control-character"),
 }
 
 
