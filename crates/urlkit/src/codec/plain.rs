@@ -269,6 +269,9 @@ impl PlainUtf8 {
         let marking = self.findings == RunFindings::Mark;
         // Whether the run takes only entries whose detection may settle as UTF-8.
         let settling = self.settling && dropped;
+        // Whether the escapes that need attention are decoded without a look: findings
+        // dropped, and none that could stop the run.
+        let quiet = dropped && !marking && !settling;
         let group = GroupInput {
             percents: &self.percents,
             bytes: span,
@@ -285,9 +288,13 @@ impl PlainUtf8 {
         let mut at = 0;
         while at < span.len() {
             self.flagged.clear();
-            let taken = match self.kernels.decode_span_flagging {
-                Some(decode) => decode(&span[at..], &self.stops.class, out, &mut self.flagged),
-                None => (self.kernels.decode_span)(&span[at..], &self.stops.class, out),
+            let quiet_kernel = self.kernels.decode_span_quiet.filter(|_| quiet);
+            let taken = match (quiet_kernel, self.kernels.decode_span_flagging) {
+                (Some(decode), _) => decode(&span[at..], &self.stops.class, out),
+                (None, Some(decode)) => {
+                    decode(&span[at..], &self.stops.class, out, &mut self.flagged)
+                }
+                (None, None) => (self.kernels.decode_span)(&span[at..], &self.stops.class, out),
             };
             let mut flagged = self.flagged.iter().map(|&offset| at + offset);
             if marking || settling {

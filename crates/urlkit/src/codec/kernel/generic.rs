@@ -312,6 +312,7 @@ macro_rules! vector_kernels {
                 escape,
                 decode_span,
                 decode_span_flagging: None,
+                decode_span_quiet: None,
             };
 
         pub(super) fn first_member(

@@ -322,10 +322,16 @@ pub(crate) struct Kernels {
     /// [`decode_span_flagging`] without flagging: it stops before every escape that needs
     /// attention. The vector kernels run whole vectors up to the input's end (its last
     /// bytes in a padded copy on the stack), so a short input never goes byte by byte.
-    pub(crate) decode_span: fn(&[u8], &ByteClass, &mut Vec<u8>) -> usize,
+    pub(crate) decode_span: DecodeSpan,
     /// [`decode_span_flagging`], where it does better than `decode_span`.
     pub(crate) decode_span_flagging: Option<DecodeSpanFlagging>,
+    /// [`decode_span_flagging`] without the offsets of the escapes that need attention,
+    /// for a caller that makes no findings: where it does better than noting them.
+    pub(crate) decode_span_quiet: Option<DecodeSpan>,
 }
+
+/// The signature of [`Kernels::decode_span`] and [`Kernels::decode_span_quiet`].
+pub(crate) type DecodeSpan = fn(&[u8], &ByteClass, &mut Vec<u8>) -> usize;
 
 /// The signature of [`Kernels::decode_span_flagging`].
 pub(crate) type DecodeSpanFlagging = fn(&[u8], &ByteClass, &mut Vec<u8>, &mut Vec<usize>) -> usize;
@@ -337,6 +343,7 @@ pub(crate) static PORTABLE: Kernels = Kernels {
     escape: portable::escape,
     decode_span: portable::decode_span,
     decode_span_flagging: Some(portable::decode_span_flagging),
+    decode_span_quiet: None,
 };
 
 /// The fastest kernels this processor runs, detected once.

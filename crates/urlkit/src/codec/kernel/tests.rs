@@ -225,6 +225,16 @@ fn check_decoding(kernels: &[&'static Kernels], input: &[u8], stops: &[StopTable
                     kernels.name
                 );
             }
+            if let Some(fast_quiet) = kernels.decode_span_quiet {
+                let mut got = b"prefix".to_vec();
+                let fast_taken = fast_quiet(input, &stop.class, &mut got);
+                assert_eq!(
+                    (fast_taken, &got),
+                    (taken_flagging, &expected_flagging.0),
+                    "{} decode_span_quiet {context} {input:?}",
+                    kernels.name
+                );
+            }
         }
     }
 }

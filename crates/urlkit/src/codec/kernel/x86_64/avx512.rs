@@ -16,12 +16,13 @@ pub(super) static KERNELS: Kernels = Kernels {
     escape: avx2::escape,
     decode_span,
     decode_span_flagging: Some(decode_span_flagging),
+    decode_span_quiet: Some(decode_span_quiet),
 };
 
 fn decode_span(input: &[u8], stops: &ByteClass, out: &mut Vec<u8>) -> usize {
     // SAFETY: `KERNELS` is handed out only when the processor has the features enabled
     // on `decode_span_avx512` (and AVX2, for the tail).
-    let taken = unsafe { decode_span_avx512::<false>(input, stops, out, &mut Vec::new()) };
+    let taken = unsafe { decode_span_avx512::<false, false>(input, stops, out, &mut Vec::new()) };
     if taken + 66 > input.len() && taken < input.len() {
         taken + avx2::decode_span(&input[taken..], stops, out)
     } else {
@@ -35,9 +36,25 @@ fn decode_span_flagging(
     out: &mut Vec<u8>,
     flagged: &mut Vec<usize>,
 ) -> usize {
+    decode_span_attending::<true>(input, stops, out, flagged)
+}
+
+fn decode_span_quiet(input: &[u8], stops: &ByteClass, out: &mut Vec<u8>) -> usize {
+    decode_span_attending::<false>(input, stops, out, &mut Vec::new())
+}
+
+/// [`decode_span_flagging`], and with `NOTE` false the same without noting the escapes
+/// that need attention (`flagged` is left alone).
+#[inline(always)]
+fn decode_span_attending<const NOTE: bool>(
+    input: &[u8],
+    stops: &ByteClass,
+    out: &mut Vec<u8>,
+    flagged: &mut Vec<usize>,
+) -> usize {
     // SAFETY: `KERNELS` is handed out only when the processor has the features enabled
     // on `decode_span_avx512`.
-    let taken = unsafe { decode_span_avx512::<true>(input, stops, out, flagged) };
+    let taken = unsafe { decode_span_avx512::<true, NOTE>(input, stops, out, flagged) };
     if taken + 66 > input.len() && taken < input.len() {
         // The last bytes (fewer than 66) in blocks of their own, followed by `%`s: a `%`
         // without two hex digits after it ends the decoding, so it stops where the input
@@ -48,7 +65,7 @@ fn decode_span_flagging(
         padded[..rest.len()].copy_from_slice(rest);
         let before = flagged.len();
         // SAFETY: as above.
-        let tail = unsafe { decode_span_avx512::<true>(&padded, stops, out, flagged) };
+        let tail = unsafe { decode_span_avx512::<true, NOTE>(&padded, stops, out, flagged) };
         debug_assert!(tail <= rest.len());
         for position in &mut flagged[before..] {
             *position += taken;
@@ -100,10 +117,10 @@ fn hex_digits(v: __m512i) -> (u64, __m512i) {
 /// see, and leaves the last bytes (fewer than 66) to the caller. An escape in the last two
 /// bytes of a block is decoded with its digits from the next one, which that block then
 /// skips: blocks follow one another every 64 bytes, with no branch on where the escapes
-/// fall. With `FLAG`, escapes needing attention are decoded too, their offsets appended
-/// to `flagged`.
+/// fall. With `FLAG`, escapes needing attention are decoded too, and with `NOTE` as well
+/// their offsets appended to `flagged`.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt")]
-fn decode_span_avx512<const FLAG: bool>(
+fn decode_span_avx512<const FLAG: bool, const NOTE: bool>(
     input: &[u8],
     stops: &ByteClass,
     out: &mut Vec<u8>,
@@ -124,7 +141,7 @@ fn decode_span_avx512<const FLAG: bool>(
     // make the compiler keep the block's vectors on the stack, and read them back through
     // masked loads that wait for the stores). Each is a `%` with two hex digits, all
     // three inside the input and in no other escape: at most a third of the input's bytes.
-    if FLAG {
+    if NOTE {
         flagged.reserve(input.len() / 3 + 1);
     }
     let mut noted_count = flagged.len();
@@ -183,7 +200,7 @@ fn decode_span_avx512<const FLAG: bool>(
         } else {
             (1u64 << cut) - 1
         };
-        if FLAG {
+        if NOTE {
             let mut noted = attention & inside;
             while noted != 0 {
                 debug_assert!(noted_count < noted_room);
@@ -217,7 +234,7 @@ fn decode_span_avx512<const FLAG: bool>(
     i += carried.count_ones() as usize;
     // SAFETY: every byte up to `written` was stored above.
     unsafe { commit(out, written) };
-    // SAFETY: every offset up to `noted_count` was written above (none without `FLAG`).
+    // SAFETY: every offset up to `noted_count` was written above (none without `NOTE`).
     unsafe { flagged.set_len(noted_count) };
     i
 }
