@@ -285,10 +285,10 @@ impl PlainUtf8 {
         // dropped, every escape, and every `%` that starts none as it is).
         let span = &values[first..end_of(entries)];
         self.kept_percents.clear();
+        let quiet_kernel = self.kernels.decode_span_quiet.filter(|_| quiet);
         let mut at = 0;
         while at < span.len() {
             self.flagged.clear();
-            let quiet_kernel = self.kernels.decode_span_quiet.filter(|_| quiet);
             let taken = match (quiet_kernel, self.kernels.decode_span_flagging) {
                 (Some(decode), _) => decode(&span[at..], &self.stops.class, out),
                 (None, Some(decode)) => {
@@ -457,30 +457,24 @@ fn repair_outputs(
         {
             whole += 1;
         }
+        // The whole outputs (the rest, when none is broken), and of the broken one what
+        // comes before the bytes stop being UTF-8 (none of it when only the output after
+        // it makes it broken).
+        let broken_end = ends.get(whole).map(|&end_of| end_of - base);
+        let kept_end = match broken_end {
+            None => scratch.len(),
+            Some(broken_end) if valid < broken_end => valid,
+            Some(_) if whole > entry => old_end(ends, whole - 1),
+            Some(_) => from,
+        };
         let moved = out.len();
-        let Some(&broken_end) = ends.get(whole) else {
-            out.extend_from_slice(&scratch[from..]);
-            for end in &mut ends[entry..] {
-                *end = *end - base - from + moved;
-            }
-            break;
-        };
-        // The whole outputs, and of the broken one what comes before the bytes stop
-        // being UTF-8 (none of it when only the output after it makes it broken).
-        let broken_end = broken_end - base;
-        let broken_start = whole
-            .checked_sub(1)
-            .filter(|&before| before >= entry)
-            .map_or(from, |before| old_end(ends, before));
-        let kept_end = if valid < broken_end {
-            valid
-        } else {
-            broken_start
-        };
         out.extend_from_slice(&scratch[from..kept_end]);
         for end in &mut ends[entry..whole] {
             *end = *end - base - from + moved;
         }
+        let Some(broken_end) = broken_end else {
+            break;
+        };
         utf8::repair_into(&scratch[kept_end..broken_end], out, |_, _| {});
         ends[whole] = out.len();
         repaired.push(whole);
