@@ -160,7 +160,8 @@ fn without_candidates(message: &str) -> &str {
 proptest::proptest! {
     /// Lines in UTF-8, ASCII, with byte order marks or in legacy charsets, escaped or not,
     /// decode the same whether or not the runners-up are ranked: the same output, charset
-    /// and findings, whose notes differ at most by the candidates listed.
+    /// and findings, whose notes differ at most by the candidates listed (which the notes
+    /// without runners-up leave out).
     #[test]
     fn per_line_auto_decodes_alike_with_and_without_runners_up(
         lines in proptest::collection::vec(
@@ -197,10 +198,7 @@ proptest::proptest! {
         proptest::prop_assert_eq!(quick.len(), full.len());
         for (q, f) in quick.iter().zip(&full) {
             proptest::prop_assert_eq!((q.0, q.1, q.2), (f.0, f.1, f.2));
-            proptest::prop_assert_eq!(without_candidates(&q.3), without_candidates(&f.3));
-            if !f.3.contains("valid UTF-8") {
-                proptest::prop_assert_eq!(&q.3, &f.3);
-            }
+            proptest::prop_assert_eq!(&q.3[..], without_candidates(&f.3));
         }
     }
 }

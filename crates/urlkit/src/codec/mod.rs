@@ -144,8 +144,9 @@ pub struct DecodeOptions {
     pub text: bool,
     /// With `auto`, how much of each entry's [`Detection`] to work out. The default,
     /// [`Ranking::Charset`], settles an entry with a byte order mark, ASCII or valid UTF-8
-    /// without the statistical model, at about the cost of a pass over its bytes, and
-    /// lists no runners-up for it (its `charset-detected` finding names none); front ends
+    /// without the statistical model, at about the cost of a pass over its bytes, lists no
+    /// runners-up (its `charset-detected` finding names none), and spares a statistical
+    /// guess the work that only the runners-up need (see [`Ranking`]); front ends
     /// that show the other candidates (`--json`, a diagnostics view) ask for
     /// [`Ranking::RunnersUp`], which ranks them with the model for every such entry. The
     /// charset chosen, and so the output, is the same either way.

@@ -62,31 +62,47 @@ pub(super) fn normalise_tld(hint: Option<&str>) -> Option<String> {
     .then(|| hint.to_ascii_lowercase())
 }
 
-/// Whether `encoding` is native to the country-code TLD `tld` (lower case); any other
-/// TLD has no native charsets.
-pub(super) fn native_to_tld(tld: &str, encoding: &'static Encoding) -> bool {
+/// The legacy charsets native to the country-code TLD `tld` (lower case); any other TLD
+/// has none.
+pub(super) fn natives_of_tld(tld: &str) -> &'static [&'static Encoding] {
     use encoding_rs::*;
-    let natives: &[&'static Encoding] = match tld {
-        "jp" => &[SHIFT_JIS, EUC_JP, ISO_2022_JP],
-        "cn" => &[GBK],
-        "tw" | "hk" | "mo" => &[BIG5],
-        "kr" => &[EUC_KR],
-        "ru" | "su" | "by" | "kz" | "bg" | "mk" | "rs" | "xn--p1ai" => {
-            &[WINDOWS_1251, KOI8_R, ISO_8859_5, IBM866]
-        }
-        "ua" => &[WINDOWS_1251, KOI8_U],
-        "gr" | "cy" => &[WINDOWS_1253, ISO_8859_7],
-        "il" => &[WINDOWS_1255],
+    static JAPANESE: [&Encoding; 3] = [&SHIFT_JIS_INIT, &EUC_JP_INIT, &ISO_2022_JP_INIT];
+    static CHINESE: [&Encoding; 1] = [&GBK_INIT];
+    static TRADITIONAL_CHINESE: [&Encoding; 1] = [&BIG5_INIT];
+    static KOREAN: [&Encoding; 1] = [&EUC_KR_INIT];
+    static CYRILLIC: [&Encoding; 4] = [
+        &WINDOWS_1251_INIT,
+        &KOI8_R_INIT,
+        &ISO_8859_5_INIT,
+        &IBM866_INIT,
+    ];
+    static UKRAINIAN: [&Encoding; 2] = [&WINDOWS_1251_INIT, &KOI8_U_INIT];
+    static GREEK: [&Encoding; 2] = [&WINDOWS_1253_INIT, &ISO_8859_7_INIT];
+    static HEBREW: [&Encoding; 1] = [&WINDOWS_1255_INIT];
+    static ARABIC: [&Encoding; 1] = [&WINDOWS_1256_INIT];
+    static THAI: [&Encoding; 1] = [&WINDOWS_874_INIT];
+    static TURKISH: [&Encoding; 1] = [&WINDOWS_1254_INIT];
+    static CENTRAL_EUROPEAN: [&Encoding; 2] = [&WINDOWS_1250_INIT, &ISO_8859_2_INIT];
+    static BALTIC: [&Encoding; 1] = [&WINDOWS_1257_INIT];
+    static VIETNAMESE: [&Encoding; 1] = [&WINDOWS_1258_INIT];
+    match tld {
+        "jp" => &JAPANESE,
+        "cn" => &CHINESE,
+        "tw" | "hk" | "mo" => &TRADITIONAL_CHINESE,
+        "kr" => &KOREAN,
+        "ru" | "su" | "by" | "kz" | "bg" | "mk" | "rs" | "xn--p1ai" => &CYRILLIC,
+        "ua" => &UKRAINIAN,
+        "gr" | "cy" => &GREEK,
+        "il" => &HEBREW,
         "sa" | "ae" | "eg" | "ir" | "iq" | "jo" | "sy" | "lb" | "kw" | "qa" | "om" | "ye"
-        | "dz" | "ma" | "tn" | "ly" | "sd" | "bh" | "ps" | "af" | "pk" => &[WINDOWS_1256],
-        "th" => &[WINDOWS_874],
-        "tr" | "az" => &[WINDOWS_1254],
-        "cz" | "sk" | "pl" | "hu" | "si" | "hr" | "ro" | "ba" => &[WINDOWS_1250, ISO_8859_2],
-        "lt" | "lv" | "ee" => &[WINDOWS_1257],
-        "vn" => &[WINDOWS_1258],
+        | "dz" | "ma" | "tn" | "ly" | "sd" | "bh" | "ps" | "af" | "pk" => &ARABIC,
+        "th" => &THAI,
+        "tr" | "az" => &TURKISH,
+        "cz" | "sk" | "pl" | "hu" | "si" | "hr" | "ro" | "ba" => &CENTRAL_EUROPEAN,
+        "lt" | "lv" | "ee" => &BALTIC,
+        "vn" => &VIETNAMESE,
         _ => &[],
-    };
-    natives.contains(&encoding)
+    }
 }
 
 #[cfg(test)]

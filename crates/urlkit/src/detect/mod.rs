@@ -117,10 +117,11 @@ pub fn detect_start(bytes: &[u8], tld_hint: Option<&str>, complete: bool) -> Det
 /// How much of a [`Detection`] to work out.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Ranking {
-    /// The charset, its confidence and reason; runners-up only where they come with the
-    /// answer (a statistical guess ranks every candidate anyway). Input settled without
+    /// The charset, its confidence and reason, without runners-up. Input settled without
     /// the statistical model (a byte order mark, ASCII, valid UTF-8) costs about a pass
-    /// over its bytes. What per-entry decoding does unless someone shows the runners-up.
+    /// over its bytes; a statistical guess asks for chardetng's vote only when it could
+    /// change the answer (a clear winner already as sure as a guess gets is not). What
+    /// per-entry decoding does unless someone shows the runners-up.
     #[default]
     Charset,
     /// Everything [`detect`] gives: valid UTF-8 also lists the legacy charsets that
@@ -131,8 +132,7 @@ pub enum Ranking {
 
 /// [`detect_start`] working out as much as `ranking` asks: with [`Ranking::Charset`] the
 /// charset, confidence, reason and byte order mark are those [`detect_start`] gives, and
-/// only the runners-up of valid UTF-8 are left out (empty). Bad input is handled as by
-/// [`detect`].
+/// the runners-up are left out (empty). Bad input is handled as by [`detect`].
 pub fn detect_entry(
     bytes: &[u8],
     tld_hint: Option<&str>,
@@ -196,6 +196,7 @@ fn detect_hinted<'a>(
                     sample,
                     tld.as_deref(),
                     complete && sample.len() == bytes.len(),
+                    Ranking::RunnersUp,
                 )
                 .into_iter()
                 .take(MAX_RUNNERS_UP)
@@ -215,7 +216,7 @@ fn detect_hinted<'a>(
         };
     }
     let tld = hint::normalise_tld(tld_hint());
-    let mut ranked = rank::rank_legacy(bytes, tld.as_deref(), complete).into_iter();
+    let mut ranked = rank::rank_legacy(bytes, tld.as_deref(), complete, ranking).into_iter();
     let best = ranked.next().unwrap_or(Candidate {
         charset: Charset::Whatwg(encoding_rs::WINDOWS_1252),
         confidence: 0.0,
@@ -610,11 +611,9 @@ mod tests {
     }
 
     /// What [`Ranking::Charset`] must give: everything [`detect_start`] gives but the
-    /// runners-up of valid UTF-8 (a statistical guess keeps its own).
-    fn without_utf8_runners_up(mut full: Detection) -> Detection {
-        if full.reason == "valid UTF-8" || full.reason == DAMAGED_UTF8 {
-            full.runners_up.clear();
-        }
+    /// runners-up.
+    fn without_runners_up(mut full: Detection) -> Detection {
+        full.runners_up.clear();
         full
     }
 
@@ -662,8 +661,7 @@ mod tests {
             let bytes = text.as_bytes();
             let full = detect_start(bytes, hint.as_deref(), complete);
             let quick = detect_entry(bytes, hint.as_deref(), complete, Ranking::Charset);
-            proptest::prop_assert!(quick.runners_up.is_empty() || quick.reason == "statistical guess");
-            proptest::prop_assert_eq!(quick, without_utf8_runners_up(full));
+            proptest::prop_assert_eq!(quick, without_runners_up(full));
         }
 
         #[test]
@@ -675,7 +673,7 @@ mod tests {
             for bytes in [ascii.as_bytes(), &marked[..]] {
                 let full = detect_start(bytes, None, complete);
                 let quick = detect_entry(bytes, None, complete, Ranking::Charset);
-                proptest::prop_assert_eq!(quick, without_utf8_runners_up(full));
+                proptest::prop_assert_eq!(quick, without_runners_up(full));
             }
         }
 
@@ -686,7 +684,7 @@ mod tests {
         ) {
             let full = detect_start(&bytes, None, complete);
             let quick = detect_entry(&bytes, None, complete, Ranking::Charset);
-            proptest::prop_assert_eq!(quick, without_utf8_runners_up(full));
+            proptest::prop_assert_eq!(quick, without_runners_up(full));
         }
     }
 

@@ -10,7 +10,7 @@ use chardetng::{EncodingDetector, Iso2022JpDetection, Utf8Detection};
 use encoding_rs::Encoding;
 
 use super::compose::{compose_jamo, compose_tone_marks};
-use super::hint::native_to_tld;
+use super::hint::natives_of_tld;
 use super::model::{
     ascii_pairs, is_punctuation, model, prepare_into, steps, steps_into, AsciiPairs, Counts,
     KeyHasher, Language, Model, Step,
@@ -18,7 +18,7 @@ use super::model::{
 use super::score::{
     ascii_words, is_latin, is_letter, latin_words_in_other_script, layout_score, oddities,
 };
-use super::{Candidate, SAMPLE_LIMIT};
+use super::{Candidate, Ranking, SAMPLE_LIMIT};
 use crate::charset::Charset;
 
 /// Legacy charsets the statistical guess chooses among, with a prior (natural log) that
@@ -134,42 +134,61 @@ struct Scored {
 /// Ranks the legacy candidates for `bytes`, best first, with calibrated confidences:
 /// the winner's is the probability that its text is right; candidates that decode the
 /// bytes to the same text as a better one are left out, and the others share the rest.
-/// Reads at most [`SAMPLE_LIMIT`] bytes, and no further than [`SAMPLE_NON_ASCII`]
-/// non-ASCII bytes; with `complete` false (or a sample that stops short of the end) a
-/// character cut at the end is no evidence against a charset. Empty input ranks every
-/// candidate alike.
-pub(super) fn rank_legacy(bytes: &[u8], tld: Option<&str>, complete: bool) -> Vec<Candidate> {
-    rank_legacy_in(bytes, tld, complete, false)
+/// With [`Ranking::Charset`] only the winner is given (its charset and confidence the
+/// same as with [`Ranking::RunnersUp`]), and chardetng's vote is asked for only when it
+/// could change them. Reads at most [`SAMPLE_LIMIT`] bytes, and no further than
+/// [`SAMPLE_NON_ASCII`] non-ASCII bytes; with `complete` false (or a sample that stops
+/// short of the end) a character cut at the end is no evidence against a charset. Empty
+/// input ranks every candidate alike.
+pub(super) fn rank_legacy(
+    bytes: &[u8],
+    tld: Option<&str>,
+    complete: bool,
+    ranking: Ranking,
+) -> Vec<Candidate> {
+    rank_legacy_in(bytes, tld, complete, ranking, false)
 }
 
 /// [`rank_legacy`] with the candidates decoding the stretch of the sample [`Span::of`]
 /// gives, or with `whole` (in tests, which prove them equal) the whole sample.
-fn rank_legacy_in(bytes: &[u8], tld: Option<&str>, complete: bool, whole: bool) -> Vec<Candidate> {
+fn rank_legacy_in(
+    bytes: &[u8],
+    tld: Option<&str>,
+    complete: bool,
+    ranking: Ranking,
+    whole: bool,
+) -> Vec<Candidate> {
     let end = sample_end(bytes);
     let complete = complete && end == bytes.len();
     let bytes = &bytes[..end];
     let non_ascii = bytes.iter().filter(|&&b| b >= 0x80).count();
-    // chardetng reads the stretch the model scores with its context, not the whole
-    // sample: the same guess (see `Span::context`), and a URL's stretch is a fraction
-    // of its bytes.
     let letters = non_ascii + bytes.iter().filter(|b| b.is_ascii_alphabetic()).count();
     let too_short = letters < MIN_LETTERS;
     let stretch = Span::of(bytes, complete);
-    let chardetng_guess = chardetng_guess(stretch.context, stretch.complete, tld);
     let span = if whole {
         Span::whole(bytes, complete)
     } else {
         stretch
     };
     let mut scored = WORKSPACE.with_borrow_mut(|workspace| {
-        let scored = score_all(
-            workspace,
-            bytes,
-            span,
-            tld,
-            (non_ascii, too_short),
-            chardetng_guess,
-        );
+        let mut scored = score_all(workspace, bytes, &span, tld, too_short);
+        // chardetng chooses a reading of the bytes more than a charset: every candidate
+        // that reads them as its choice does (windows-1252 and windows-1254 alike for
+        // `Balinês`) gets its bonus. Its guess costs about as much as the model's scores
+        // of a short text, so it is asked for only when the bonus could change what the
+        // caller reads. It reads the stretch the model scores with its context, not the
+        // whole sample: the same guess (see `Span::context`), and a URL's stretch is a
+        // fraction of its bytes.
+        let bonus = chardetng_bonus(non_ascii);
+        let vote_counts = match ranking {
+            Ranking::RunnersUp => true,
+            // Short text is ranked by its priors, the scores breaking ties.
+            Ranking::Charset => too_short || vote_can_change_the_winner(&scored, bonus, non_ascii),
+        };
+        if vote_counts {
+            let guess = chardetng_guess(stretch.context, stretch.complete, tld);
+            workspace.add_vote(guess, &span, bonus, &mut scored);
+        }
         workspace.trim();
         scored
     });
@@ -219,6 +238,9 @@ fn rank_legacy_in(bytes: &[u8], tld: Option<&str>, complete: bool, whole: bool) 
         charset: Charset::Whatwg(winner),
         confidence: confidence as f32,
     }];
+    if ranking == Ranking::Charset {
+        return ranked;
+    }
     ranked.extend(
         groups[1..]
             .iter()
@@ -264,6 +286,7 @@ fn log_add(a: f64, b: f64) -> f64 {
 /// punctuation rules look one character aside, so the scores are those of the whole
 /// sample (the ASCII words left out are counted in `ascii_words`). Long samples are
 /// decoded whole, as the language trial reads their first characters.
+#[derive(Clone, Copy)]
 struct Span<'a> {
     bytes: &'a [u8],
     /// Whether `bytes` end where the input does (see [`rank_legacy`]).
@@ -328,38 +351,27 @@ fn chardetng_guess(bytes: &[u8], complete: bool, tld: Option<&str>) -> &'static 
 }
 
 /// Every candidate's decoding of `span` and its score (a log-probability up to a
-/// constant shared by all), with a bonus for the candidates that read it as
-/// `chardetng_guess` does; the layout of double-byte characters and the ASCII words
-/// read the whole sample, `bytes`, which holds `non_ascii` bytes past 0x7F (and is
-/// `too_short` for the model, see [`Scored::clean`]). Worked out in the buffers of
+/// constant shared by all) before chardetng's vote ([`Workspace::add_vote`]); the layout
+/// of double-byte characters and the ASCII words read the whole sample, `bytes` (which
+/// is `too_short` for the model, see [`Scored::clean`]). Worked out in the buffers of
 /// `workspace`, emptied first.
 fn score_all(
     workspace: &mut Workspace,
     bytes: &[u8],
-    span: Span<'_>,
+    span: &Span<'_>,
     tld: Option<&str>,
-    (non_ascii, too_short): (usize, bool),
-    chardetng_guess: &'static Encoding,
+    too_short: bool,
 ) -> Vec<Scored> {
     let Workspace {
-        chardetng_reading,
         readings,
         texts,
         all_text,
         scratch,
+        ..
     } = workspace;
-    // chardetng chooses a reading of the bytes more than a charset: every candidate that
-    // reads them as its choice does (windows-1252 and windows-1254 alike for `Balinês`)
-    // gets its bonus.
-    decode_chars_into(
-        chardetng_guess,
-        span.bytes,
-        span.complete,
-        &mut scratch.text,
-        chardetng_reading,
-    );
     let model = model();
     let ascii = ascii_evidence(model, bytes);
+    let natives = tld.map_or(&[][..], natives_of_tld);
     let mut scored = Vec::with_capacity(LEGACY.len());
     // Charsets that decode the bytes alike give one text, scored once per language.
     readings.reset(model.languages().len());
@@ -390,7 +402,6 @@ fn score_all(
                     (composition, hash),
                     scratch,
                     readings,
-                    chardetng_reading,
                     too_short,
                 );
                 texts.push(evidence);
@@ -418,15 +429,12 @@ fn score_all(
         if !is_latin(encoding) {
             score -= evidence.latin_words.unwrap_or(0.0);
         }
-        let tld_bonus = if tld.is_some_and(|t| native_to_tld(t, encoding)) {
+        let tld_bonus = if natives.contains(&encoding) {
             TLD_BONUS
         } else {
             0.0
         };
         score += tld_bonus;
-        if evidence.chardetng_reading {
-            score += chardetng_bonus(non_ascii);
-        }
         scored.push(Scored {
             encoding,
             score,
@@ -437,6 +445,53 @@ fn score_all(
         });
     }
     scored
+}
+
+/// Whether chardetng's vote (`bonus` for the candidates of one text, or for none) could
+/// change the winner of `scored`, or its confidence for `non_ascii` bytes of evidence.
+/// Not when the best text leads every other by more than the bonus and its confidence
+/// is the highest a guess gets even with the bonus on the runner-up, the worst case
+/// (the rest's share grows with the score the bonus is added to).
+fn vote_can_change_the_winner(scored: &[Scored], bonus: f64, non_ascii: usize) -> bool {
+    // Each text's best score, as the ranking groups them.
+    let mut groups = [(0usize, f64::NEG_INFINITY); LEGACY.len()];
+    let mut count = 0;
+    for s in scored {
+        match groups[..count].iter_mut().find(|g| g.0 == s.text) {
+            Some(group) => group.1 = group.1.max(s.score),
+            None => {
+                groups[count] = (s.text, s.score);
+                count += 1;
+            }
+        }
+    }
+    let groups = &groups[..count];
+    // The best text and the runner-up, by position.
+    let (mut top, mut runner_up) = (None::<usize>, None::<usize>);
+    for (i, g) in groups.iter().enumerate() {
+        if top.is_none_or(|t| g.1 > groups[t].1) {
+            (top, runner_up) = (Some(i), top);
+        } else if runner_up.is_none_or(|r| g.1 > groups[r].1) {
+            runner_up = Some(i);
+        }
+    }
+    let (Some(top), Some(runner_up)) = (top, runner_up) else {
+        // No text, or one: every candidate reads the bytes alike.
+        return false;
+    };
+    if groups[top].1 - groups[runner_up].1 <= bonus {
+        return true;
+    }
+    let rest = groups
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i != top)
+        .fold(f64::NEG_INFINITY, |sum, (i, g)| {
+            log_add(sum, if i == runner_up { g.1 + bonus } else { g.1 })
+        });
+    // A hair below the margin, so that rounding in another order of the sum cannot tell
+    // otherwise.
+    CALIBRATION.confidence(groups[top].1 - rest - 1e-9, non_ascii) < MAX_GUESS_CONFIDENCE
 }
 
 /// How a charset's decoding is put together before the model reads it (see
@@ -479,6 +534,29 @@ struct Workspace {
 const KEPT_WORKSPACE_BYTES: usize = 1 << 20;
 
 impl Workspace {
+    /// Adds chardetng's vote to `scored` (worked out in this workspace from `span`): the
+    /// `bonus` for every candidate whose text is the bytes read in `guess`.
+    fn add_vote(
+        &mut self,
+        guess: &'static Encoding,
+        span: &Span<'_>,
+        bonus: f64,
+        scored: &mut [Scored],
+    ) {
+        decode_chars_into(
+            guess,
+            span.bytes,
+            span.complete,
+            &mut self.scratch.text,
+            &mut self.chardetng_reading,
+        );
+        for s in scored {
+            if self.all_text[self.texts[s.text].text.clone()] == self.chardetng_reading[..] {
+                s.score += bonus;
+            }
+        }
+    }
+
     /// Lets go of the buffers when a long sample made them large.
     fn trim(&mut self) {
         let chars = self.readings.chars.capacity()
@@ -539,8 +617,6 @@ struct TextEvidence {
     /// Whether the text is all letters where it is not ASCII, without malformed
     /// sequences or oddities (see [`Scored::clean`]).
     clean: bool,
-    /// Whether the text is chardetng's reading of the bytes.
-    chardetng_reading: bool,
 }
 
 impl TextEvidence {
@@ -553,7 +629,6 @@ impl TextEvidence {
         (composition, hash): (Composition, u64),
         scratch: &mut Scratch,
         readings: &mut Readings,
-        chardetng_reading: &[char],
         too_short: bool,
     ) -> Self {
         let plain = &scratch.plain;
@@ -591,7 +666,6 @@ impl TextEvidence {
             hash,
             same_text_as,
             latin_words: None,
-            chardetng_reading: plain[..] == *chardetng_reading,
             composition,
             reading,
             counts,
@@ -929,8 +1003,8 @@ mod tests {
     proptest! {
         #[test]
         fn the_span_scores_as_the_whole_sample((bytes, complete, tld) in sample()) {
-            let fast = rank_legacy_in(&bytes, tld.as_deref(), complete, false);
-            let full = rank_legacy_in(&bytes, tld.as_deref(), complete, true);
+            let fast = rank_legacy_in(&bytes, tld.as_deref(), complete, Ranking::RunnersUp, false);
+            let full = rank_legacy_in(&bytes, tld.as_deref(), complete, Ranking::RunnersUp, true);
             prop_assert_eq!(fast, full);
         }
 
@@ -953,12 +1027,28 @@ mod tests {
         ) {
             let fresh = {
                 let (bytes, tld) = (bytes.clone(), tld.clone());
-                std::thread::spawn(move || rank_legacy(&bytes, tld.as_deref(), complete))
-                    .join()
-                    .expect("the ranking thread")
+                std::thread::spawn(move || {
+                    rank_legacy(&bytes, tld.as_deref(), complete, Ranking::RunnersUp)
+                })
+                .join()
+                .expect("the ranking thread")
             };
-            rank_legacy(&before, None, before_complete);
-            prop_assert_eq!(rank_legacy(&bytes, tld.as_deref(), complete), fresh);
+            rank_legacy(&before, None, before_complete, Ranking::RunnersUp);
+            prop_assert_eq!(
+                rank_legacy(&bytes, tld.as_deref(), complete, Ranking::RunnersUp),
+                fresh
+            );
+        }
+
+        /// The winner alone, with chardetng's vote asked for only when it could change
+        /// it, is the whole ranking's winner with the same confidence.
+        #[test]
+        fn the_winner_alone_is_the_whole_ranking_s_winner(
+            (bytes, complete, tld) in sample(),
+        ) {
+            let whole = rank_legacy(&bytes, tld.as_deref(), complete, Ranking::RunnersUp);
+            let winner = rank_legacy(&bytes, tld.as_deref(), complete, Ranking::Charset);
+            prop_assert_eq!(&winner[..], &whole[..whole.len().min(1)]);
         }
     }
 
@@ -983,6 +1073,30 @@ mod tests {
                 prop_assert_eq!(single_byte_chars(encoding).is_some(), encoding.is_single_byte());
             }
         }
+    }
+
+    /// Whether chardetng's vote could change the winner of `bytes`.
+    fn vote_counts(bytes: &[u8]) -> bool {
+        let non_ascii = bytes.iter().filter(|&&b| b >= 0x80).count();
+        let span = Span::of(bytes, true);
+        let scored =
+            WORKSPACE.with_borrow_mut(|workspace| score_all(workspace, bytes, &span, None, false));
+        vote_can_change_the_winner(&scored, chardetng_bonus(non_ascii), non_ascii)
+    }
+
+    #[test]
+    fn the_vote_is_asked_for_only_when_the_winner_is_not_clear() {
+        let encoded =
+            |text: &str, encoding: &'static Encoding| encoding.encode(text).0.into_owned();
+        let clear = "Москва — столица России, город федерального значения";
+        assert!(!vote_counts(&encoded(clear, encoding_rs::WINDOWS_1251)));
+        assert!(!vote_counts(&encoded(
+            "東京都の天気予報と週間天気",
+            encoding_rs::SHIFT_JIS
+        )));
+        // Two bytes between ASCII words (a UTF-8 character cut short) read as a word in
+        // many charsets, none clearly.
+        assert!(vote_counts(b"q=se?ne:pa:t\"us ne&se se&pr\xE5\xBC?"));
     }
 
     #[test]
