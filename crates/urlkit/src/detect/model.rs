@@ -135,6 +135,10 @@ struct CharStats {
     ln_unlisted: f64,
 }
 
+/// Characters below this have their [`CharStats`] in a table of each language
+/// ([`Language::stats`]): Latin, Greek, Cyrillic, Hebrew and Arabic letters.
+const DIRECT_STATS: u32 = 0x800;
+
 /// Symbols of the ASCII pair table: `a`–`z`, then the space.
 const ASCII_SYMBOLS: usize = 27;
 
@@ -163,8 +167,9 @@ pub(super) struct Language {
     /// [`CharStats`] of a character the training text never showed, by its block
     /// ([`block_of`]).
     block_stats: [CharStats; BLOCKS],
-    /// [`CharStats`] of every ASCII character.
-    ascii_stats: Vec<CharStats>,
+    /// [`CharStats`] of every character below [`DIRECT_STATS`], by scalar value: the
+    /// alphabets of the single-byte charsets, read without a hash look-up.
+    direct_stats: Vec<CharStats>,
     /// [`CharStats`] of every non-ASCII character the training text showed (others are
     /// worked out from their block).
     stats: HashMap<u32, CharStats, BuildHasherDefault<KeyHasher>>,
@@ -227,8 +232,8 @@ impl Language {
     /// text showed, from its block for any other.
     #[inline(always)]
     fn stats(&self, c: char) -> CharStats {
-        if c.is_ascii() {
-            return self.ascii_stats[c as usize];
+        if let Some(stats) = self.direct_stats.get(c as usize) {
+            return *stats;
         }
         match self.stats.get(&u32::from(c)) {
             Some(stats) => *stats,
@@ -283,7 +288,7 @@ impl Language {
                 ln_unlisted: 0.0,
             }
         });
-        self.ascii_stats = (0..128u8).map(|b| self.stats_of(char::from(b))).collect();
+        self.direct_stats = (0..128u8).map(|b| self.stats_of(char::from(b))).collect();
         let keys: Vec<u32> = self
             .unigrams
             .keys()
@@ -296,6 +301,14 @@ impl Language {
                 let stats = self.stats_of(c);
                 self.stats.insert(key, stats);
             }
+        }
+        for n in 0x80..DIRECT_STATS {
+            let c = char::from_u32(n).expect("below the surrogates");
+            let stats = match self.stats.get(&n) {
+                Some(stats) => *stats,
+                None => self.block_stats[block_of(c).0],
+            };
+            self.direct_stats.push(stats);
         }
         let mut pair_log_p =
             HashMap::with_capacity_and_hasher(self.bigrams.len(), Default::default());
@@ -804,7 +817,7 @@ fn unpack(packed: &'static [u8]) -> Model {
             backoff: BIGRAM_BACKOFF,
             blocks: [0.0; BLOCKS],
             block_stats: [UNSEEN; BLOCKS],
-            ascii_stats: Vec::new(),
+            direct_stats: Vec::new(),
             stats: HashMap::default(),
             ascii_pairs: Vec::new(),
         };

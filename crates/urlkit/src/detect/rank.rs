@@ -475,23 +475,31 @@ fn vote_can_change_the_winner(scored: &[Scored], bonus: f64, non_ascii: usize) -
             runner_up = Some(i);
         }
     }
-    let (Some(top), Some(runner_up)) = (top, runner_up) else {
+    let (Some(top_at), Some(runner_up_at)) = (top, runner_up) else {
         // No text, or one: every candidate reads the bytes alike.
         return false;
     };
-    if groups[top].1 - groups[runner_up].1 <= bonus {
+    let (top, runner_up) = (groups[top_at].1, groups[runner_up_at].1);
+    if top - runner_up <= bonus {
         return true;
+    }
+    // The rest is at most the runner-up's share (with the bonus) times the number of
+    // other texts: when that leaves the winner as sure as a guess gets, no need to sum.
+    let others = (count - 1) as f64;
+    let most = runner_up + bonus + others.ln();
+    if CALIBRATION.confidence(top - most - 1e-9, non_ascii) >= MAX_GUESS_CONFIDENCE {
+        return false;
     }
     let rest = groups
         .iter()
         .enumerate()
-        .filter(|&(i, _)| i != top)
+        .filter(|&(i, _)| i != top_at)
         .fold(f64::NEG_INFINITY, |sum, (i, g)| {
-            log_add(sum, if i == runner_up { g.1 + bonus } else { g.1 })
+            log_add(sum, if i == runner_up_at { g.1 + bonus } else { g.1 })
         });
     // A hair below the margin, so that rounding in another order of the sum cannot tell
     // otherwise.
-    CALIBRATION.confidence(groups[top].1 - rest - 1e-9, non_ascii) < MAX_GUESS_CONFIDENCE
+    CALIBRATION.confidence(top - rest - 1e-9, non_ascii) < MAX_GUESS_CONFIDENCE
 }
 
 /// How a charset's decoding is put together before the model reads it (see
