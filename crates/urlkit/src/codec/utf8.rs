@@ -216,6 +216,23 @@ fn validate_short(bytes: &[u8]) -> Result<(), (usize, Option<usize>)> {
 /// repair their output; `broken` is told where each part starts in `bytes` and how long
 /// it is.
 pub(crate) fn repair_into(bytes: &[u8], out: &mut Vec<u8>, mut broken: impl FnMut(usize, usize)) {
+    if bytes.len() <= SHORT_INPUT {
+        // One pass over a short input, the standard library's, which splits it the same
+        // way (its maximal parts that are not UTF-8 are the ones U+FFFD stands for).
+        let mut position = 0;
+        for chunk in bytes.utf8_chunks() {
+            let valid = chunk.valid().as_bytes();
+            out.extend_from_slice(valid);
+            position += valid.len();
+            let invalid = chunk.invalid();
+            if !invalid.is_empty() {
+                out.extend_from_slice(REPLACEMENT);
+                broken(position, invalid.len());
+                position += invalid.len();
+            }
+        }
+        return;
+    }
     let mut position = 0;
     while let Err((valid, length)) = validate_short(&bytes[position..]) {
         out.extend_from_slice(&bytes[position..position + valid]);
