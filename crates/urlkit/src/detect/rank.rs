@@ -480,7 +480,11 @@ fn vote_can_change_the_winner(scored: &[Scored], bonus: f64, non_ascii: usize) -
         return false;
     };
     let (top, runner_up) = (groups[top_at].1, groups[runner_up_at].1);
-    if top - runner_up <= bonus {
+    // The rest is at least the runner-up's share with the bonus on it: when even that
+    // leaves the winner less sure than a guess gets at most, the vote counts.
+    if top - runner_up <= bonus
+        || CALIBRATION.confidence(top - runner_up - bonus, non_ascii) < MAX_GUESS_CONFIDENCE
+    {
         return true;
     }
     // The rest is at most the runner-up's share (with the bonus) times the number of
