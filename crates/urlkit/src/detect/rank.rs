@@ -2,7 +2,7 @@
 //! likely the resulting text is in a language written in that charset.
 
 use std::cell::RefCell;
-use std::hash::{BuildHasher, BuildHasherDefault};
+use std::hash::Hasher;
 use std::ops::Range;
 use std::sync::OnceLock;
 
@@ -861,9 +861,18 @@ fn best_fit(
 }
 
 /// The hash that tells texts and readings apart before their characters are compared:
-/// the model's key hasher, one multiply a character.
+/// the model's key hasher, one multiply for every two characters.
 fn hash_of(chars: &[char]) -> u64 {
-    BuildHasherDefault::<KeyHasher>::default().hash_one(chars)
+    let mut hasher = KeyHasher::default();
+    hasher.write_usize(chars.len());
+    let mut pairs = chars.chunks_exact(2);
+    for pair in &mut pairs {
+        hasher.write_u64((u64::from(pair[0]) << 32) | u64::from(pair[1]));
+    }
+    if let [last] = pairs.remainder() {
+        hasher.write_u64(u64::from(*last));
+    }
+    hasher.finish()
 }
 
 /// The characters of `bytes` decoded in `encoding` ([`decode_prefix_into`]) in `chars`
