@@ -372,6 +372,9 @@ fn score_all(
     let model = model();
     let ascii = ascii_evidence(model, bytes);
     let natives = tld.map_or(&[][..], natives_of_tld);
+    // The layout of double-byte characters scores only bytes past 0x7F and their trail
+    // bytes: the ASCII before the first is skipped once, not once a charset.
+    let past_ascii = &bytes[bytes.iter().position(|&b| b >= 0x80).unwrap_or(bytes.len())..];
     let mut scored = Vec::with_capacity(LEGACY.len());
     // Charsets that decode the bytes alike give one text, scored once per language.
     readings.reset(model.languages().len());
@@ -421,7 +424,7 @@ fn score_all(
         if !fit.is_finite() {
             continue;
         }
-        let mut score = fit + prior + layout_score(encoding, bytes);
+        let mut score = fit + prior + layout_score(encoding, past_ascii);
         score += PUNCTUATION_LOG_P * evidence.counts.punctuation as f64;
         score += UPPER_CASE_LOG_P * evidence.counts.upper_case as f64;
         score -= MALFORMED_PENALTY * evidence.malformed as f64;
