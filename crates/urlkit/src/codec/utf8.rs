@@ -195,53 +195,42 @@ pub(crate) fn likely_valid_up_to(bytes: &[u8]) -> usize {
     }
 }
 
-/// Inputs up to this length are validated by `std::str::from_utf8` where an error's
-/// place is wanted: the vector validator finds an error by running the standard one over
-/// the block that holds it anyway, and reads a short input a block at a time.
+/// Inputs up to this length are repaired in one pass of the standard library's chunks
+/// ([`repair_into`]): the vector validator reads a short input a block at a time and,
+/// to place an error, runs the standard one over the block that holds it anyway.
 const SHORT_INPUT: usize = 256;
-
-/// [`validate`], by the standard validator for a short input: the same answers.
-fn validate_short(bytes: &[u8]) -> Result<(), (usize, Option<usize>)> {
-    if bytes.len() <= SHORT_INPUT {
-        std::str::from_utf8(bytes)
-            .map(|_| ())
-            .map_err(|e| (e.valid_up_to(), e.error_len()))
-    } else {
-        validate(bytes)
-    }
-}
 
 /// Appends `bytes` to `out` with each maximal part of a sequence that is not UTF-8 made
 /// one U+FFFD (a sequence the end cuts short: one for what is there), as the decoders
 /// repair their output; `broken` is told where each part starts in `bytes` and how long
 /// it is.
 pub(crate) fn repair_into(bytes: &[u8], out: &mut Vec<u8>, mut broken: impl FnMut(usize, usize)) {
-    if bytes.len() <= SHORT_INPUT {
-        // One pass over a short input, the standard library's, which splits it the same
-        // way (its maximal parts that are not UTF-8 are the ones U+FFFD stands for).
-        let mut position = 0;
-        for chunk in bytes.utf8_chunks() {
-            let valid = chunk.valid().as_bytes();
-            out.extend_from_slice(valid);
-            position += valid.len();
-            let invalid = chunk.invalid();
-            if !invalid.is_empty() {
-                out.extend_from_slice(REPLACEMENT);
-                broken(position, invalid.len());
-                position += invalid.len();
-            }
-        }
-        return;
-    }
+    // While what is left is long, the vector validator finds the next error.
     let mut position = 0;
-    while let Err((valid, length)) = validate_short(&bytes[position..]) {
+    while bytes.len() - position > SHORT_INPUT {
+        let Err((valid, length)) = validate(&bytes[position..]) else {
+            out.extend_from_slice(&bytes[position..]);
+            return;
+        };
         out.extend_from_slice(&bytes[position..position + valid]);
         out.extend_from_slice(REPLACEMENT);
         let length = length.unwrap_or(bytes.len() - position - valid);
         broken(position + valid, length);
         position += valid + length;
     }
-    out.extend_from_slice(&bytes[position..]);
+    // The short rest in one pass of the standard library's chunks, which splits it the
+    // same way (its maximal parts that are not UTF-8 are the ones U+FFFD stands for).
+    for chunk in bytes[position..].utf8_chunks() {
+        let valid = chunk.valid().as_bytes();
+        out.extend_from_slice(valid);
+        position += valid.len();
+        let invalid = chunk.invalid();
+        if !invalid.is_empty() {
+            out.extend_from_slice(REPLACEMENT);
+            broken(position, invalid.len());
+            position += invalid.len();
+        }
+    }
 }
 
 /// How many bytes of `chunk` complete the character whose first bytes are `held`.
@@ -292,9 +281,9 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// The standard validator that short inputs are repaired with finds every error
-        /// where the vector one does, and the repair is the standard library's lossy
-        /// conversion, on inputs either side of [`SHORT_INPUT`].
+        /// The standard library's chunks that short inputs are repaired with find every
+        /// part that is not UTF-8 where the vector validator does, and the repair is the
+        /// standard library's lossy conversion, on inputs either side of [`SHORT_INPUT`].
         #[test]
         fn short_and_long_inputs_are_repaired_as_the_standard_library_repairs_them(
             pieces in proptest::collection::vec(
@@ -306,9 +295,18 @@ mod tests {
             ),
         ) {
             let bytes = pieces.concat();
-            proptest::prop_assert_eq!(validate_short(&bytes), validate(&bytes));
+            // Every part the vector validator finds, one error after another.
+            let mut parts = Vec::new();
+            let mut position = 0;
+            while let Err((valid, length)) = validate(&bytes[position..]) {
+                let length = length.unwrap_or(bytes.len() - position - valid);
+                parts.push((position + valid, length));
+                position += valid + length;
+            }
             let mut repaired = Vec::new();
-            repair_into(&bytes, &mut repaired, |_, _| {});
+            let mut reported = Vec::new();
+            repair_into(&bytes, &mut repaired, |first, length| reported.push((first, length)));
+            proptest::prop_assert_eq!(reported, parts);
             proptest::prop_assert_eq!(
                 String::from_utf8(repaired).unwrap(),
                 String::from_utf8_lossy(&bytes).into_owned()
