@@ -170,8 +170,8 @@ pub(super) struct Language {
     /// [`CharStats`] of every character below [`DIRECT_STATS`], by scalar value: the
     /// alphabets of the single-byte charsets, read without a hash look-up.
     direct_stats: Vec<CharStats>,
-    /// [`CharStats`] of every non-ASCII character the training text showed (others are
-    /// worked out from their block).
+    /// [`CharStats`] of every character from [`DIRECT_STATS`] on that the training text
+    /// showed (others are worked out from their block).
     stats: HashMap<u32, CharStats, BuildHasherDefault<KeyHasher>>,
     /// Natural log of the probability of each pair of [`ASCII_SYMBOLS`] (first symbol
     /// times 27 plus second), for [`Language::ascii_log_likelihood`].
@@ -232,9 +232,16 @@ impl Language {
     /// text showed, from its block for any other.
     #[inline(always)]
     fn stats(&self, c: char) -> CharStats {
-        if let Some(stats) = self.direct_stats.get(c as usize) {
-            return *stats;
+        match self.direct_stats.get(c as usize) {
+            Some(stats) => *stats,
+            None => self.listed_stats(c),
         }
+    }
+
+    /// [`Language::stats`] of a character the table of [`DIRECT_STATS`] does not hold:
+    /// from the map of the characters the training text showed, or from its block.
+    #[inline(always)]
+    fn listed_stats(&self, c: char) -> CharStats {
         match self.stats.get(&u32::from(c)) {
             Some(stats) => *stats,
             // Neither counted nor a context: [`Language::stats_of`] without the look-ups,
@@ -302,14 +309,12 @@ impl Language {
                 self.stats.insert(key, stats);
             }
         }
-        for n in 0x80..DIRECT_STATS {
-            let c = char::from_u32(n).expect("below the surrogates");
-            let stats = match self.stats.get(&n) {
-                Some(stats) => *stats,
-                None => self.block_stats[block_of(c).0],
-            };
-            self.direct_stats.push(stats);
-        }
+        let direct: Vec<CharStats> = (0x80..DIRECT_STATS)
+            .map(|n| self.listed_stats(char::from_u32(n).expect("below the surrogates")))
+            .collect();
+        self.direct_stats.extend(direct);
+        // The table answers for these from now on.
+        self.stats.retain(|&n, _| n >= DIRECT_STATS);
         let mut pair_log_p =
             HashMap::with_capacity_and_hasher(self.bigrams.len(), Default::default());
         pair_log_p.extend(self.bigrams.keys().filter_map(|&key| {
