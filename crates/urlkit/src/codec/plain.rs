@@ -73,7 +73,7 @@ pub(crate) struct PlainUtf8 {
     /// Whether the last group ended early at an entry that ends in an incomplete escape,
     /// which it decoded (with findings dropped or marked): the run goes on after it.
     group_cut_short: bool,
-    /// The outputs of a group's entries being repaired ([`repair_outputs`]).
+    /// The repair of one broken part of a group's outputs ([`repair_outputs`]).
     repaired: Vec<u8>,
     /// Input bytes of the next group: [`GROUP_BYTES`], or fewer after a group whose first
     /// entry stopped it (one entry, then growing back as groups are taken whole), so that
@@ -408,11 +408,11 @@ impl PlainUtf8 {
 /// Makes each of the outputs that end at `ends` in `out` (the first starting at `start`)
 /// UTF-8 as the full decoder does, each on its own: every maximal part of a sequence that
 /// is not UTF-8 becomes one U+FFFD. `ends` are moved with the outputs; `scratch` holds
-/// the outputs being repaired. When all of them are UTF-8 already (almost always) it costs
-/// a vector pass; otherwise the outputs between broken ones are found with vector passes
-/// and copied a stretch at a time. The index of each output it repaired (one that is not
-/// UTF-8 on its own, or that the next starts inside a character of) is pushed onto
-/// `repaired`.
+/// the repair of one broken part. When all of them are UTF-8 already
+/// (almost always) it costs a vector pass; otherwise each broken part is made U+FFFD
+/// where it is, the bytes after it moved once, and the rest checked again with a vector
+/// pass. The index of each output it repaired (one that is not UTF-8 on its own, or that
+/// the next starts inside a character of) is pushed onto `repaired`, once.
 fn repair_outputs(
     out: &mut Vec<u8>,
     ends: &mut [usize],
@@ -423,62 +423,79 @@ fn repair_outputs(
     let Some(&end) = ends.last() else {
         return;
     };
-    // The outputs before the first broken one stay where they are.
-    let valid = start + utf8::valid_up_to(&out[start..end]);
-    let first_broken = ends
-        .iter()
-        .position(|&end_of| end_of > valid || starts_inside_character(&out[..end], end_of))
-        .unwrap_or(ends.len());
-    if first_broken == ends.len() {
-        return;
-    }
-    let base = first_broken
-        .checked_sub(1)
-        .map_or(start, |before| ends[before]);
-    scratch.clear();
-    scratch.extend_from_slice(&out[base..end]);
-    out.truncate(base);
-    // Where entry `k` ends in `scratch`.
-    let old_end = |ends: &[usize], k: usize| ends[k] - base;
-    let (mut entry, mut from) = (first_broken, 0);
-    // Where the bytes first stop being UTF-8 is known for the first stretch.
-    let mut known_valid = Some(valid - base);
-    while entry < ends.len() {
-        // The outputs from `entry` on that are UTF-8 each on its own: UTF-8 together, and
-        // none ending inside a character. After a broken output, the rest is most
-        // likely UTF-8.
-        let valid = known_valid
-            .take()
-            .unwrap_or_else(|| from + utf8::likely_valid_up_to(&scratch[from..]));
-        let mut whole = entry;
-        while whole < ends.len()
-            && old_end(ends, whole) <= valid
-            && !starts_inside_character(scratch, old_end(ends, whole))
-        {
-            whole += 1;
+    debug_assert_eq!(out.len(), end, "the outputs end the buffer");
+    // Where the bytes from `from` to `until` first stop being UTF-8 and how many bytes
+    // the part that is not UTF-8 has (to `until` when the end cuts it short).
+    let place = |error: Result<(), (usize, Option<usize>)>, from: usize, until: usize| {
+        error
+            .err()
+            .map(|(valid, length)| (from + valid, length.unwrap_or(until - from - valid)))
+    };
+    // The outputs before `entry` are settled.
+    let mut entry = 0;
+    // Whether `entry` has been pushed onto `repaired`.
+    let mut entry_repaired = false;
+    let mut error = place(utf8::validate(&out[start..]), start, end);
+    loop {
+        let (valid, length) = error.unwrap_or((out.len(), 0));
+        // An output the next starts inside a character of, before that place: the bytes
+        // are UTF-8 across the two, but neither is on its own.
+        while entry < ends.len() && ends[entry] <= valid {
+            if starts_inside_character(out, ends[entry]) {
+                break;
+            }
+            entry += 1;
+            entry_repaired = false;
         }
-        // The whole outputs (the rest, when none is broken), and of the broken one what
-        // comes before the bytes stop being UTF-8 (none of it when only the output after
-        // it makes it broken).
-        let broken_end = ends.get(whole).map(|&end_of| end_of - base);
-        let kept_end = match broken_end {
-            None => scratch.len(),
-            Some(broken_end) if valid < broken_end => valid,
-            Some(_) if whole > entry => old_end(ends, whole - 1),
-            Some(_) => from,
-        };
-        let moved = out.len();
-        out.extend_from_slice(&scratch[from..kept_end]);
-        for end in &mut ends[entry..whole] {
-            *end = *end - base - from + moved;
+        if entry == ends.len() {
+            return;
         }
-        let Some(broken_end) = broken_end else {
-            break;
+        let entry_end = ends[entry];
+        let (part_start, part_end) = if entry_end <= valid {
+            // Cut inside a character: the whole output is repaired on its own.
+            let entry_start = entry.checked_sub(1).map_or(start, |before| ends[before]);
+            (entry_start, entry_end)
+        } else {
+            // The part that is not UTF-8 ends with its output.
+            (valid, (valid + length).min(entry_end))
         };
-        utf8::repair_into(&scratch[kept_end..broken_end], out, |_, _| {});
-        ends[whole] = out.len();
-        repaired.push(whole);
-        (entry, from) = (whole + 1, broken_end);
+        scratch.clear();
+        if part_end - part_start == length && part_start == valid {
+            scratch.extend_from_slice(utf8::REPLACEMENT);
+        } else {
+            utf8::repair_into(&out[part_start..part_end], scratch, |_, _| {});
+        }
+        let (old_length, new_length) = (part_end - part_start, scratch.len());
+        let end = out.len();
+        if new_length > old_length {
+            out.resize(end + new_length - old_length, 0);
+        }
+        out.copy_within(part_end..end, part_start + new_length);
+        out.truncate(end + new_length - old_length);
+        out[part_start..part_start + new_length].copy_from_slice(scratch);
+        for end_of in &mut ends[entry..] {
+            *end_of = *end_of + new_length - old_length;
+        }
+        if !entry_repaired {
+            repaired.push(entry);
+            entry_repaired = true;
+        }
+        // Where the bytes left to check start.
+        let from = part_start + new_length;
+        if from == ends[entry] {
+            // This output is UTF-8 on its own now (what the next starts with is the
+            // next one's to repair).
+            (entry, entry_repaired) = (entry + 1, false);
+            if entry == ends.len() {
+                return;
+            }
+        }
+        // After a broken part the rest is most likely UTF-8: the quicker check first.
+        error = if utf8::is_utf8(&out[from..]) {
+            None
+        } else {
+            place(utf8::validate(&out[from..]), from, out.len())
+        };
     }
 }
 
@@ -1565,6 +1582,58 @@ mod tests {
         b" ",
         b"\r",
     ];
+
+    proptest::proptest! {
+        /// Each output is repaired as the standard library's lossy conversion repairs it
+        /// alone, the outputs keep their order and nothing else in the buffer moves, and
+        /// exactly the outputs that are not UTF-8 on their own or that the next byte
+        /// continues a character of are reported, once each and in order.
+        #[test]
+        fn outputs_are_repaired_each_on_its_own(
+            outputs in proptest::collection::vec(
+                proptest::collection::vec(
+                    proptest::sample::select(vec![
+                        &b"ab"[..], b"\xC3\xA9", b"\xE2\x82\xAC", b"\xF0\x9F\x98\x80",
+                        b"\xC3", b"\xE2\x82", b"\xF0\x9F", b"\x80", b"\xA9", b"\xFF",
+                        b"\xED\xA0\x80",
+                    ]),
+                    0..6,
+                ),
+                0..12,
+            ),
+        ) {
+            let outputs: Vec<Vec<u8>> = outputs.iter().map(|pieces| pieces.concat()).collect();
+            let mut out = b"kept".to_vec();
+            let mut ends = Vec::new();
+            for output in &outputs {
+                out.extend_from_slice(output);
+                ends.push(out.len());
+            }
+            // Broken: not UTF-8 on its own, or the byte after it (the first of the outputs
+            // after it) continues a character.
+            let expected_broken: Vec<usize> = (0..outputs.len())
+                .filter(|&k| {
+                    let next = outputs[k + 1..].iter().flatten().next();
+                    std::str::from_utf8(&outputs[k]).is_err()
+                        || next.is_some_and(|&byte| (byte as i8) < -0x40)
+                })
+                .collect();
+            let (mut scratch, mut repaired) = (Vec::new(), vec![99]);
+            repair_outputs(&mut out, &mut ends, 4, &mut scratch, &mut repaired);
+            proptest::prop_assert_eq!(&out[..4], b"kept");
+            proptest::prop_assert_eq!(ends.last().copied().unwrap_or(4), out.len());
+            let mut start = 4;
+            for (k, &end) in ends.iter().enumerate() {
+                proptest::prop_assert_eq!(
+                    std::str::from_utf8(&out[start..end]).unwrap(),
+                    String::from_utf8_lossy(&outputs[k])
+                );
+                start = end;
+            }
+            proptest::prop_assert_eq!(repaired[0], 99, "what was reported before stays");
+            proptest::prop_assert_eq!(&repaired[1..], &expected_broken[..]);
+        }
+    }
 
     proptest::proptest! {
         /// Every kernel this processor runs (and so NEON under emulation on aarch64) takes

@@ -185,16 +185,6 @@ pub(crate) fn valid_up_to(bytes: &[u8]) -> usize {
     validate(bytes).map_or_else(|(valid, _)| valid, |()| bytes.len())
 }
 
-/// [`valid_up_to`] for bytes that are most likely UTF-8: the quicker check of
-/// [`is_utf8`] first, the error's place only when it fails.
-pub(crate) fn likely_valid_up_to(bytes: &[u8]) -> usize {
-    if is_utf8(bytes) {
-        bytes.len()
-    } else {
-        valid_up_to(bytes)
-    }
-}
-
 /// Inputs up to this length are repaired in one pass of the standard library's chunks
 /// ([`repair_into`]): the vector validator reads a short input a block at a time and,
 /// to place an error, runs the standard one over the block that holds it anyway.
