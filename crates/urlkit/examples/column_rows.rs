@@ -10,7 +10,11 @@
 //! findings)
 //! (`scripts/measure/bench-columns.py ROWS --write DIR` writes clean, dirty and percent
 //! inputs). For a profiler, `COLUMN_ONLY=1` decodes each column ten times and nothing
-//! else, `IN_FULL_ONLY=1` the rows that leave the fast path.
+//! else, `IN_FULL_ONLY=1` the rows that leave the fast path. `KEEP_OUTPUT=1` decodes
+//! every pass into one output buffer kept between passes (as a caller that reuses its
+//! buffer does) instead of a new one each time, as the column functions allocate it:
+//! where the system makes the pages of a new buffer slowly, that is most of a clean
+//! row's time, and comparisons of the decoding itself drown in it.
 
 #[path = "support/cpu.rs"]
 mod cpu;
@@ -177,7 +181,13 @@ impl Column {
     /// diagnostics); returns the output's length.
     fn decode(&self, entries: &mut Entries, marking: bool) -> usize {
         let rows = self.offsets.len() - 1;
-        let mut out = Vec::with_capacity(self.values.len());
+        let mut out = if std::env::var_os("KEEP_OUTPUT").is_some() {
+            KEPT_OUTPUT.with(|kept| std::mem::take(&mut *kept.borrow_mut()))
+        } else {
+            Vec::new()
+        };
+        out.clear();
+        out.reserve(self.values.len());
         let mut out_ends = Vec::with_capacity(MOST_ROWS_IN_A_RUN);
         let (mut marked, mut findings_out) = (Vec::new(), Vec::new());
         let (mut row, mut most) = (0, MOST_ROWS_IN_A_RUN);
@@ -210,6 +220,15 @@ impl Column {
                 row += 1;
             }
         }
-        out.len()
+        let length = out.len();
+        if std::env::var_os("KEEP_OUTPUT").is_some() {
+            KEPT_OUTPUT.with(|kept| *kept.borrow_mut() = out);
+        }
+        length
     }
+}
+
+thread_local! {
+    /// The output buffer kept between passes with `KEEP_OUTPUT`.
+    static KEPT_OUTPUT: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
