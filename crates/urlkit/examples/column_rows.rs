@@ -157,6 +157,8 @@ fn main() {
 struct Column {
     values: Vec<u8>,
     offsets: Vec<usize>,
+    /// Whether each pass decodes into the buffer kept from the last (`KEEP_OUTPUT`).
+    keep_output: bool,
 }
 
 impl Column {
@@ -167,7 +169,12 @@ impl Column {
             values.extend_from_slice(row);
             offsets.push(values.len());
         }
-        Column { values, offsets }
+        let keep_output = std::env::var_os("KEEP_OUTPUT").is_some();
+        Column {
+            values,
+            offsets,
+            keep_output,
+        }
     }
 
     /// The rows, in order.
@@ -181,7 +188,7 @@ impl Column {
     /// diagnostics); returns the output's length.
     fn decode(&self, entries: &mut Entries, marking: bool) -> usize {
         let rows = self.offsets.len() - 1;
-        let mut out = if std::env::var_os("KEEP_OUTPUT").is_some() {
+        let mut out = if self.keep_output {
             KEPT_OUTPUT.with(|kept| std::mem::take(&mut *kept.borrow_mut()))
         } else {
             Vec::new()
@@ -221,7 +228,7 @@ impl Column {
             }
         }
         let length = out.len();
-        if std::env::var_os("KEEP_OUTPUT").is_some() {
+        if self.keep_output {
             KEPT_OUTPUT.with(|kept| *kept.borrow_mut() = out);
         }
         length
