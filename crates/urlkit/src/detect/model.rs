@@ -423,45 +423,131 @@ const PUNCTUATION: &[char] = &[
     '¡', '¿', '€', '×', '\u{200E}', '\u{200F}',
 ];
 
-/// The pairs of [`ascii_pairs`] counted: each distinct pair of letters and spaces once, with
-/// how often it comes (a thousand pairs of text are a few hundred distinct ones), in the
-/// order of the table of [`ASCII_SYMBOLS`], and pairs of anything else one by one.
+/// The pairs of [`AsciiPairs::of_bytes`] counted: each distinct pair of letters and
+/// spaces once, with how often it comes (a thousand pairs of text are a few hundred
+/// distinct ones), in the order of the table of [`ASCII_SYMBOLS`], and pairs of anything
+/// else one by one.
 pub(super) struct AsciiPairs {
     counts: Vec<(u16, u32)>,
     other: Vec<(char, char)>,
 }
 
 impl AsciiPairs {
+    /// `pairs` counted, those outside the table one by one.
+    #[cfg(test)]
     pub(super) fn of(pairs: &[(char, char)]) -> Self {
         let slot = |c: char| match c {
             'a'..='z' => Some(usize::from(c as u8 - b'a')),
             ' ' => Some(26),
             _ => None,
         };
-        let mut keys: Vec<u16> = Vec::with_capacity(pairs.len());
+        let mut tally = PairTally::new();
         let mut other = Vec::new();
         for &(a, b) in pairs {
             match (slot(a), slot(b)) {
-                (Some(i), Some(j)) => keys.push((i * ASCII_SYMBOLS + j) as u16),
+                (Some(i), Some(j)) => tally.add(i * ASCII_SYMBOLS + j),
                 _ => other.push((a, b)),
             }
         }
-        // Sorted, each distinct pair with how often it comes: the table's order.
-        keys.sort_unstable();
-        let mut counts: Vec<(u16, u32)> = Vec::with_capacity(keys.len());
-        for key in keys {
-            match counts.last_mut() {
-                Some((last, n)) if *last == key => *n += 1,
-                _ => counts.push((key, 1)),
+        AsciiPairs {
+            counts: tally.in_table_order(),
+            other,
+        }
+    }
+
+    /// The pairs of ASCII letters in `bytes`, before the first [`ASCII_PAIRS`], as the
+    /// model counts them: lower case, any other ASCII a word boundary (a space), no pair
+    /// of two boundaries and none across a non-ASCII byte (which each charset reads
+    /// differently). Every such pair is one of the table's; no input is refused.
+    pub(super) fn of_bytes(bytes: &[u8]) -> Self {
+        let mut tally = PairTally::new();
+        let mut prev = SPACE_SYMBOL;
+        for &b in bytes {
+            let symbol = ASCII_SYMBOL_OF_BYTE[usize::from(b)];
+            // No pair with a byte past 0x7F, nor of two boundaries.
+            let ascii = prev != NO_SYMBOL && symbol != NO_SYMBOL;
+            if ascii && (prev != SPACE_SYMBOL || symbol != SPACE_SYMBOL) {
+                tally.add(usize::from(prev) * ASCII_SYMBOLS + usize::from(symbol));
+                if tally.pairs == ASCII_PAIRS {
+                    break;
+                }
+            }
+            prev = symbol;
+        }
+        AsciiPairs {
+            counts: tally.in_table_order(),
+            other: Vec::new(),
+        }
+    }
+}
+
+/// The symbol of the space (and of any ASCII that is not a letter) in the table of
+/// [`ASCII_SYMBOLS`].
+const SPACE_SYMBOL: u8 = 26;
+
+/// What [`ASCII_SYMBOL_OF_BYTE`] gives a byte past 0x7F.
+const NO_SYMBOL: u8 = 0xFF;
+
+/// Every byte's symbol in the table of [`ASCII_SYMBOLS`] ([`normalise_char`]'s: a letter
+/// in lower case, any other ASCII the space), [`NO_SYMBOL`] past 0x7F.
+static ASCII_SYMBOL_OF_BYTE: [u8; 256] = {
+    let mut table = [NO_SYMBOL; 256];
+    let mut b = 0;
+    while b < 0x80 {
+        table[b] = match b as u8 {
+            c @ b'a'..=b'z' => c - b'a',
+            c @ b'A'..=b'Z' => c - b'A',
+            _ => SPACE_SYMBOL,
+        };
+        b += 1;
+    }
+    table
+};
+
+/// Pairs of the table of [`ASCII_SYMBOLS`] counted in place, read back in the table's
+/// order through a bitmap of the pairs met, without sorting.
+struct PairTally {
+    /// How often each pair came (at most [`ASCII_PAIRS`] in all).
+    times: [u16; ASCII_SYMBOLS * ASCII_SYMBOLS],
+    met: [u64; (ASCII_SYMBOLS * ASCII_SYMBOLS).div_ceil(64)],
+    pairs: usize,
+}
+
+impl PairTally {
+    fn new() -> Self {
+        PairTally {
+            times: [0; ASCII_SYMBOLS * ASCII_SYMBOLS],
+            met: [0; (ASCII_SYMBOLS * ASCII_SYMBOLS).div_ceil(64)],
+            pairs: 0,
+        }
+    }
+
+    fn add(&mut self, key: usize) {
+        self.times[key] += 1;
+        self.met[key / 64] |= 1 << (key % 64);
+        self.pairs += 1;
+    }
+
+    /// Each pair met, with how often, in the table's order.
+    fn in_table_order(&self) -> Vec<(u16, u32)> {
+        let mut counts = Vec::with_capacity(self.pairs);
+        for (word_at, &word) in self.met.iter().enumerate() {
+            let mut word = word;
+            while word != 0 {
+                let key = word_at * 64 + word.trailing_zeros() as usize;
+                counts.push((key as u16, u32::from(self.times[key])));
+                word &= word - 1;
             }
         }
-        AsciiPairs { counts, other }
+        counts
     }
 }
 
 /// Pairs of ASCII letters read from `bytes` before the first [`ASCII_PAIRS`], as the model
 /// counts them: lower case, with any other ASCII as a word boundary (a space), and no pair
-/// across a non-ASCII byte (which each charset reads differently).
+/// across a non-ASCII byte (which each charset reads differently). The pairs one by one,
+/// as tests read them; [`AsciiPairs::of_bytes`] counts them straight from the bytes.
+#[cfg(test)]
 pub(super) fn ascii_pairs(bytes: &[u8]) -> Vec<(char, char)> {
     let mut pairs = Vec::with_capacity(bytes.len().min(ASCII_PAIRS));
     let mut prev = Some(' ');
@@ -480,8 +566,8 @@ pub(super) fn ascii_pairs(bytes: &[u8]) -> Vec<(char, char)> {
     pairs
 }
 
-/// Pairs [`ascii_pairs`] reads at most: enough to tell the language of a paragraph, and
-/// a bound on the cost (every language scores them).
+/// Pairs [`AsciiPairs::of_bytes`] reads at most: enough to tell the language of a
+/// paragraph, and a bound on the cost (every language scores them).
 const ASCII_PAIRS: usize = 1000;
 
 /// Whether `c` is punctuation that text in any language uses: one of [`PUNCTUATION`], or
@@ -1072,6 +1158,16 @@ mod tests {
                 .collect();
             let all: Vec<u64> = model.ascii_log_likelihoods(&counted).iter().map(|f| f.to_bits()).collect();
             proptest::prop_assert_eq!(each, all);
+        }
+
+        #[test]
+        fn ascii_pairs_read_from_bytes_are_the_pairs_counted(
+            bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..3000)
+        ) {
+            let from_bytes = AsciiPairs::of_bytes(&bytes);
+            let counted = AsciiPairs::of(&ascii_pairs(&bytes));
+            proptest::prop_assert_eq!(&from_bytes.counts, &counted.counts);
+            proptest::prop_assert!(counted.other.is_empty() && from_bytes.other.is_empty());
         }
     }
 

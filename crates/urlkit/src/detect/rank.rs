@@ -12,8 +12,8 @@ use encoding_rs::Encoding;
 use super::compose::{compose_jamo, compose_tone_marks};
 use super::hint::natives_of_tld;
 use super::model::{
-    ascii_pairs, is_punctuation, model, prepare_into, steps, steps_into, AsciiPairs, Counts,
-    KeyHasher, Language, Model, Step,
+    is_punctuation, model, prepare_into, steps, steps_into, AsciiPairs, Counts, KeyHasher,
+    Language, Model, Step,
 };
 use super::score::{
     ascii_words, is_latin, is_letter, latin_words_in_other_script, layout_score, oddities,
@@ -811,7 +811,7 @@ const LANGUAGE_TRIAL: usize = 256;
 /// `Lëtzebuergesch` amid Dutch words is Dutch in windows-1252, not Lithuanian `ė` in
 /// windows-1257.
 fn ascii_evidence(model: &Model, bytes: &[u8]) -> Vec<f64> {
-    let pairs = AsciiPairs::of(&ascii_pairs(bytes));
+    let pairs = AsciiPairs::of_bytes(bytes);
     let fits = model.ascii_log_likelihoods(&pairs);
     let best = fits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     fits.iter()
