@@ -58,9 +58,6 @@ impl Model {
                 *sum += f64::from(count) * log_p;
             }
         }
-        for (sum, language) in sums.iter_mut().zip(&self.languages) {
-            *sum += language.ascii_others_log_likelihood(pairs);
-        }
         sums
     }
 
@@ -344,20 +341,9 @@ impl Language {
     /// for the charsets it is written in. No pairs score 0.
     #[cfg(test)]
     pub(super) fn ascii_log_likelihood(&self, pairs: &AsciiPairs) -> f64 {
-        pairs
-            .counts
-            .iter()
-            .map(|&(k, n)| f64::from(n) * self.ascii_pairs[usize::from(k)])
-            .sum::<f64>()
-            + self.ascii_others_log_likelihood(pairs)
-    }
-
-    /// The part of [`Language::ascii_log_likelihood`] from the pairs outside the table.
-    fn ascii_others_log_likelihood(&self, pairs: &AsciiPairs) -> f64 {
-        pairs
-            .other
-            .iter()
-            .fold(0.0, |sum, &(a, b)| sum + self.conditional(a, b).ln())
+        pairs.counts.iter().fold(-0.0, |sum, &(k, n)| {
+            sum + f64::from(n) * self.ascii_pairs[usize::from(k)]
+        })
     }
 
     /// Probability of `c` after `prev`: pair counts interpolated with the unigram.
@@ -425,33 +411,29 @@ const PUNCTUATION: &[char] = &[
 
 /// The pairs of [`AsciiPairs::of_bytes`] counted: each distinct pair of letters and
 /// spaces once, with how often it comes (a thousand pairs of text are a few hundred
-/// distinct ones), in the order of the table of [`ASCII_SYMBOLS`], and pairs of anything
-/// else one by one.
+/// distinct ones), in the order of the table of [`ASCII_SYMBOLS`]. Every pair of ASCII
+/// text is one of the table's.
 pub(super) struct AsciiPairs {
     counts: Vec<(u16, u32)>,
-    other: Vec<(char, char)>,
 }
 
 impl AsciiPairs {
-    /// `pairs` counted, those outside the table one by one.
+    /// `pairs` of lower-case ASCII letters and spaces, as [`ascii_pairs`] gives them,
+    /// counted (a test's way to count them; a pair of anything else is a test's mistake,
+    /// and panics).
     #[cfg(test)]
     pub(super) fn of(pairs: &[(char, char)]) -> Self {
         let slot = |c: char| match c {
-            'a'..='z' => Some(usize::from(c as u8 - b'a')),
-            ' ' => Some(26),
-            _ => None,
+            'a'..='z' => usize::from(c as u8 - b'a'),
+            ' ' => usize::from(SPACE_SYMBOL),
+            _ => panic!("{c:?} is not in the table of ASCII pairs"),
         };
         let mut tally = PairTally::new();
-        let mut other = Vec::new();
         for &(a, b) in pairs {
-            match (slot(a), slot(b)) {
-                (Some(i), Some(j)) => tally.add(i * ASCII_SYMBOLS + j),
-                _ => other.push((a, b)),
-            }
+            tally.add(slot(a) * ASCII_SYMBOLS + slot(b));
         }
         AsciiPairs {
             counts: tally.in_table_order(),
-            other,
         }
     }
 
@@ -476,7 +458,6 @@ impl AsciiPairs {
         }
         AsciiPairs {
             counts: tally.in_table_order(),
-            other: Vec::new(),
         }
     }
 }
@@ -1149,7 +1130,6 @@ mod tests {
             let expected: Vec<(u16, u32)> = (0u16..).zip(table).filter(|&(_, n)| n > 0).collect();
             let counted = AsciiPairs::of(&pairs);
             proptest::prop_assert_eq!(&counted.counts, &expected);
-            proptest::prop_assert!(counted.other.is_empty());
             let model = model();
             let each: Vec<u64> = model
                 .languages
@@ -1167,7 +1147,6 @@ mod tests {
             let from_bytes = AsciiPairs::of_bytes(&bytes);
             let counted = AsciiPairs::of(&ascii_pairs(&bytes));
             proptest::prop_assert_eq!(&from_bytes.counts, &counted.counts);
-            proptest::prop_assert!(counted.other.is_empty() && from_bytes.other.is_empty());
         }
     }
 
