@@ -850,9 +850,19 @@ fn best_fit(
         order.clear();
         order.extend(trial.into_iter().take(2).map(|(_, i)| i));
     }
-    // The language of the ASCII words first: the others stop scoring as soon as they
-    // fall behind the best so far (a log-likelihood only falls as the text goes on).
-    order.sort_by(|&a, &b| ascii[b].total_cmp(&ascii[a]));
+    // The language the ASCII words fit best first: the others stop scoring as soon as
+    // they fall behind the best so far (a log-likelihood only falls as the text goes
+    // on). The best fit is the same in any order, so the rest keep theirs: sorting them
+    // all cost more than the few more steps it saved.
+    if let Some(leader) = (0..order.len()).reduce(|lead, at| {
+        if ascii[order[at]] > ascii[order[lead]] {
+            at
+        } else {
+            lead
+        }
+    }) {
+        order.swap(0, leader);
+    }
     let mut best = f64::NEG_INFINITY;
     for &i in order.iter() {
         let language = &model.languages()[i];
