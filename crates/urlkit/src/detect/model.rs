@@ -562,11 +562,14 @@ pub(super) fn is_punctuation(c: char) -> bool {
 /// the characters around it, the model's word lists never show it, and no single-byte
 /// charset decodes to it, so it is a word boundary wherever it stands.
 fn is_cjk_punctuation(c: char) -> bool {
-    matches!(
-        c as u32,
-        0x3001..=0x3003 | 0x3008..=0x3011 | 0x3014..=0x301F | 0x30FB | 0xFF01..=0xFF0F
-            | 0xFF1A..=0xFF20 | 0xFF3B..=0xFF40 | 0xFF5B..=0xFF65
-    )
+    // One comparison settles every character before the first of them, among them the
+    // letters of every single-byte charset.
+    c >= '\u{3001}'
+        && matches!(
+            c as u32,
+            0x3001..=0x3003 | 0x3008..=0x3011 | 0x3014..=0x301F | 0x30FB | 0xFF01..=0xFF0F
+                | 0xFF1A..=0xFF20 | 0xFF3B..=0xFF40 | 0xFF5B..=0xFF65
+        )
 }
 
 /// Marks that open a quotation or a question, and so never follow a letter: after one,
