@@ -10,6 +10,10 @@ encoded into every legacy charset its language is written in that can represent 
   path       a path segment or title, 20-60 characters
   paragraph  consecutive translations of one catalog, 100-300 bytes once encoded
 
+Japanese text is also written with its katakana half-width (`ﾃﾞｰﾀ` for `データ`), as
+older Japanese systems and phones wrote them, in Shift_JIS and EUC-JP: the samples
+of language `ja-halfwidth` (only pieces that have katakana to change).
+
 Windows-1258 text is written as Vietnamese software wrote it: a letter the code page
 has precomposed stays one byte, every other tone mark follows its letter as a
 combining character. Samples that encode to pure ASCII are skipped (every
@@ -70,6 +74,42 @@ LOCALES = {
     "ko": ("ko", [("euc_kr", "EUC-KR")]),
 }
 LENGTHS = {"query": (5, 15), "path": (20, 60), "paragraph": (100, 300)}
+# Variants of a locale's text: name (the samples' language) -> (locale directory,
+# transform, charsets). A sample of a variant is kept only where the transform changed
+# it (otherwise it is the locale's own sample again).
+VARIANTS = {
+    # Katakana as older Japanese systems and phones wrote them: half-width, a voiced
+    # kana as the kana and a separate sound mark (`ﾃﾞｰﾀ` for `データ`).
+    "ja-halfwidth": ("ja", "half_width_katakana", [("cp932", "Shift_JIS"), ("euc_jp", "EUC-JP")]),
+}
+
+
+def half_width_katakana(text):
+    """`text` with every full-width katakana and the long vowel mark in its half-width
+    form (the inverse of their compatibility decompositions): a voiced kana becomes the
+    kana and the half-width sound mark. Hiragana, kanji and anything else stay."""
+    half = {}
+    for code in range(0xFF61, 0xFFA0):
+        full = unicodedata.normalize("NFKC", chr(code))
+        if len(full) == 1 and "\u30a0" <= full <= "\u30ff":
+            half[full] = chr(code)
+    marks = {"\u3099": "\uff9e", "\u309a": "\uff9f"}
+    out = []
+    after_half = False
+    for c in unicodedata.normalize("NFD", text):
+        if c in marks and after_half:
+            out.append(marks[c])
+        elif c in half:
+            out.append(half[c])
+            after_half = True
+            continue
+        else:
+            out.append(c)
+        after_half = False
+    return unicodedata.normalize("NFC", "".join(out))
+
+
+TRANSFORMS = {"half_width_katakana": half_width_katakana}
 
 
 def read_mo(path):
@@ -217,24 +257,29 @@ def main():
     args = ap.parse_args()
 
     catalogs = collections.defaultdict(lambda: {"tune": [], "report": []})
-    for locale, (lang, _) in LOCALES.items():
+    # Every locale and variant: (directory, language, transform, charsets).
+    sources = {locale: (locale, lang, None, charsets) for locale, (lang, charsets) in LOCALES.items()}
+    for name, (locale, transform, charsets) in VARIANTS.items():
+        sources[name] = (locale, name, TRANSFORMS[transform], charsets)
+    for name, (locale, lang, _, _) in sources.items():
         for path in sorted(glob.glob(os.path.join(args.root, locale, "LC_MESSAGES", "*.mo"))):
             domain = os.path.basename(path)[: -len(".mo")]
             texts = [t for t in map(clean, read_mo(path)) if t]
             if texts:
-                catalogs[(locale, lang)][split_of(domain)].append((domain, texts))
+                catalogs[(name, lang)][split_of(domain)].append((domain, texts))
 
     count = collections.Counter()
     files = collections.Counter()
     with open(args.out, "w", encoding="utf-8") as out:
-        for (locale, lang), by_split in sorted(catalogs.items()):
-            for codec, charset in LOCALES[locale][1]:
+        for (name, lang), by_split in sorted(catalogs.items()):
+            locale, _, transform, charsets = sources[name]
+            for codec, charset in charsets:
                 for length, (low, high) in LENGTHS.items():
                     for split, cats in by_split.items():
                         if not cats:
                             continue
                         files[split] += 0
-                        rng = random.Random(f"{args.seed}/{locale}/{charset}/{length}/{split}")
+                        rng = random.Random(f"{args.seed}/{name}/{charset}/{length}/{split}")
                         rows = []
                         seen = set()
                         for _ in range(args.per_class * 40):
@@ -246,6 +291,9 @@ def main():
                                 piece = cut_paragraph(texts, i, codec, rng)
                             else:
                                 piece = cut_words(texts[i], low, high, rng)
+                            if transform is not None and piece:
+                                changed = transform(piece)
+                                piece = changed if changed != piece else None
                             if not piece or piece in seen:
                                 continue
                             data = encode(piece, codec)

@@ -8,6 +8,10 @@
 //!   (KS X 1001 annex 3, as Python's `euc_kr` codec encodes them): the Hangul filler, then
 //!   the initial consonant, the vowel and the final consonant (the filler again when there
 //!   is none) as compatibility jamo; composed here into the syllable they stand for.
+//! * Half-width katakana, which Shift_JIS writes in one byte and EUC-JP in two (older
+//!   Japanese sites and phones wrote whole words in them): widened to the full-width
+//!   kana of their compatibility decompositions (Unicode's NFKC), a voiced or
+//!   semi-voiced sound mark composed with the kana before it.
 
 /// The five combining tone marks, and for each the letters it composes with and the
 /// composed letters, position by position (`BASES[i]` + mark → `COMPOSED[mark][i]`).
@@ -86,12 +90,102 @@ pub(super) fn compose_jamo(text: &[char]) -> impl Iterator<Item = char> + '_ {
     })
 }
 
+/// The first and last half-width katakana and sign (U+FF61 to U+FF9F).
+const HALF_WIDTH: std::ops::RangeInclusive<char> = '\u{FF61}'..='\u{FF9F}';
+/// The full-width form of each character of [`HALF_WIDTH`], in order: its compatibility
+/// decomposition, with the two sound marks as spacing marks (a mark that follows no kana
+/// it composes with stays one of its own).
+const FULL_WIDTH: [char; 63] = [
+    '。', '「', '」', '、', '・', 'ヲ', 'ァ', 'ィ', 'ゥ', 'ェ', 'ォ', 'ャ', 'ュ', 'ョ', 'ッ', 'ー',
+    'ア', 'イ', 'ウ', 'エ', 'オ', 'カ', 'キ', 'ク', 'ケ', 'コ', 'サ', 'シ', 'ス', 'セ', 'ソ', 'タ',
+    'チ', 'ツ', 'テ', 'ト', 'ナ', 'ニ', 'ヌ', 'ネ', 'ノ', 'ハ', 'ヒ', 'フ', 'ヘ', 'ホ', 'マ', 'ミ',
+    'ム', 'メ', 'モ', 'ヤ', 'ユ', 'ヨ', 'ラ', 'リ', 'ル', 'レ', 'ロ', 'ワ', 'ン', '゛', '゜',
+];
+/// The half-width voiced and semi-voiced sound marks.
+const VOICED: char = '\u{FF9E}';
+const SEMI_VOICED: char = '\u{FF9F}';
+
+/// Whether `text` holds a half-width katakana or sign, which [`widen_kana`] changes.
+pub(super) fn has_half_width_kana(text: &[char]) -> bool {
+    text.iter().any(|c| HALF_WIDTH.contains(c))
+}
+
+/// The full-width form of half-width `c`, or `c` itself for any other character.
+fn widen(c: char) -> char {
+    if HALF_WIDTH.contains(&c) {
+        FULL_WIDTH[(c as u32 - 0xFF61) as usize]
+    } else {
+        c
+    }
+}
+
+/// Full-width `kana` with the half-width sound mark `mark` as one character (カ and
+/// ﾞ make ガ, ハ and ﾟ make パ), or `None` when the two have no composed form.
+fn voice(kana: char, mark: char) -> Option<char> {
+    let voiced_by_one = "カキクケコサシスセソタチツテトハヒフヘホ";
+    let n = kana as u32;
+    let composed = match mark {
+        VOICED if kana == 'ウ' => 0x30F4,
+        VOICED if voiced_by_one.contains(kana) => n + 1,
+        SEMI_VOICED if "ハヒフヘホ".contains(kana) => n + 2,
+        _ => return None,
+    };
+    char::from_u32(composed)
+}
+
+/// The characters of `text` with every half-width katakana and sign in its full-width
+/// form, and a kana followed by a half-width sound mark it composes with made one
+/// character; any other character passes through unchanged.
+pub(super) fn widen_kana(text: &[char]) -> impl Iterator<Item = char> + '_ {
+    let mut chars = text.iter().copied().peekable();
+    std::iter::from_fn(move || {
+        let c = chars.next()?;
+        let wide = widen(c);
+        if HALF_WIDTH.contains(&c) {
+            if let Some(voiced) = chars.peek().and_then(|&mark| voice(wide, mark)) {
+                chars.next();
+                return Some(voiced);
+            }
+        }
+        Some(wide)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn chars(text: &str) -> Vec<char> {
         text.chars().collect()
+    }
+
+    #[test]
+    fn half_width_katakana_are_widened_and_voiced() {
+        let widened = |text: &str| widen_kana(&chars(text)).collect::<String>();
+        assert_eq!(widened("ｱﾝﾃｲ"), "アンテイ");
+        assert_eq!(widened("ｶﾞｷﾞﾊﾞﾊﾟﾎﾟｳﾞ"), "ガギバパポヴ");
+        assert_eq!(widened("ﾃﾞｰﾀ｡｢ﾒﾆｭｰ｣"), "データ。「メニュー」");
+        // A mark with no composed form, or after no kana, stays a spacing mark.
+        assert_eq!(widened("ｱﾞｲﾟﾞ"), "ア゛イ゜゛");
+        // Anything else passes through, full-width kana and a mark after one included.
+        assert_eq!(widened("abcアﾞ中"), "abcア゛中");
+        assert!(has_half_width_kana(&chars("a ｱ")));
+        assert!(!has_half_width_kana(&chars("アイウ abc")));
+    }
+
+    #[test]
+    fn full_width_kana_follow_the_half_width_order() {
+        // The signs, the small kana, the long vowel mark, then the 45 kana from ア to ン
+        // in the order of the syllabary, as the full-width block has them.
+        assert_eq!(widen('\u{FF61}'), '。');
+        assert_eq!(widen('\u{FF66}'), 'ヲ');
+        assert_eq!(widen('\u{FF70}'), 'ー');
+        assert_eq!(widen('\u{FF71}'), 'ア');
+        assert_eq!(widen('\u{FF9D}'), 'ン');
+        let kana: Vec<char> = ('\u{FF71}'..='\u{FF9D}').map(widen).collect();
+        assert_eq!(kana.len(), 45);
+        assert!(kana.windows(2).all(|pair| pair[0] < pair[1]));
+        assert!(kana.iter().all(|c| ('\u{30A1}'..='\u{30FA}').contains(c)));
     }
 
     #[test]

@@ -520,6 +520,20 @@ mod tests {
     }
 
     #[test]
+    fn half_width_katakana_is_read_in_the_japanese_charsets() {
+        // Shift_JIS writes each in one byte (A1 to DF, Cyrillic letters in ISO-8859-5),
+        // EUC-JP in two (8E and that byte).
+        let cases = [
+            ("ｶﾞｲﾄﾞ", encoding_rs::SHIFT_JIS),
+            ("ﾃﾞｰﾀﾍﾞｰｽ", encoding_rs::SHIFT_JIS),
+            ("ﾒﾆｭｰをﾄﾞﾛｯﾌﾟ･ﾀﾞｳﾝ表示する際の遅延時間", encoding_rs::SHIFT_JIS),
+            ("ﾃﾞｰﾀﾍﾞｰｽ", encoding_rs::EUC_JP),
+            ("ｷｰﾜｰﾄﾞがありません", encoding_rs::EUC_JP),
+        ];
+        assert_all_read_back(&cases);
+    }
+
+    #[test]
     fn chinese_and_japanese_punctuation_is_no_evidence_against_their_charsets() {
         let cases = [
             ("GNU find。", encoding_rs::BIG5),

@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 use chardetng::{EncodingDetector, Iso2022JpDetection, Utf8Detection};
 use encoding_rs::Encoding;
 
-use super::compose::{compose_jamo, compose_tone_marks};
+use super::compose::{compose_jamo, compose_tone_marks, has_half_width_kana, widen_kana};
 use super::hint::natives_of_tld;
 use super::model::{
     is_punctuation, model, prepare_into, steps, steps_into, AsciiPairs, Counts, KeyHasher,
@@ -516,6 +516,7 @@ enum Composition {
     None,
     ToneMarks,
     Jamo,
+    WideKana,
 }
 
 impl Composition {
@@ -524,6 +525,8 @@ impl Composition {
             Composition::ToneMarks
         } else if encoding == encoding_rs::EUC_KR {
             Composition::Jamo
+        } else if encoding == encoding_rs::SHIFT_JIS || encoding == encoding_rs::EUC_JP {
+            Composition::WideKana
         } else {
             Composition::None
         }
@@ -660,6 +663,12 @@ impl TextEvidence {
                 raw.extend(compose_jamo(plain));
                 prepare_into(raw, chars)
             }
+            Composition::WideKana if has_half_width_kana(plain) => {
+                raw.clear();
+                raw.extend(widen_kana(plain));
+                prepare_into(raw, chars)
+            }
+            Composition::WideKana => prepare_into(plain, chars),
             Composition::None => prepare_into(plain, chars),
         };
         let reading = readings.find_or_add(chars);

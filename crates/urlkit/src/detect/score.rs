@@ -37,13 +37,17 @@ pub(super) fn layout_score(encoding: &'static Encoding, bytes: &[u8]) -> f64 {
                 0x81..=0x83 => (COMMON, 2),
                 0x88..=0x98 => (COMMON, 2),
                 0x99..=0x9F | 0xE0..=0xEA => (LESS, 2),
-                0xA1..=0xDF => (LESS, 1),
+                // Half-width katakana, one byte each: whole words in them are everyday
+                // text of older Japanese systems and phones.
+                0xA1..=0xDF => (COMMON, 1),
                 _ => (RARE, 2),
             }
         } else if encoding == encoding_rs::EUC_JP {
             match lead {
                 0xA1 | 0xA4 | 0xA5 | 0xB0..=0xCF => (COMMON, 2),
-                0xA3 | 0xD0..=0xF4 => (LESS, 2),
+                // Level-2 kanji, full-width Latin letters and digits, and the
+                // half-width katakana (from 8E, two bytes each).
+                0xA3 | 0xD0..=0xF4 | 0x8E => (LESS, 2),
                 0x8F => (RARE, 3),
                 _ => (RARE, 2),
             }
@@ -238,7 +242,9 @@ const fn script_of(n: u32) -> Option<Script> {
         0x591..=0x5FF => Script::Hebrew,
         0x600..=0x6FF | 0x750..=0x77F | 0xFB50..=0xFEFF => Script::Arabic,
         0xE01..=0xE5B => Script::Thai,
-        0x3040..=0x30FF | 0x3400..=0x9FFF | 0xAC00..=0xD7A3 | 0xF900..=0xFAFF => Script::Cjk,
+        0x3040..=0x30FF | 0x3400..=0x9FFF | 0xAC00..=0xD7A3 | 0xF900..=0xFAFF | 0xFF66..=0xFF9D => {
+            Script::Cjk
+        }
         _ => return None,
     };
     Some(script)
