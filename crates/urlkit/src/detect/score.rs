@@ -37,16 +37,15 @@ pub(super) fn layout_score(encoding: &'static Encoding, bytes: &[u8]) -> f64 {
                 0x81..=0x83 => (COMMON, 2),
                 0x88..=0x98 => (COMMON, 2),
                 0x99..=0x9F | 0xE0..=0xEA => (LESS, 2),
-                // Half-width katakana, one byte each: whole words in them are everyday
-                // text of older Japanese systems and phones.
-                0xA1..=0xDF => (COMMON, 1),
+                // Half-width katakana, one byte each (older systems and phones).
+                0xA1..=0xDF => (LESS, 1),
                 _ => (RARE, 2),
             }
         } else if encoding == encoding_rs::EUC_JP {
             match lead {
                 0xA1 | 0xA4 | 0xA5 | 0xB0..=0xCF => (COMMON, 2),
                 // Level-2 kanji, full-width Latin letters and digits, and the
-                // half-width katakana (from 8E, two bytes each).
+                // half-width katakana (8E and the byte Shift_JIS writes alone).
                 0xA3 | 0xD0..=0xF4 | 0x8E => (LESS, 2),
                 0x8F => (RARE, 3),
                 _ => (RARE, 2),
