@@ -12,7 +12,9 @@ encoded into every legacy charset its language is written in that can represent 
 
 Japanese text is also written with its katakana half-width (`ﾃﾞｰﾀ` for `データ`), as
 older Japanese systems and phones wrote them, in Shift_JIS and EUC-JP: the samples
-of language `ja-halfwidth` (only pieces that have katakana to change).
+of language `ja-halfwidth` (only pieces that have katakana to change). Japanese, Chinese
+and Korean text is also written with its Latin letters and digits full-width (`ＵＲＬ`),
+languages `ja-fullwidth`, `zh-Hans-fullwidth`, `zh-Hant-fullwidth` and `ko-fullwidth`.
 
 Windows-1258 text is written as Vietnamese software wrote it: a letter the code page
 has precomposed stays one byte, every other tone mark follows its letter as a
@@ -81,6 +83,11 @@ VARIANTS = {
     # Katakana as older Japanese systems and phones wrote them: half-width, a voiced
     # kana as the kana and a separate sound mark (`ﾃﾞｰﾀ` for `データ`).
     "ja-halfwidth": ("ja", "half_width_katakana", [("cp932", "Shift_JIS"), ("euc_jp", "EUC-JP")]),
+    # Latin letters and digits written full-width among East Asian text (`ＵＲＬ`, `第１章`).
+    "ja-fullwidth": ("ja", "full_width_alphanumerics", [("cp932", "Shift_JIS"), ("euc_jp", "EUC-JP")]),
+    "zh-Hans-fullwidth": ("zh_CN", "full_width_alphanumerics", [("gbk", "GBK")]),
+    "zh-Hant-fullwidth": ("zh_TW", "full_width_alphanumerics", [("big5", "Big5")]),
+    "ko-fullwidth": ("ko", "full_width_alphanumerics", [("euc_kr", "EUC-KR")]),
 }
 
 
@@ -109,7 +116,15 @@ def half_width_katakana(text):
     return unicodedata.normalize("NFC", "".join(out))
 
 
-TRANSFORMS = {"half_width_katakana": half_width_katakana}
+def full_width_alphanumerics(text):
+    """`text` with every ASCII letter and digit in its full-width form (U+FF10 to U+FF5A)."""
+    return "".join(chr(ord(c) + 0xFEE0) if c.isascii() and c.isalnum() else c for c in text)
+
+
+TRANSFORMS = {
+    "half_width_katakana": half_width_katakana,
+    "full_width_alphanumerics": full_width_alphanumerics,
+}
 
 
 def read_mo(path):

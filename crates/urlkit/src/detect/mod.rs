@@ -534,6 +534,20 @@ mod tests {
     }
 
     #[test]
+    fn full_width_latin_letters_and_digits_are_read_in_the_east_asian_charsets() {
+        // Read in a single-byte charset, their lead bytes are punctuation or letters and
+        // their trail bytes ASCII letters (`‚t‚q‚k` for `ＵＲＬ` in windows-1256).
+        let cases = [
+            ("ＵＲＬ", encoding_rs::SHIFT_JIS),
+            ("Ｗｉｎｄｏｗｓ", encoding_rs::SHIFT_JIS),
+            ("ＡＢＣ", encoding_rs::GBK),
+            ("ＰＤＦ", encoding_rs::BIG5),
+            ("ＵＳＢ", encoding_rs::EUC_KR),
+        ];
+        assert_all_read_back(&cases);
+    }
+
+    #[test]
     fn chinese_and_japanese_punctuation_is_no_evidence_against_their_charsets() {
         let cases = [
             ("GNU find。", encoding_rs::BIG5),

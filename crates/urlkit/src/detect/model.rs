@@ -654,6 +654,7 @@ pub(super) fn prepare_into(raw: &[char], chars: &mut Vec<char>) -> Counts {
             .is_some_and(|&c| !c.is_ascii() && c.is_alphabetic())
     };
     chars.extend(raw.iter().enumerate().map(|(i, &c)| {
+        let c = fold_full_width_alphanumeric(c);
         if c.is_ascii() {
             // Neither punctuation nor a letter with case that counts.
             return normalise_char(c);
@@ -689,6 +690,18 @@ pub(super) fn prepare_into(raw: &[char], chars: &mut Vec<char>) -> Counts {
         }
     }));
     counts
+}
+
+/// The ASCII letter or digit that full-width `c` (U+FF10 to U+FF5A, as East Asian text
+/// writes Latin letters and digits beside its own) stands for, or `c` itself: the model
+/// learnt them as ASCII.
+fn fold_full_width_alphanumeric(c: char) -> char {
+    match c {
+        '\u{FF10}'..='\u{FF19}' | '\u{FF21}'..='\u{FF3A}' | '\u{FF41}'..='\u{FF5A}' => {
+            char::from_u32(c as u32 - 0xFEE0).unwrap_or(c)
+        }
+        _ => c,
+    }
 }
 
 /// Whether `c` is in a block of characters without case, none of them punctuation
