@@ -654,7 +654,6 @@ pub(super) fn prepare_into(raw: &[char], chars: &mut Vec<char>) -> Counts {
             .is_some_and(|&c| !c.is_ascii() && c.is_alphabetic())
     };
     chars.extend(raw.iter().enumerate().map(|(i, &c)| {
-        let c = fold_full_width_alphanumeric(c);
         if c.is_ascii() {
             // Neither punctuation nor a letter with case that counts.
             return normalise_char(c);
@@ -662,6 +661,11 @@ pub(super) fn prepare_into(raw: &[char], chars: &mut Vec<char>) -> Counts {
         if is_caseless(c) {
             // Neither punctuation nor upper case: itself.
             return c;
+        }
+        let folded = fold_full_width_alphanumeric(c);
+        if folded.is_ascii() {
+            // A full-width letter or digit, read as the ASCII one (none is caseless).
+            return normalise_char(folded);
         }
         let letter = letter_case(c);
         if !letter.punctuation && c != APOSTROPHE && !is_cjk_punctuation(c) {
@@ -696,6 +700,10 @@ pub(super) fn prepare_into(raw: &[char], chars: &mut Vec<char>) -> Counts {
 /// writes Latin letters and digits beside its own) stands for, or `c` itself: the model
 /// learnt them as ASCII.
 fn fold_full_width_alphanumeric(c: char) -> char {
+    if c < '\u{FF10}' {
+        // One comparison for the letters of every single-byte charset.
+        return c;
+    }
     match c {
         '\u{FF10}'..='\u{FF19}' | '\u{FF21}'..='\u{FF3A}' | '\u{FF41}'..='\u{FF5A}' => {
             char::from_u32(c as u32 - 0xFEE0).unwrap_or(c)
@@ -1226,6 +1234,25 @@ mod tests {
                     unsafe { model.add_ascii_log_likelihoods_avx512(&pairs, &mut sums) };
                     proptest::prop_assert_eq!(bits(&sums), bits(&plain));
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn full_width_letters_and_digits_fold_to_ascii_and_none_is_caseless() {
+        assert_eq!(fold_full_width_alphanumeric('Ａ'), 'A');
+        assert_eq!(fold_full_width_alphanumeric('９'), '9');
+        assert_eq!(fold_full_width_alphanumeric('ｚ'), 'z');
+        for c in ('\u{FF00}'..='\u{FF6F}').chain(['a', 'é', 'Ж', 'ア', '（']) {
+            let folded = fold_full_width_alphanumeric(c);
+            if c.is_alphanumeric() && ('\u{FF00}'..='\u{FF5E}').contains(&c) {
+                // The full-width form of an ASCII letter or digit is 0xFEE0 above it.
+                assert_eq!(u32::from(folded) + 0xFEE0, u32::from(c), "{c:?}");
+                assert!(folded.is_ascii_alphanumeric(), "{c:?} -> {folded:?}");
+                // `prepare_into` folds after passing caseless characters through.
+                assert!(!is_caseless(c), "{c:?}");
+            } else {
+                assert_eq!(folded, c);
             }
         }
     }
