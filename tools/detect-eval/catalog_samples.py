@@ -91,15 +91,21 @@ VARIANTS = {
 }
 
 
+# Each full-width katakana (and the long vowel mark) with its half-width form: the
+# inverse of the half-width forms' compatibility decompositions.
+HALF_WIDTH_KATAKANA = {
+    full: chr(code)
+    for code in range(0xFF61, 0xFFA0)
+    for full in [unicodedata.normalize("NFKC", chr(code))]
+    if len(full) == 1 and "\u30a0" <= full <= "\u30ff"
+}
+
+
 def half_width_katakana(text):
     """`text` with every full-width katakana and the long vowel mark in its half-width
     form (the inverse of their compatibility decompositions): a voiced kana becomes the
     kana and the half-width sound mark. Hiragana, kanji and anything else stay."""
-    half = {}
-    for code in range(0xFF61, 0xFFA0):
-        full = unicodedata.normalize("NFKC", chr(code))
-        if len(full) == 1 and "\u30a0" <= full <= "\u30ff":
-            half[full] = chr(code)
+    half = HALF_WIDTH_KATAKANA
     marks = {"\u3099": "\uff9e", "\u309a": "\uff9f"}
     out = []
     after_half = False
@@ -276,12 +282,18 @@ def main():
     sources = {locale: (locale, lang, None, charsets) for locale, (lang, charsets) in LOCALES.items()}
     for name, (locale, transform, charsets) in VARIANTS.items():
         sources[name] = (locale, name, TRANSFORMS[transform], charsets)
+    # Each locale directory's catalogs, read once for the locale and its variants.
+    read = {}
     for name, (locale, lang, _, _) in sources.items():
-        for path in sorted(glob.glob(os.path.join(args.root, locale, "LC_MESSAGES", "*.mo"))):
-            domain = os.path.basename(path)[: -len(".mo")]
-            texts = [t for t in map(clean, read_mo(path)) if t]
-            if texts:
-                catalogs[(name, lang)][split_of(domain)].append((domain, texts))
+        if locale not in read:
+            read[locale] = []
+            for path in sorted(glob.glob(os.path.join(args.root, locale, "LC_MESSAGES", "*.mo"))):
+                domain = os.path.basename(path)[: -len(".mo")]
+                texts = [t for t in map(clean, read_mo(path)) if t]
+                if texts:
+                    read[locale].append((domain, texts))
+        for domain, texts in read[locale]:
+            catalogs[(name, lang)][split_of(domain)].append((domain, texts))
 
     count = collections.Counter()
     files = collections.Counter()
