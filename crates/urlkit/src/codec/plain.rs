@@ -286,7 +286,13 @@ impl PlainUtf8 {
         let span = &values[first..end_of(entries)];
         self.kept_percents.clear();
         let quiet_kernel = self.kernels.decode_span_quiet.filter(|_| quiet);
+        let lenient_kernel = self.kernels.decode_span_lenient.filter(|_| quiet);
         let mut at = 0;
+        if let Some(decode) = lenient_kernel {
+            // The whole group in one call, every `%` that starts no escape copied as it is
+            // and noted.
+            at = decode(span, &self.stops.class, out, &mut self.kept_percents);
+        }
         while at < span.len() {
             self.flagged.clear();
             let taken = match (quiet_kernel, self.kernels.decode_span_flagging) {

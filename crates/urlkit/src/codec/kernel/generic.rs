@@ -313,6 +313,7 @@ macro_rules! vector_kernels {
                 decode_span,
                 decode_span_flagging: None,
                 decode_span_quiet: None,
+                decode_span_lenient: None,
             };
 
         pub(super) fn first_member(

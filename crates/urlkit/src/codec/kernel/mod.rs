@@ -328,6 +328,11 @@ pub(crate) struct Kernels {
     /// [`decode_span_flagging`] without the offsets of the escapes that need attention,
     /// for a caller that makes no findings: where it does better than noting them.
     pub(crate) decode_span_quiet: Option<DecodeSpan>,
+    /// [`decode_span_quiet`](Self::decode_span_quiet) that never stops: a `%` without two
+    /// hex digits after it inside the input is copied as it is, as a lenient decoder keeps
+    /// it, its offset appended to the last argument, and decoding goes on after it, so all
+    /// of the input is taken (its length is returned). For a caller that drops findings.
+    pub(crate) decode_span_lenient: Option<DecodeSpanFlagging>,
 }
 
 /// The signature of [`Kernels::decode_span`] and [`Kernels::decode_span_quiet`].
@@ -344,6 +349,7 @@ pub(crate) static PORTABLE: Kernels = Kernels {
     decode_span: portable::decode_span,
     decode_span_flagging: Some(portable::decode_span_flagging),
     decode_span_quiet: None,
+    decode_span_lenient: Some(portable::decode_span_lenient),
 };
 
 /// The fastest kernels this processor runs, detected once.
@@ -408,7 +414,17 @@ pub(crate) mod portable {
     }
 
     pub(crate) fn decode_span(input: &[u8], stops: &ByteClass, out: &mut Vec<u8>) -> usize {
-        span::<false>(input, stops, out, &mut Vec::new())
+        span::<false, false>(input, stops, out, &mut Vec::new())
+    }
+
+    /// See [`Kernels::decode_span_lenient`](super::Kernels::decode_span_lenient).
+    pub(crate) fn decode_span_lenient(
+        input: &[u8],
+        stops: &ByteClass,
+        out: &mut Vec<u8>,
+        kept: &mut Vec<usize>,
+    ) -> usize {
+        span::<true, true>(input, stops, out, kept)
     }
 
     pub(crate) fn decode_span_flagging(
@@ -417,10 +433,13 @@ pub(crate) mod portable {
         out: &mut Vec<u8>,
         flagged: &mut Vec<usize>,
     ) -> usize {
-        span::<true>(input, stops, out, flagged)
+        span::<true, false>(input, stops, out, flagged)
     }
 
-    fn span<const FLAG: bool>(
+    /// With `LENIENT` (and `FLAG`), a `%` that starts no escape is copied, its offset
+    /// appended to `flagged` in place of those of the escapes that need attention, and the
+    /// span goes on after it.
+    fn span<const FLAG: bool, const LENIENT: bool>(
         input: &[u8],
         stops: &ByteClass,
         out: &mut Vec<u8>,
@@ -435,11 +454,16 @@ pub(crate) mod portable {
             } else if byte == b'%' {
                 match escape_at(&input[i..]) {
                     Some(value) if FLAG || !needs_attention(value) => {
-                        if needs_attention(value) {
+                        if !LENIENT && needs_attention(value) {
                             flagged.push(i);
                         }
                         out.push(value);
                         i += 3;
+                    }
+                    None if LENIENT => {
+                        flagged.push(i);
+                        out.push(b'%');
+                        i += 1;
                     }
                     _ => break,
                 }

@@ -200,6 +200,18 @@ fn check_decoding(kernels: &[&'static Kernels], input: &[u8], stops: &[StopTable
             &mut expected_flagging.0,
             &mut expected_flagging.1,
         );
+        let mut expected_lenient = (b"prefix".to_vec(), Vec::new());
+        let taken_lenient = portable::decode_span_lenient(
+            input,
+            &stop.class,
+            &mut expected_lenient.0,
+            &mut expected_lenient.1,
+        );
+        assert_eq!(
+            taken_lenient,
+            input.len(),
+            "portable lenient {context} {input:?}"
+        );
         for kernels in &kernels[1..] {
             assert_eq!(
                 (kernels.first_member)(input, &stop.class),
@@ -235,6 +247,16 @@ fn check_decoding(kernels: &[&'static Kernels], input: &[u8], stops: &[StopTable
                     kernels.name
                 );
             }
+            if let Some(fast_lenient) = kernels.decode_span_lenient {
+                let mut got = (b"prefix".to_vec(), Vec::new());
+                let fast_taken = fast_lenient(input, &stop.class, &mut got.0, &mut got.1);
+                assert_eq!(
+                    (fast_taken, &got),
+                    (taken_lenient, &expected_lenient),
+                    "{} decode_span_lenient {context} {input:?}",
+                    kernels.name
+                );
+            }
         }
     }
 }
@@ -257,6 +279,31 @@ fn hex_digits_and_escapes_are_read_from_the_table_as_the_standard_reads_them() {
     }
     assert_eq!(portable::escape_at(b"%4"), None);
     assert_eq!(portable::escape_at(b"x41"), None);
+}
+
+#[test]
+fn the_lenient_reference_copies_a_percent_that_starts_no_escape_and_goes_on() {
+    /// An input, whether whitespace is removed, whether `+` is a space, the output and
+    /// the offsets of the `%` bytes copied as they are.
+    type Case = (&'static [u8], bool, bool, &'static [u8], &'static [usize]);
+    let cases: [Case; 6] = [
+        (b"a%zz%41b", false, false, b"a%zzAb", &[1]),
+        (b"100%%3F", false, false, b"100%?", &[3]),
+        (b"%4g%4", false, false, b"%4g%4", &[0, 3]),
+        (b"%", false, false, b"%", &[0]),
+        (b"a+b %25%2", false, true, b"a b %%2", &[7]),
+        (b"a b\n%0A%4%20", true, false, b"ab\n%4 ", &[7]),
+    ];
+    for (input, strip, plus, expected, kept) in cases {
+        let stops = StopTable::new(strip, plus);
+        let (mut out, mut got_kept) = (Vec::new(), Vec::new());
+        let taken = portable::decode_span_lenient(input, &stops.class, &mut out, &mut got_kept);
+        assert_eq!(
+            (taken, out.as_slice(), got_kept.as_slice()),
+            (input.len(), expected, kept),
+            "{input:?}"
+        );
+    }
 }
 
 #[test]

@@ -6,7 +6,7 @@
 //! checking that the processor has AVX-512 F, BW, VBMI and VBMI2, POPCNT and AVX2.
 
 use super::super::raw::commit;
-use super::super::{ByteClass, Kernels, HIGH_NIBBLE_BITS};
+use super::super::{hex_value, ByteClass, Kernels, HIGH_NIBBLE_BITS};
 use super::avx2;
 use core::arch::x86_64::*;
 
@@ -17,12 +17,14 @@ pub(super) static KERNELS: Kernels = Kernels {
     decode_span,
     decode_span_flagging: Some(decode_span_flagging),
     decode_span_quiet: Some(decode_span_quiet),
+    decode_span_lenient: Some(decode_span_lenient),
 };
 
 fn decode_span(input: &[u8], stops: &ByteClass, out: &mut Vec<u8>) -> usize {
     // SAFETY: `KERNELS` is handed out only when the processor has the features enabled
     // on `decode_span_avx512` (and AVX2, for the tail).
-    let taken = unsafe { decode_span_avx512::<false, false>(input, stops, out, &mut Vec::new()) };
+    let taken =
+        unsafe { decode_span_avx512::<false, false, false>(input, stops, out, &mut Vec::new()) };
     if taken + 66 > input.len() && taken < input.len() {
         taken + avx2::decode_span(&input[taken..], stops, out)
     } else {
@@ -54,7 +56,7 @@ fn decode_span_attending<const NOTE: bool>(
 ) -> usize {
     // SAFETY: `KERNELS` is handed out only when the processor has the features enabled
     // on `decode_span_avx512`.
-    let taken = unsafe { decode_span_avx512::<true, NOTE>(input, stops, out, flagged) };
+    let taken = unsafe { decode_span_avx512::<true, NOTE, false>(input, stops, out, flagged) };
     if taken + 66 > input.len() && taken < input.len() {
         // The last bytes (fewer than 66) in blocks of their own, followed by `%`s: a `%`
         // without two hex digits after it ends the decoding, so it stops where the input
@@ -65,7 +67,7 @@ fn decode_span_attending<const NOTE: bool>(
         padded[..rest.len()].copy_from_slice(rest);
         let before = flagged.len();
         // SAFETY: as above.
-        let tail = unsafe { decode_span_avx512::<true, NOTE>(&padded, stops, out, flagged) };
+        let tail = unsafe { decode_span_avx512::<true, NOTE, false>(&padded, stops, out, flagged) };
         debug_assert!(tail <= rest.len());
         for position in &mut flagged[before..] {
             *position += taken;
@@ -75,6 +77,42 @@ fn decode_span_attending<const NOTE: bool>(
         taken
     }
 }
+
+fn decode_span_lenient(
+    input: &[u8],
+    stops: &ByteClass,
+    out: &mut Vec<u8>,
+    kept: &mut Vec<usize>,
+) -> usize {
+    // SAFETY: `KERNELS` is handed out only when the processor has the features enabled
+    // on `decode_span_avx512`.
+    let taken = unsafe { decode_span_avx512::<true, true, true>(input, stops, out, kept) };
+    if taken < input.len() {
+        // The last bytes (fewer than 66) in a block of their own, followed by bytes that
+        // are neither stops nor hex digits: each is copied as it is, after everything the
+        // input's own bytes decode to (an escape the input cuts short is no escape), and
+        // is then taken off the output again.
+        debug_assert!(!stops.contains(TAIL_FILLER) && hex_value(TAIL_FILLER).is_none());
+        let rest = &input[taken..];
+        let mut padded = [TAIL_FILLER; TAIL_ROOM];
+        padded[..rest.len()].copy_from_slice(rest);
+        // One block with the two bytes after it when that holds the rest, else two.
+        let blocks = if rest.len() <= 64 { 66 } else { TAIL_ROOM };
+        let before = kept.len();
+        // SAFETY: as above.
+        let tail =
+            unsafe { decode_span_avx512::<true, true, true>(&padded[..blocks], stops, out, kept) };
+        debug_assert!(tail >= rest.len());
+        out.truncate(out.len() - (tail - rest.len()));
+        for position in &mut kept[before..] {
+            *position += taken;
+        }
+    }
+    input.len()
+}
+
+/// What [`decode_span_lenient`] pads the last bytes of its input with.
+const TAIL_FILLER: u8 = b'g';
 
 /// Room for the last bytes of an input (fewer than 66) and the `%`s after them: enough for
 /// [`decode_span_avx512`] to read two whole blocks and the two bytes after them.
@@ -118,9 +156,11 @@ fn hex_digits(v: __m512i) -> (u64, __m512i) {
 /// bytes of a block is decoded with its digits from the next one, which that block then
 /// skips: blocks follow one another every 64 bytes, with no branch on where the escapes
 /// fall. With `FLAG`, escapes needing attention are decoded too, and with `NOTE` as well
-/// their offsets appended to `flagged`.
+/// their offsets appended to `flagged`. With `LENIENT` (and `FLAG`) nothing stops it: a
+/// `%` without two hex digits after it is copied as it is, and with `NOTE` its offset
+/// is what is appended to `flagged` (those of escapes that need attention are not).
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt")]
-fn decode_span_avx512<const FLAG: bool, const NOTE: bool>(
+fn decode_span_avx512<const FLAG: bool, const NOTE: bool, const LENIENT: bool>(
     input: &[u8],
     stops: &ByteClass,
     out: &mut Vec<u8>,
@@ -142,7 +182,12 @@ fn decode_span_avx512<const FLAG: bool, const NOTE: bool>(
     // masked loads that wait for the stores). Each is a `%` with two hex digits, all
     // three inside the input and in no other escape: at most a third of the input's bytes.
     if NOTE {
-        flagged.reserve(input.len() / 3 + 1);
+        // A `%` copied as it is (`LENIENT`) may be any byte of the input.
+        flagged.reserve(if LENIENT {
+            input.len()
+        } else {
+            input.len() / 3 + 1
+        });
     }
     let mut noted_count = flagged.len();
     let noted_room = flagged.capacity();
@@ -184,7 +229,9 @@ fn decode_span_avx512<const FLAG: bool, const NOTE: bool>(
         let attention = valid & (control | delete | second_layer | bidi_lead);
         // The block ends before the first `%` the state machine must see: malformed, or
         // decoding to a byte that needs attention.
-        let problems = if FLAG {
+        let problems = if LENIENT {
+            0
+        } else if FLAG {
             percent & !valid
         } else {
             (percent & !valid) | attention
@@ -201,7 +248,11 @@ fn decode_span_avx512<const FLAG: bool, const NOTE: bool>(
             (1u64 << cut) - 1
         };
         if NOTE {
-            let mut noted = attention & inside;
+            let mut noted = if LENIENT {
+                percent & !valid
+            } else {
+                attention & inside
+            };
             while noted != 0 {
                 debug_assert!(noted_count < noted_room);
                 // SAFETY: fewer offsets than the room reserved above are written (see
