@@ -185,10 +185,72 @@ pub(crate) fn valid_up_to(bytes: &[u8]) -> usize {
     validate(bytes).map_or_else(|(valid, _)| valid, |()| bytes.len())
 }
 
-/// Inputs up to this length are repaired in one pass of the standard library's chunks
+/// Inputs up to this length are repaired in one pass of [`repair_short_into`]
 /// ([`repair_into`]): the vector validator reads a short input a block at a time and,
 /// to place an error, runs the standard one over the block that holds it anyway.
 const SHORT_INPUT: usize = 256;
+
+/// [`repair_into`] in one pass, for a short input (a row, a line): ASCII is passed over
+/// eight bytes at a time and each other character read where it starts, where the
+/// standard library's chunks go byte by byte. The parts are the standard's maximal
+/// subparts: a lead byte and the continuation bytes after it that fit, up to the first
+/// that does not (which starts the next part), or a byte that begins no character.
+fn repair_short_into(bytes: &[u8], out: &mut Vec<u8>, mut broken: impl FnMut(usize, usize)) {
+    const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+    // `bytes[copied..at]` are UTF-8 and not yet appended.
+    let (mut copied, mut at) = (0, 0);
+    while at < bytes.len() {
+        if let Some(word) = bytes.get(at..at + 8) {
+            let high = u64::from_le_bytes(word.try_into().unwrap_or_default()) & HIGH_BITS;
+            if high == 0 {
+                at += 8;
+                continue;
+            }
+            at += high.trailing_zeros() as usize / 8;
+        } else if bytes[at] < 0x80 {
+            at += 1;
+            continue;
+        }
+        // The continuation bytes the lead byte wants, and the range of the first (the
+        // others are 80-BF): overlong forms, surrogates and code points above U+10FFFF
+        // are ruled out by it.
+        let (wanted, first_range) = match bytes[at] {
+            0xC2..=0xDF => (1, 0x80..=0xBF),
+            0xE0 => (2, 0xA0..=0xBF),
+            0xE1..=0xEC | 0xEE..=0xEF => (2, 0x80..=0xBF),
+            0xED => (2, 0x80..=0x9F),
+            0xF0 => (3, 0x90..=0xBF),
+            0xF1..=0xF3 => (3, 0x80..=0xBF),
+            0xF4 => (3, 0x80..=0x8F),
+            _ => (0, 0x80..=0xBF),
+        };
+        let mut length = 1;
+        while length <= wanted {
+            let range = if length == 1 {
+                first_range.clone()
+            } else {
+                0x80..=0xBF
+            };
+            if !bytes
+                .get(at + length)
+                .is_some_and(|byte| range.contains(byte))
+            {
+                break;
+            }
+            length += 1;
+        }
+        if wanted > 0 && length == wanted + 1 {
+            at += length;
+            continue;
+        }
+        out.extend_from_slice(&bytes[copied..at]);
+        out.extend_from_slice(REPLACEMENT);
+        broken(at, length);
+        at += length;
+        copied = at;
+    }
+    out.extend_from_slice(&bytes[copied..]);
+}
 
 /// Appends `bytes` to `out` with each maximal part of a sequence that is not UTF-8 made
 /// one U+FFFD (a sequence the end cuts short: one for what is there), as the decoders
@@ -208,19 +270,9 @@ pub(crate) fn repair_into(bytes: &[u8], out: &mut Vec<u8>, mut broken: impl FnMu
         broken(position + valid, length);
         position += valid + length;
     }
-    // The short rest in one pass of the standard library's chunks, which splits it the
-    // same way (its maximal parts that are not UTF-8 are the ones U+FFFD stands for).
-    for chunk in bytes[position..].utf8_chunks() {
-        let valid = chunk.valid().as_bytes();
-        out.extend_from_slice(valid);
-        position += valid.len();
-        let invalid = chunk.invalid();
-        if !invalid.is_empty() {
-            out.extend_from_slice(REPLACEMENT);
-            broken(position, invalid.len());
-            position += invalid.len();
-        }
-    }
+    repair_short_into(&bytes[position..], out, |first, length| {
+        broken(position + first, length)
+    });
 }
 
 /// How many bytes of `chunk` complete the character whose first bytes are `held`.
@@ -266,6 +318,50 @@ mod tests {
             for j in i..=input.len() {
                 let split = run(&[&input[..i], &input[i..j], &input[j..]]);
                 assert_eq!(split, whole, "split at {i}, {j}");
+            }
+        }
+    }
+
+    /// Where each part that is not UTF-8 starts and how long it is, by the standard
+    /// library's chunks.
+    fn standard_parts(bytes: &[u8]) -> Vec<(usize, usize)> {
+        let mut parts = Vec::new();
+        let mut at = 0;
+        for chunk in bytes.utf8_chunks() {
+            at += chunk.valid().len();
+            if !chunk.invalid().is_empty() {
+                parts.push((at, chunk.invalid().len()));
+                at += chunk.invalid().len();
+            }
+        }
+        parts
+    }
+
+    #[test]
+    fn short_repair_splits_every_pair_of_bytes_as_the_standard_library_does() {
+        for first in 0..=u8::MAX {
+            for second in 0..=u8::MAX {
+                for after in [
+                    &b""[..],
+                    b"A",
+                    b"\x80",
+                    b"\xBF",
+                    b"\xA0\x80",
+                    b"\xC3",
+                    b"0123456789",
+                ] {
+                    let mut bytes = b"ab".to_vec();
+                    bytes.extend_from_slice(&[first, second]);
+                    bytes.extend_from_slice(after);
+                    let (mut out, mut parts) = (Vec::new(), Vec::new());
+                    repair_short_into(&bytes, &mut out, |at, length| parts.push((at, length)));
+                    assert_eq!(parts, standard_parts(&bytes), "{bytes:x?}");
+                    assert_eq!(
+                        out,
+                        String::from_utf8_lossy(&bytes).as_bytes(),
+                        "{bytes:x?}"
+                    );
+                }
             }
         }
     }
