@@ -205,9 +205,7 @@ impl PlainUtf8 {
         let (mut done, mut start) = (0, first);
         while done < ends.len() {
             let rest = &ends[done..];
-            let count = rest
-                .partition_point(|&end| end <= start.saturating_add(self.group_bytes))
-                .max(1);
+            let count = entries_within(rest, start.saturating_add(self.group_bytes)).max(1);
             let group = &rest[..count];
             assert!(
                 group[0] >= start
@@ -409,6 +407,21 @@ impl PlainUtf8 {
         self.group_cut_short = cut_short && entries == planned;
         entries
     }
+}
+
+/// How many of the leading `ends` (which do not decrease) are at most `limit`: a group's
+/// worth of entries, found by doubling steps from the start and a binary search inside
+/// the last, where a binary search over a whole run's ends (thousands) waited on a chain
+/// of a dozen loads for every group of a dozen entries.
+fn entries_within(ends: &[usize], limit: usize) -> usize {
+    let mut step = 16;
+    let mut below = 0;
+    while below + step <= ends.len() && ends[below + step - 1] <= limit {
+        below += step;
+        step *= 2;
+    }
+    let window = &ends[below..ends.len().min(below + step)];
+    below + window.partition_point(|&end| end <= limit)
 }
 
 /// Makes each of the outputs that end at `ends` in `out` (the first starting at `start`)
@@ -1590,6 +1603,25 @@ mod tests {
     ];
 
     proptest::proptest! {
+        /// The entries within a limit are those a binary search over all of them counts.
+        #[test]
+        fn entries_within_a_limit_are_counted_as_a_binary_search_counts_them(
+            lengths in proptest::collection::vec(0usize..200, 0..300),
+            limit in 0usize..40_000,
+        ) {
+            let ends: Vec<usize> = lengths
+                .iter()
+                .scan(0, |end, length| {
+                    *end += length;
+                    Some(*end)
+                })
+                .collect();
+            proptest::prop_assert_eq!(
+                entries_within(&ends, limit),
+                ends.partition_point(|&end| end <= limit)
+            );
+        }
+
         /// Each output is repaired as the standard library's lossy conversion repairs it
         /// alone, the outputs keep their order and nothing else in the buffer moves, and
         /// exactly the outputs that are not UTF-8 on their own or that the next byte
