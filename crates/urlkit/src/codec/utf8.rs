@@ -367,8 +367,8 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// The standard library's chunks that short inputs are repaired with find every
-        /// part that is not UTF-8 where the vector validator does, and the repair is the
+        /// The one-pass repair of short inputs ([`repair_short_into`]) finds every part
+        /// that is not UTF-8 where the vector validator does, and the repair is the
         /// standard library's lossy conversion, on inputs either side of [`SHORT_INPUT`].
         #[test]
         fn short_and_long_inputs_are_repaired_as_the_standard_library_repairs_them(
