@@ -1165,6 +1165,11 @@ fn plan_output_with(
 /// `bytes` when there is none, or when `whitespace` is false), where it stops.
 fn scan_run(bytes: &[u8], whitespace: bool, percents: &mut Vec<u64>) -> usize {
     #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx512bw") {
+        // SAFETY: the processor has the instructions the function is compiled for.
+        return unsafe { scan_run_avx512(bytes, whitespace, percents) };
+    }
+    #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
         // SAFETY: the processor has the instructions the function is compiled for.
         return unsafe { scan_run_avx2(bytes, whitespace, percents) };
@@ -1178,6 +1183,58 @@ fn scan_run(bytes: &[u8], whitespace: bool, percents: &mut Vec<u64>) -> usize {
 fn scan_run_avx2(bytes: &[u8], whitespace: bool, percents: &mut Vec<u64>) -> usize {
     // The closure has this function's AVX2 too.
     scan_run_with(bytes, whitespace, percents, |block| scan_block_avx2(block))
+}
+
+/// [`scan_run`] 64 bytes at a time, the last bytes (fewer than 64) read with a masked
+/// load where the others copy them into a block of their own: a copy of a length known
+/// only at run time is a call, and the load after it waits for the copy's stores.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn scan_run_avx512(bytes: &[u8], whitespace: bool, percents: &mut Vec<u64>) -> usize {
+    use std::arch::x86_64::{
+        __m512i, _mm512_cmpeq_epi8_mask, _mm512_cmple_epu8_mask, _mm512_loadu_si512,
+        _mm512_maskz_loadu_epi8, _mm512_set1_epi8, _mm512_shuffle_epi8,
+    };
+    percents.clear();
+    percents.reserve(bytes.len().div_ceil(64));
+    let percent = _mm512_set1_epi8(b'%' as i8);
+    let space = _mm512_set1_epi8(b' ' as i8);
+    // The removable whitespace (tab, LF, FF, CR, space) by its low four bits, each lane of
+    // 16 bytes alike: a byte up to 0x20 is removable when it equals its entry.
+    let mut table = [0x7Fu8; 64];
+    for lane in table.chunks_exact_mut(16) {
+        for byte in [b'\t', b'\n', 0x0C, b'\r', b' '] {
+            lane[usize::from(byte & 0x0F)] = byte;
+        }
+    }
+    // SAFETY: `table` holds the 64 bytes the unaligned load reads.
+    let table = unsafe { _mm512_loadu_si512(table.as_ptr().cast::<__m512i>()) };
+    let mut at = 0;
+    while at < bytes.len() {
+        let left = bytes.len() - at;
+        // SAFETY: the load reads `bytes[at..at + 64]`, or for the last block only the
+        // bytes the mask selects, all inside `bytes` (a masked load touches no other).
+        let block = unsafe {
+            let start = bytes.as_ptr().add(at);
+            if left >= 64 {
+                _mm512_loadu_si512(start.cast::<__m512i>())
+            } else {
+                _mm512_maskz_loadu_epi8((1u64 << left) - 1, start.cast::<i8>())
+            }
+        };
+        percents.push(_mm512_cmpeq_epi8_mask(block, percent));
+        if whitespace && _mm512_cmple_epu8_mask(block, space) != 0 {
+            // The shuffle reads the table by the low four bits of each byte (all of them
+            // below 0x80 here, where the shuffle would give zero).
+            let removable = _mm512_cmpeq_epi8_mask(_mm512_shuffle_epi8(table, block), block)
+                & _mm512_cmple_epu8_mask(block, space);
+            if removable != 0 {
+                return (at + removable.trailing_zeros() as usize).min(bytes.len());
+            }
+        }
+        at += 64;
+    }
+    bytes.len()
 }
 
 /// The `%` bytes and the bytes up to 0x20 of 64 bytes, as the bits of two words, with
@@ -1311,6 +1368,37 @@ fn a_run_is_scanned_for_escapes_and_whitespace() {
         with_low[at] = low;
         assert_eq!(scan_run(&with_low, true, &mut bits), at, "{low:#x} at {at}");
         assert_eq!(scan_run(&with_low, false, &mut bits), 200);
+    }
+    // Every length and every place of whitespace, each scan as the one by words.
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx512bw") {
+        let mut by_words = vec![];
+        for length in 0..bytes.len() {
+            for low in [
+                None,
+                Some(b' '),
+                Some(b'\r'),
+                Some(0x0C),
+                Some(0x01),
+                Some(0x00),
+            ] {
+                let mut with_low = bytes[..length].to_vec();
+                if let Some(low) = low {
+                    with_low
+                        .iter_mut()
+                        .skip(length * 2 / 3)
+                        .for_each(|b| *b = low);
+                }
+                for whitespace in [false, true] {
+                    let expected = scan_run_with(&with_low, whitespace, &mut by_words, |b| {
+                        scan_block_by_words(b)
+                    });
+                    // SAFETY: the processor has AVX-512BW.
+                    let got = unsafe { scan_run_avx512(&with_low, whitespace, &mut bits) };
+                    assert_eq!((got, &bits), (expected, &by_words), "{length} {low:?}");
+                }
+            }
+        }
     }
     for block in bytes.chunks_exact(64) {
         let block: &[u8; 64] = block.try_into().unwrap();
