@@ -514,12 +514,7 @@ fn repair_outputs(
                 return;
             }
         }
-        // After a broken part the rest is most likely UTF-8: the quicker check first.
-        error = if utf8::is_utf8(&out[from..]) {
-            None
-        } else {
-            place(utf8::validate(&out[from..]), from, out.len())
-        };
+        error = place(utf8::validate(&out[from..]), from, out.len());
     }
 }
 
