@@ -58,6 +58,8 @@ pub(crate) struct PlainUtf8 {
     flagged: Vec<usize>,
     /// Where the run's `%` bytes are (see [`scan_run`]).
     percents: Vec<u64>,
+    /// How many `%` bytes come before each word of `percents` (and all of them, last).
+    percents_before: Vec<u32>,
     /// The vector loops: the fastest this processor runs (another set in tests).
     kernels: &'static Kernels,
     /// What [`decode_run`](Self::decode_run) does with an entry that has findings (see
@@ -107,6 +109,7 @@ impl PlainUtf8 {
             strip_whitespace: !options.keep_whitespace,
             flagged: Vec::new(),
             percents: Vec::new(),
+            percents_before: Vec::new(),
             kernels,
             findings: RunFindings::Stop,
             marked: Vec::new(),
@@ -277,6 +280,7 @@ impl PlainUtf8 {
         let quiet = dropped && !marking && !settling;
         let group = GroupInput {
             percents: &self.percents,
+            percents_before: &mut self.percents_before,
             bytes: span,
             first,
         };
@@ -1059,10 +1063,12 @@ fn decode_whole_line(
 }
 
 /// A group's input, as [`plan_output`] reads it.
-#[derive(Clone, Copy)]
 struct GroupInput<'a> {
     /// Where the `%` bytes of `bytes` are (see [`scan_run`]).
     percents: &'a [u64],
+    /// Where planning counts the `%` bytes before each word of `percents`
+    /// ([`count_before_each_word`]).
+    percents_before: &'a mut Vec<u32>,
     /// The group's input, from its first entry's start.
     bytes: &'a [u8],
     /// Where `bytes` start in the values the entries' ends count in.
@@ -1114,11 +1120,13 @@ fn plan_output_with(
 ) -> (usize, bool) {
     let GroupInput {
         percents,
+        percents_before,
         bytes,
         first,
     } = group;
+    count_before_each_word(percents, percents_before);
     let percent_at = |offset: usize| percents[offset / 64] >> (offset % 64) & 1;
-    let (mut word, mut escapes_before_word, mut start) = (0, 0, 0);
+    let mut start = 0;
     for (entry, &end) in ends.iter().enumerate() {
         let end = end - first;
         // The last two bytes of the entry, without a loop: a branch the processor
@@ -1133,14 +1141,12 @@ fn plan_output_with(
         if incomplete && !ending_in_percent {
             return (entry, false);
         }
-        while word < end / 64 {
-            escapes_before_word += percents[word].count_ones() as usize;
-            word += 1;
-        }
+        // Counted before the entry's word, then in it: entries end one or two words on
+        // from the last, a count of words to add that the processor would mispredict.
         let below = (1u64 << (end % 64)) - 1;
-        let escapes = escapes_before_word
+        let escapes = percents_before[end / 64] as usize
             + percents
-                .get(word)
+                .get(end / 64)
                 .map_or(0, |bits| (bits & below).count_ones() as usize);
         // Each escape of a plain entry takes three bytes to one; more `%` bytes than that
         // allows mean one of them starts no escape, and the entry is not plain.
@@ -1158,6 +1164,20 @@ fn plan_output_with(
         start = end;
     }
     (ends.len(), false)
+}
+
+/// Sets `before` to how many bits are set in the words of `words` before each, and the
+/// count of all of them last.
+#[inline(always)]
+fn count_before_each_word(words: &[u64], before: &mut Vec<u32>) {
+    before.clear();
+    let mut count = 0;
+    before.extend(words.iter().map(|word| {
+        let before_word = count;
+        count += word.count_ones();
+        before_word
+    }));
+    before.push(count);
 }
 
 /// Sets `percents` to one bit per byte of `bytes`, 64 to a word, set where the byte is
