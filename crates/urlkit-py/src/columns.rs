@@ -306,7 +306,7 @@ trait RowSink {
 /// A column of text or bytes written in place: each row's bytes appended to one buffer.
 pub struct Bytes {
     pub values: Vec<u8>,
-    offsets: Vec<i64>,
+    offsets: Offsets,
     /// Which rows are valid, built only once a null comes.
     nulls: NullBufferBuilder,
     /// Whether every row written so far is UTF-8, when each is checked as it is written
@@ -318,7 +318,7 @@ impl Bytes {
     pub fn with_capacity(rows: usize, bytes: usize) -> Self {
         Bytes {
             values: buffers::BYTES.vec(bytes),
-            offsets: buffers::WIDE_OFFSETS.offsets(rows),
+            offsets: Offsets::Narrow(buffers::NARROW_OFFSETS.offsets(rows)),
             nulls: NullBufferBuilder::new(rows),
             rows_are_text: None,
         }
@@ -333,13 +333,62 @@ impl Bytes {
 
     /// Ends the row whose bytes were appended to `values`.
     pub fn end_row(&mut self) {
-        self.offsets.push(self.values.len() as i64);
+        self.offsets.extend(&[self.values.len()]);
         self.nulls.append_non_null();
     }
 
     pub fn push_null(&mut self) {
-        self.offsets.push(self.values.len() as i64);
+        self.offsets.extend(&[self.values.len()]);
         self.nulls.append_null();
+    }
+}
+
+/// Where the rows of [`Bytes`] end: 32-bit as long as the bytes fit (almost always), so
+/// that a column with 32-bit offsets gets its own without a second pass, then 64-bit.
+enum Offsets {
+    Narrow(Vec<i32>),
+    Wide(Vec<i64>),
+}
+
+impl Offsets {
+    /// Appends `ends` (which do not decrease), the offsets made 64-bit first when the last
+    /// does not fit in 32 bits.
+    fn extend(&mut self, ends: &[usize]) {
+        let fits = |end: usize| i32::try_from(end).is_ok();
+        if let (Offsets::Narrow(_), Some(&last)) = (&*self, ends.last()) {
+            if !fits(last) {
+                self.widen();
+            }
+        }
+        match self {
+            Offsets::Narrow(narrow) => narrow.extend(ends.iter().map(|&end| end as i32)),
+            Offsets::Wide(wide) => wide.extend(ends.iter().map(|&end| end as i64)),
+        }
+    }
+
+    /// The offsets as 64-bit ones (the 32-bit ones kept for the next column).
+    fn widen(&mut self) {
+        if let Offsets::Narrow(narrow) = self {
+            let mut wide = buffers::WIDE_OFFSETS.vec(narrow.capacity());
+            wide.extend(narrow.iter().map(|&at| i64::from(at)));
+            buffers::NARROW_OFFSETS.keep(std::mem::take(narrow));
+            *self = Offsets::Wide(wide);
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Offsets::Narrow(narrow) => narrow.len(),
+            Offsets::Wide(wide) => wide.len(),
+        }
+    }
+
+    /// Whether `check` holds for every offset.
+    fn all(&self, check: impl Fn(usize) -> bool) -> bool {
+        match self {
+            Offsets::Narrow(narrow) => narrow.iter().all(|&at| check(at as usize)),
+            Offsets::Wide(wide) => wide.iter().all(|&at| check(at as usize)),
+        }
     }
 }
 
@@ -349,7 +398,7 @@ impl RowSink for Bytes {
     }
 
     fn plain_rows(&mut self, ends: &[usize], _: Option<urlkit::Charset>) {
-        self.offsets.extend(ends.iter().map(|&end| end as i64));
+        self.offsets.extend(ends);
         self.nulls.append_n_non_nulls(ends.len());
     }
 
@@ -403,9 +452,9 @@ impl Bytes {
     /// row starts inside a character.
     fn is_text(&self) -> bool {
         simdutf8::basic::from_utf8(&self.values).is_ok()
-            && self.offsets.iter().all(|&at| {
+            && self.offsets.all(|at| {
                 self.values
-                    .get(at as usize)
+                    .get(at)
                     .is_none_or(|&byte| (byte as i8) >= -0x40)
             })
     }
@@ -420,30 +469,33 @@ impl Bytes {
         }
         let nulls = self.nulls.finish();
         let values = buffers::BYTES.lend_to_arrow(self.values);
-        let large = large || values.len() > i32::MAX as usize;
         let error = |e: arrow_schema::ArrowError| PyTypeError::new_err(e.to_string());
         let rows = self.offsets.len();
+        if large {
+            self.offsets.widen();
+        }
         // SAFETY (the `new_unchecked` calls): the offsets start at 0 and never decrease, the
         // last is the length of `values`, `nulls` has one bit per row, and for text every
         // row was checked to be UTF-8 above: what `try_new` would check.
-        Ok(if large {
-            let wide = buffers::WIDE_OFFSETS.lend_to_arrow(self.offsets);
-            let offsets = OffsetBuffer::new(ScalarBuffer::new(wide, 0, rows));
-            if text {
-                Arc::new(unsafe { LargeStringArray::new_unchecked(offsets, values, nulls) })
-            } else {
-                Arc::new(LargeBinaryArray::try_new(offsets, values, nulls).map_err(error)?)
+        Ok(match self.offsets {
+            // Made 64-bit when asked, or when the bytes outgrew 32-bit offsets.
+            Offsets::Wide(wide) => {
+                let wide = buffers::WIDE_OFFSETS.lend_to_arrow(wide);
+                let offsets = OffsetBuffer::new(ScalarBuffer::new(wide, 0, rows));
+                if text {
+                    Arc::new(unsafe { LargeStringArray::new_unchecked(offsets, values, nulls) })
+                } else {
+                    Arc::new(LargeBinaryArray::try_new(offsets, values, nulls).map_err(error)?)
+                }
             }
-        } else {
-            let mut narrow = buffers::NARROW_OFFSETS.vec(rows);
-            narrow.extend(self.offsets.iter().map(|&o| o as i32));
-            buffers::WIDE_OFFSETS.keep(self.offsets);
-            let narrow = buffers::NARROW_OFFSETS.lend_to_arrow(narrow);
-            let offsets = OffsetBuffer::new(ScalarBuffer::new(narrow, 0, rows));
-            if text {
-                Arc::new(unsafe { StringArray::new_unchecked(offsets, values, nulls) })
-            } else {
-                Arc::new(BinaryArray::try_new(offsets, values, nulls).map_err(error)?)
+            Offsets::Narrow(narrow) => {
+                let narrow = buffers::NARROW_OFFSETS.lend_to_arrow(narrow);
+                let offsets = OffsetBuffer::new(ScalarBuffer::new(narrow, 0, rows));
+                if text {
+                    Arc::new(unsafe { StringArray::new_unchecked(offsets, values, nulls) })
+                } else {
+                    Arc::new(BinaryArray::try_new(offsets, values, nulls).map_err(error)?)
+                }
             }
         })
     }
