@@ -900,3 +900,26 @@ pub fn parse_column(
     })?;
     Ok(ArrowArray::new(array))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Offsets;
+
+    #[test]
+    fn offsets_become_64_bit_at_the_first_end_past_32_bits() {
+        let past = i32::MAX as usize + 1;
+        let mut offsets = Offsets::Narrow(vec![0]);
+        offsets.extend(&[3, 7]);
+        offsets.extend(&[]);
+        assert!(matches!(&offsets, Offsets::Narrow(narrow) if narrow == &[0, 3, 7]));
+        offsets.extend(&[9, past, past + 5]);
+        assert!(matches!(&offsets, Offsets::Wide(wide)
+            if wide == &[0, 3, 7, 9, past as i64, past as i64 + 5]));
+        offsets.extend(&[past + 6]);
+        assert_eq!(offsets.len(), 7);
+        assert!(offsets.all(|at| at == 0 || at >= 3));
+        let mut asked = Offsets::Narrow(vec![0, 4]);
+        asked.widen();
+        assert!(matches!(&asked, Offsets::Wide(wide) if wide == &[0, 4]));
+    }
+}
