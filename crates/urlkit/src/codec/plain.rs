@@ -268,7 +268,9 @@ impl PlainUtf8 {
         // a `%` in its last two bytes (an incomplete escape), ends the group.
         let span = &values[first..end_of(entries)];
         let whitespace = scan_run(span, self.strip_whitespace, &mut self.percents);
-        entries = entry_at(first + whitespace);
+        if whitespace < span.len() {
+            entries = entry_at(first + whitespace);
+        }
         let out_start = out.len();
         let first_end = out_ends.len();
         let dropped = self.findings != RunFindings::Stop;
