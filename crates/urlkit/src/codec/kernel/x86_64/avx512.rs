@@ -23,8 +23,9 @@ pub(super) static KERNELS: Kernels = Kernels {
 fn decode_span(input: &[u8], stops: &ByteClass, out: &mut Vec<u8>) -> usize {
     // SAFETY: `KERNELS` is handed out only when the processor has the features enabled
     // on `decode_span_avx512` (and AVX2, for the tail).
-    let taken =
-        unsafe { decode_span_avx512::<false, false, false>(input, stops, out, &mut Vec::new()) };
+    let taken = unsafe {
+        decode_span_avx512::<false, false, false, false>(input, stops, out, &mut Vec::new())
+    };
     if taken + 66 > input.len() && taken < input.len() {
         taken + avx2::decode_span(&input[taken..], stops, out)
     } else {
@@ -38,17 +39,26 @@ fn decode_span_flagging(
     out: &mut Vec<u8>,
     flagged: &mut Vec<usize>,
 ) -> usize {
-    decode_span_attending::<true>(input, stops, out, flagged)
+    if stops.low == PERCENT_ONLY.low {
+        decode_span_attending::<true, true>(input, stops, out, flagged)
+    } else {
+        decode_span_attending::<true, false>(input, stops, out, flagged)
+    }
 }
 
 fn decode_span_quiet(input: &[u8], stops: &ByteClass, out: &mut Vec<u8>) -> usize {
-    decode_span_attending::<false>(input, stops, out, &mut Vec::new())
+    if stops.low == PERCENT_ONLY.low {
+        decode_span_attending::<false, true>(input, stops, out, &mut Vec::new())
+    } else {
+        decode_span_attending::<false, false>(input, stops, out, &mut Vec::new())
+    }
 }
 
 /// [`decode_span_flagging`], and with `NOTE` false the same without noting the escapes
-/// that need attention (`flagged` is left alone).
+/// that need attention (`flagged` is left alone); `PERCENT` when `stops` is
+/// [`PERCENT_ONLY`].
 #[inline(always)]
-fn decode_span_attending<const NOTE: bool>(
+fn decode_span_attending<const NOTE: bool, const PERCENT: bool>(
     input: &[u8],
     stops: &ByteClass,
     out: &mut Vec<u8>,
@@ -56,7 +66,8 @@ fn decode_span_attending<const NOTE: bool>(
 ) -> usize {
     // SAFETY: `KERNELS` is handed out only when the processor has the features enabled
     // on `decode_span_avx512`.
-    let taken = unsafe { decode_span_avx512::<true, NOTE, false>(input, stops, out, flagged) };
+    let taken =
+        unsafe { decode_span_avx512::<true, NOTE, false, PERCENT>(input, stops, out, flagged) };
     if taken + 66 > input.len() && taken < input.len() {
         // The last bytes (fewer than 66) in blocks of their own, followed by `%`s: a `%`
         // without two hex digits after it ends the decoding, so it stops where the input
@@ -67,7 +78,9 @@ fn decode_span_attending<const NOTE: bool>(
         padded[..rest.len()].copy_from_slice(rest);
         let before = flagged.len();
         // SAFETY: as above.
-        let tail = unsafe { decode_span_avx512::<true, NOTE, false>(&padded, stops, out, flagged) };
+        let tail = unsafe {
+            decode_span_avx512::<true, NOTE, false, PERCENT>(&padded, stops, out, flagged)
+        };
         debug_assert!(tail <= rest.len());
         for position in &mut flagged[before..] {
             *position += taken;
@@ -84,9 +97,29 @@ fn decode_span_lenient(
     out: &mut Vec<u8>,
     kept: &mut Vec<usize>,
 ) -> usize {
+    if stops.low == PERCENT_ONLY.low {
+        decode_span_lenient_with::<true>(input, stops, out, kept)
+    } else {
+        decode_span_lenient_with::<false>(input, stops, out, kept)
+    }
+}
+
+/// The class of the decoder that stops only at `%` (no `+` for a space, no whitespace to
+/// remove): the class of runs of plain entries, whose blocks [`decode_span_avx512`] reads
+/// with one compare.
+const PERCENT_ONLY: ByteClass = ByteClass::from_bits(1 << b'%');
+
+/// [`decode_span_lenient`], with `PERCENT` when `stops` is [`PERCENT_ONLY`].
+#[inline(always)]
+fn decode_span_lenient_with<const PERCENT: bool>(
+    input: &[u8],
+    stops: &ByteClass,
+    out: &mut Vec<u8>,
+    kept: &mut Vec<usize>,
+) -> usize {
     // SAFETY: `KERNELS` is handed out only when the processor has the features enabled
     // on `decode_span_avx512`.
-    let taken = unsafe { decode_span_avx512::<true, true, true>(input, stops, out, kept) };
+    let taken = unsafe { decode_span_avx512::<true, true, true, PERCENT>(input, stops, out, kept) };
     if taken < input.len() {
         // The last bytes (fewer than 66) in a block of their own, followed by bytes that
         // are neither stops nor hex digits: each is copied as it is, after everything the
@@ -100,8 +133,9 @@ fn decode_span_lenient(
         let blocks = if rest.len() <= 64 { 66 } else { TAIL_ROOM };
         let before = kept.len();
         // SAFETY: as above.
-        let tail =
-            unsafe { decode_span_avx512::<true, true, true>(&padded[..blocks], stops, out, kept) };
+        let tail = unsafe {
+            decode_span_avx512::<true, true, true, PERCENT>(&padded[..blocks], stops, out, kept)
+        };
         debug_assert!(tail >= rest.len());
         out.truncate(out.len() - (tail - rest.len()));
         for position in &mut kept[before..] {
@@ -159,8 +193,15 @@ fn hex_digits(v: __m512i) -> (u64, __m512i) {
 /// their offsets appended to `flagged`. With `LENIENT` (and `FLAG`) nothing stops it: a
 /// `%` without two hex digits after it is copied as it is, and with `NOTE` its offset
 /// is what is appended to `flagged` (those of escapes that need attention are not).
+/// `PERCENT_ONLY` says that `stops` is [`PERCENT_ONLY`]: each block's stops are then its
+/// `%` bytes, found with one compare instead of the class's two lookups.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt")]
-fn decode_span_avx512<const FLAG: bool, const NOTE: bool, const LENIENT: bool>(
+fn decode_span_avx512<
+    const FLAG: bool,
+    const NOTE: bool,
+    const LENIENT: bool,
+    const PERCENT_ONLY: bool,
+>(
     input: &[u8],
     stops: &ByteClass,
     out: &mut Vec<u8>,
@@ -199,12 +240,21 @@ fn decode_span_avx512<const FLAG: bool, const NOTE: bool, const LENIENT: bool>(
     let mut carried: u64 = 0;
     while i + 66 <= input.len() {
         let v = load64_at(input, i);
-        let by_low = _mm512_shuffle_epi8(low, _mm512_and_si512(v, nibble));
-        let by_high = _mm512_shuffle_epi8(high, _mm512_and_si512(_mm512_srli_epi16(v, 4), nibble));
-        let stop = _mm512_test_epi8_mask(by_low, by_high);
-        let percent = stop & _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'%' as i8));
-        let plus = stop & _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'+' as i8));
-        let removed = stop & !percent & !plus;
+        let (percent, plus, removed) = if PERCENT_ONLY {
+            (
+                _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'%' as i8)),
+                0,
+                0,
+            )
+        } else {
+            let by_low = _mm512_shuffle_epi8(low, _mm512_and_si512(v, nibble));
+            let by_high =
+                _mm512_shuffle_epi8(high, _mm512_and_si512(_mm512_srli_epi16(v, 4), nibble));
+            let stop = _mm512_test_epi8_mask(by_low, by_high);
+            let percent = stop & _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'%' as i8));
+            let plus = stop & _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'+' as i8));
+            (percent, plus, stop & !percent & !plus)
+        };
         if percent == 0 {
             // Whitespace to drop and `+` to turn into spaces, no escape.
             let decoded = _mm512_mask_mov_epi8(v, plus, _mm512_set1_epi8(b' ' as i8));
