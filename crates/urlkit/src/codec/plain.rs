@@ -470,7 +470,10 @@ fn repair_outputs(
     let mut error = place(utf8::validate(&out[start..]), start, end);
     // All of them UTF-8 and none starting inside a character (almost always): each start
     // looked at without a branch.
-    let continues = |at: usize| out.get(at).map_or(0, |&byte| u8::from((byte as i8) < -0x40));
+    let continues = |at: usize| {
+        out.get(at)
+            .map_or(0, |&byte| u8::from((byte as i8) < -0x40))
+    };
     if error.is_none() && ends.iter().fold(0, |cut, &end| cut | continues(end)) == 0 {
         return;
     }
@@ -1028,14 +1031,31 @@ impl PlainLines {
         self.offsets.push(0);
         self.line_ends.clear();
         let mut start = 0;
-        for end in memchr::memchr_iter(b'\n', input).take(MOST_LINES_IN_A_RUN) {
-            let line = &input[start..end];
-            self.values
-                .extend_from_slice(line.strip_suffix(b"\r").unwrap_or(line));
-            self.values.extend_from_slice(self.separator);
-            self.offsets.push(self.values.len());
-            start = end + 1;
-            self.line_ends.push(start);
+        // The line breaks of each 64 bytes as the bits of a word, where a search from
+        // each line's start paid a call and its setup for every line.
+        for (block_start, block) in (0..).step_by(64).zip(input.chunks(64)) {
+            let mut breaks = match block.try_into() {
+                Ok(whole) => line_breaks(whole),
+                Err(_) => {
+                    let mut last = [0; 64];
+                    last[..block.len()].copy_from_slice(block);
+                    line_breaks(&last)
+                }
+            };
+            while breaks != 0 {
+                let end = block_start + breaks.trailing_zeros() as usize;
+                breaks &= breaks - 1;
+                let line = &input[start..end];
+                self.values
+                    .extend_from_slice(line.strip_suffix(b"\r").unwrap_or(line));
+                self.values.extend_from_slice(self.separator);
+                self.offsets.push(self.values.len());
+                start = end + 1;
+                self.line_ends.push(start);
+                if self.line_ends.len() == MOST_LINES_IN_A_RUN {
+                    return MOST_LINES_IN_A_RUN;
+                }
+            }
         }
         self.line_ends.len()
     }
@@ -1345,6 +1365,39 @@ fn scan_block(block: &[u8; 64]) -> (u64, u64) {
     (percent, low)
 }
 
+/// The LF bytes of 64 bytes, as the bits of a word, with SSE2's byte compares and masks
+/// (every x86-64 processor has them).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn line_breaks(block: &[u8; 64]) -> u64 {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
+    };
+    let mut breaks = 0;
+    for (quarter, bytes) in block.chunks_exact(16).enumerate() {
+        // SAFETY: SSE2 is part of x86-64 itself, and `bytes` holds the 16 bytes the
+        // unaligned load reads.
+        let mask = unsafe {
+            let lane = _mm_loadu_si128(bytes.as_ptr().cast::<__m128i>());
+            _mm_movemask_epi8(_mm_cmpeq_epi8(lane, _mm_set1_epi8(b'\n' as i8)))
+        };
+        breaks |= u64::from(mask as u16) << (16 * quarter);
+    }
+    breaks
+}
+
+/// [`line_breaks`] where SSE2 is not at hand, eight bytes at a time in a `u64`.
+#[cfg(any(test, not(target_arch = "x86_64")))]
+fn line_breaks_by_words(block: &[u8; 64]) -> u64 {
+    scan_block_by_words_for(block, b'\n').0
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline]
+fn line_breaks(block: &[u8; 64]) -> u64 {
+    line_breaks_by_words(block)
+}
+
 /// [`scan_block`] where SSE2 is not at hand.
 #[cfg(not(target_arch = "x86_64"))]
 #[inline]
@@ -1357,6 +1410,14 @@ fn scan_block(block: &[u8; 64]) -> (u64, u64) {
 #[cfg(any(test, not(target_arch = "x86_64")))]
 #[inline]
 fn scan_block_by_words(block: &[u8; 64]) -> (u64, u64) {
+    scan_block_by_words_for(block, b'%')
+}
+
+/// [`scan_block_by_words`] with `sought` where it finds `%` (the first word: the bytes
+/// equal to `sought`).
+#[cfg(any(test, not(target_arch = "x86_64")))]
+#[inline]
+fn scan_block_by_words_for(block: &[u8; 64], sought: u8) -> (u64, u64) {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     // The first byte of each set high bit, lowest first, as eight bits.
@@ -1364,7 +1425,7 @@ fn scan_block_by_words(block: &[u8; 64]) -> (u64, u64) {
     let (mut percent, mut low) = (0, 0);
     for (eighth, bytes) in block.chunks_exact(8).enumerate() {
         let word = u64::from_le_bytes(bytes.try_into().unwrap());
-        let x = word ^ (ONES * u64::from(b'%'));
+        let x = word ^ (ONES * u64::from(sought));
         // The high bit of each byte of `x` that is zero, exactly (no borrow between bytes).
         let zero = !(((x & !HIGH) + !HIGH) | x) & HIGH;
         // A byte below 0x21 borrows: its high bit is set (later bytes may be too).
@@ -1373,6 +1434,20 @@ fn scan_block_by_words(block: &[u8; 64]) -> (u64, u64) {
         low |= gather(below) << (8 * eighth);
     }
     (percent, low)
+}
+
+#[cfg(test)]
+#[test]
+fn line_breaks_are_found_as_a_byte_by_byte_search_finds_them() {
+    for seed in 0..200u64 {
+        let block: [u8; 64] = std::array::from_fn(|at| {
+            let mixed = (seed * 64 + at as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56;
+            [b'\n', b'\r', b'%', 0x8A, 0x0B, b'a'][mixed as usize % 6]
+        });
+        let expected = (0..64).fold(0u64, |bits, at| bits | u64::from(block[at] == b'\n') << at);
+        assert_eq!(line_breaks(&block), expected, "{block:?}");
+        assert_eq!(line_breaks_by_words(&block), expected, "{block:?}");
+    }
 }
 
 #[cfg(test)]
