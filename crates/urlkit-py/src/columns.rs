@@ -474,14 +474,17 @@ impl Bytes {
         if large {
             self.offsets.widen();
         }
-        // SAFETY (the `new_unchecked` calls): the offsets start at 0 and never decrease, the
-        // last is the length of `values`, `nulls` has one bit per row, and for text every
-        // row was checked to be UTF-8 above: what `try_new` would check.
+        // SAFETY (the `new_unchecked` calls): the offsets start at 0 and never decrease (each
+        // is the length of `values` when its row ended), the last is the length of
+        // `values`, `nulls` has one bit per row, and for text every row was checked to be
+        // UTF-8 above: what `OffsetBuffer::new` and `try_new` would check, each in a pass
+        // over the rows.
         Ok(match self.offsets {
             // Made 64-bit when asked, or when the bytes outgrew 32-bit offsets.
             Offsets::Wide(wide) => {
                 let wide = buffers::WIDE_OFFSETS.lend_to_arrow(wide);
-                let offsets = OffsetBuffer::new(ScalarBuffer::new(wide, 0, rows));
+                let offsets =
+                    unsafe { OffsetBuffer::new_unchecked(ScalarBuffer::new(wide, 0, rows)) };
                 if text {
                     Arc::new(unsafe { LargeStringArray::new_unchecked(offsets, values, nulls) })
                 } else {
@@ -490,7 +493,8 @@ impl Bytes {
             }
             Offsets::Narrow(narrow) => {
                 let narrow = buffers::NARROW_OFFSETS.lend_to_arrow(narrow);
-                let offsets = OffsetBuffer::new(ScalarBuffer::new(narrow, 0, rows));
+                let offsets =
+                    unsafe { OffsetBuffer::new_unchecked(ScalarBuffer::new(narrow, 0, rows)) };
                 if text {
                     Arc::new(unsafe { StringArray::new_unchecked(offsets, values, nulls) })
                 } else {
