@@ -177,11 +177,12 @@ impl TextColumn {
         }
         let rows = self.offsets.len();
         let offsets = buffers::NARROW_OFFSETS.lend_to_arrow(self.offsets);
-        let offsets = OffsetBuffer::new(ScalarBuffer::new(offsets, 0, rows));
+        // SAFETY (both `new_unchecked` calls, which skip a pass over the rows each): the
+        // offsets start at 0 and never decrease (each is the length of the values after a
+        // row, which fits 32 bits as checked above), the last is the length of the values,
+        // every row's bytes are a `&str`, and the nulls have a bit a row.
+        let offsets = unsafe { OffsetBuffer::new_unchecked(ScalarBuffer::new(offsets, 0, rows)) };
         let values = buffers::BYTES.lend_to_arrow(self.values);
-        // SAFETY: the offsets start at 0 and never decrease (each is the length of the
-        // values after a row, which fits 32 bits as checked above), the last is the length
-        // of the values, every row's bytes are a `&str`, and the nulls have a bit a row.
         let array = unsafe { StringArray::new_unchecked(offsets, values, self.nulls.finish()) };
         Ok(Arc::new(array))
     }
