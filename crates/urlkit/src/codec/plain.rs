@@ -469,12 +469,12 @@ fn repair_outputs(
     let mut entry_repaired = false;
     let mut error = place(utf8::validate(&out[start..]), start, end);
     // All of them UTF-8 and none starting inside a character (almost always): each start
-    // looked at without a branch.
-    let continues = |at: usize| {
-        out.get(at)
-            .map_or(0, |&byte| u8::from((byte as i8) < -0x40))
+    // looked at without a branch (`|`, not `||`).
+    let cut = || {
+        ends.iter()
+            .fold(false, |cut, &end| cut | starts_inside_character(out, end))
     };
-    if error.is_none() && ends.iter().fold(0, |cut, &end| cut | continues(end)) == 0 {
+    if error.is_none() && !cut() {
         return;
     }
     loop {
