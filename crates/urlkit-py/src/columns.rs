@@ -12,11 +12,8 @@ use arrow_array::builder::{
     ArrayBuilder, Float64Builder, ListBuilder, StringBuilder, UInt64Builder,
 };
 use arrow_array::cast::AsArray;
-use arrow_array::StringArray;
-use arrow_array::{
-    Array, ArrayRef, BinaryArray, LargeBinaryArray, LargeStringArray, OffsetSizeTrait,
-};
-use arrow_buffer::{NullBufferBuilder, OffsetBuffer, ScalarBuffer};
+use arrow_array::{Array, ArrayRef, GenericBinaryArray, GenericStringArray, OffsetSizeTrait};
+use arrow_buffer::{Buffer, NullBuffer, NullBufferBuilder, OffsetBuffer, ScalarBuffer};
 use arrow_schema::DataType;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -469,40 +466,44 @@ impl Bytes {
         }
         let nulls = self.nulls.finish();
         let values = buffers::BYTES.lend_to_arrow(self.values);
-        let error = |e: arrow_schema::ArrowError| PyTypeError::new_err(e.to_string());
         let rows = self.offsets.len();
         if large {
             self.offsets.widen();
         }
-        // SAFETY (the `new_unchecked` calls): the offsets start at 0 and never decrease (each
-        // is the length of `values` when its row ended), the last is the length of
-        // `values`, `nulls` has one bit per row, and for text every row was checked to be
-        // UTF-8 above: what `OffsetBuffer::new` and `try_new` would check, each in a pass
-        // over the rows.
-        Ok(match self.offsets {
+        match self.offsets {
             // Made 64-bit when asked, or when the bytes outgrew 32-bit offsets.
             Offsets::Wide(wide) => {
                 let wide = buffers::WIDE_OFFSETS.lend_to_arrow(wide);
-                let offsets =
-                    unsafe { OffsetBuffer::new_unchecked(ScalarBuffer::new(wide, 0, rows)) };
-                if text {
-                    Arc::new(unsafe { LargeStringArray::new_unchecked(offsets, values, nulls) })
-                } else {
-                    Arc::new(LargeBinaryArray::try_new(offsets, values, nulls).map_err(error)?)
-                }
+                byte_array::<i64>(wide, rows, values, nulls, text)
             }
             Offsets::Narrow(narrow) => {
                 let narrow = buffers::NARROW_OFFSETS.lend_to_arrow(narrow);
-                let offsets =
-                    unsafe { OffsetBuffer::new_unchecked(ScalarBuffer::new(narrow, 0, rows)) };
-                if text {
-                    Arc::new(unsafe { StringArray::new_unchecked(offsets, values, nulls) })
-                } else {
-                    Arc::new(BinaryArray::try_new(offsets, values, nulls).map_err(error)?)
-                }
+                byte_array::<i32>(narrow, rows, values, nulls, text)
             }
-        })
+        }
     }
+}
+
+/// The string (`text`) or binary array of `rows` offsets (one more than the rows) over
+/// `values`, as [`Bytes::finish`] writes them: the offsets start at 0 and never decrease
+/// (each is the length of the values when its row ended), the last is the length of
+/// `values`, `nulls` has one bit per row, and for text every row is UTF-8.
+fn byte_array<O: OffsetSizeTrait>(
+    offsets: Buffer,
+    rows: usize,
+    values: Buffer,
+    nulls: Option<NullBuffer>,
+    text: bool,
+) -> PyResult<ArrayRef> {
+    // SAFETY (the `new_unchecked` calls): what the caller guarantees above, which is what
+    // `OffsetBuffer::new` and `try_new` would check, each in a pass over the rows.
+    let offsets = unsafe { OffsetBuffer::<O>::new_unchecked(ScalarBuffer::new(offsets, 0, rows)) };
+    Ok(if text {
+        Arc::new(unsafe { GenericStringArray::<O>::new_unchecked(offsets, values, nulls) })
+    } else {
+        let binary = GenericBinaryArray::<O>::try_new(offsets, values, nulls);
+        Arc::new(binary.map_err(|e| PyTypeError::new_err(e.to_string()))?)
+    })
 }
 
 /// `detected` per row, as `decode --json` prints it: `{charset, confidence, reason,
