@@ -62,6 +62,28 @@ fn per_line_mode_writes_one_result_per_line_with_the_chosen_separator() {
 }
 
 #[test]
+fn per_line_findings_name_their_line_and_the_byte_in_it() {
+    let output = urlkit(&["decode", "-l"], b"a%20b\r\nc%ZZ\n\xff%41\n");
+    assert_eq!(stdout(&output), "a b\nc%ZZ\n\u{FFFD}A\n");
+    let messages = stderr(&output);
+    assert!(
+        messages.contains("line 2, byte 1 (byte 8 of the input): \"%\" is not followed"),
+        "{messages}"
+    );
+    assert!(
+        messages.contains("line 3, byte 0 (byte 12 of the input)"),
+        "{messages}"
+    );
+    // One entry: the offset alone.
+    let output = urlkit(&["decode"], b"c%ZZ");
+    assert!(
+        stderr(&output).contains("warning: byte 1: "),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
 fn decoding_removes_unencoded_whitespace_unless_asked_to_keep_it() {
     let output = urlkit(&["decode"], b"%E5%BC\n%95 x\ty");
     assert_eq!(stdout(&output), "引xy");

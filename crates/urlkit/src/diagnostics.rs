@@ -162,9 +162,23 @@ impl Diagnostic {
     }
 }
 
+/// `byte N: message (code)`; in per-line mode `line L, byte B (byte N of the input):
+/// message (code)`, B counted from 0 in the line as N is in the input (the command line's
+/// other per-line messages say `line L, byte B` too), because a reader of a file of lines
+/// looks for the line.
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "byte {}: {} ({})", self.offset, self.message, self.code)
+        if let (Some(line), Some(column)) = (self.line, self.column) {
+            let in_line = column.saturating_sub(1);
+            write!(
+                f,
+                "line {line}, byte {in_line} (byte {} of the input): ",
+                self.offset
+            )?;
+        } else {
+            write!(f, "byte {}: ", self.offset)?;
+        }
+        write!(f, "{} ({})", self.message, self.code)
     }
 }
 
@@ -418,6 +432,14 @@ mod tests {
         let items = sink.items();
         assert_eq!((items[0].line, items[0].column), (None, None));
         assert_eq!((items[1].line, items[1].column), (Some(3), Some(5)));
+        assert_eq!(
+            items[0].to_string(),
+            "byte 1: before lines (malformed-escape)"
+        );
+        assert_eq!(
+            items[1].to_string(),
+            "line 3, byte 4 (byte 14 of the input): on line 3 (malformed-escape)"
+        );
     }
 
     #[test]
