@@ -1033,15 +1033,9 @@ impl PlainLines {
         let mut start = 0;
         // The line breaks of each 64 bytes as the bits of a word, where a search from
         // each line's start paid a call and its setup for every line.
-        for (block_start, block) in (0..).step_by(64).zip(input.chunks(64)) {
-            let mut breaks = match block.try_into() {
-                Ok(whole) => line_breaks(whole),
-                Err(_) => {
-                    let mut last = [0; 64];
-                    last[..block.len()].copy_from_slice(block);
-                    line_breaks(&last)
-                }
-            };
+        let mut last = [0; 64];
+        for (block_start, block) in blocks_of_64(input, &mut last) {
+            let mut breaks = line_breaks(block);
             while breaks != 0 {
                 let end = block_start + breaks.trailing_zeros() as usize;
                 breaks &= breaks - 1;
@@ -1321,13 +1315,8 @@ fn scan_run_with(
     percents.clear();
     percents.reserve(bytes.len().div_ceil(64));
     let mut last = [0; 64];
-    let whole = bytes.len() / 64 * 64;
-    last[..bytes.len() - whole].copy_from_slice(&bytes[whole..]);
-    let blocks = bytes
-        .chunks_exact(64)
-        .chain((whole < bytes.len()).then_some(&last[..]));
-    for (block, at) in blocks.zip((0..).step_by(64)) {
-        let (percent, low) = scan_block(block.try_into().unwrap());
+    for (at, block) in blocks_of_64(bytes, &mut last) {
+        let (percent, low) = scan_block(block);
         percents.push(percent);
         // Removable whitespace is among the bytes up to 0x20.
         if whitespace && low != 0 {
@@ -1339,82 +1328,76 @@ fn scan_run_with(
     bytes.len()
 }
 
-/// The `%` bytes and the bytes up to 0x20 of 64 bytes, as the bits of two words, with
-/// SSE2's byte compares and masks (every x86-64 processor has them).
-#[cfg(target_arch = "x86_64")]
+/// `bytes` 64 at a time, each with its offset; the last part, when shorter, copied into
+/// `last` (whose other bytes stay as they are: zeros where the caller made them so).
+#[inline]
+fn blocks_of_64<'a>(
+    bytes: &'a [u8],
+    last: &'a mut [u8; 64],
+) -> impl Iterator<Item = (usize, &'a [u8; 64])> {
+    let (blocks, rest) = bytes.as_chunks::<64>();
+    last[..rest.len()].copy_from_slice(rest);
+    let last: &'a [u8; 64] = last;
+    (0..)
+        .step_by(64)
+        .zip(blocks.iter().chain((!rest.is_empty()).then_some(last)))
+}
+
+/// The `%` bytes and the bytes up to 0x20 of 64 bytes, as the bits of two words.
 #[inline]
 fn scan_block(block: &[u8; 64]) -> (u64, u64) {
+    scan_block_for(block, b'%')
+}
+
+/// The LF bytes of 64 bytes, as the bits of a word.
+#[inline]
+fn line_breaks(block: &[u8; 64]) -> u64 {
+    scan_block_for(block, b'\n').0
+}
+
+/// The bytes equal to `sought` and the bytes up to 0x20 of 64 bytes, as the bits of two
+/// words, with SSE2's byte compares and masks (every x86-64 processor has them); a caller
+/// that takes the first word alone has the second's work left out when inlined.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn scan_block_for(block: &[u8; 64], sought: u8) -> (u64, u64) {
     use std::arch::x86_64::{
         __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_set1_epi8,
     };
-    let (mut percent, mut low) = (0, 0);
+    let (mut found, mut low) = (0, 0);
     for (quarter, bytes) in block.chunks_exact(16).enumerate() {
         // SAFETY: SSE2 is part of x86-64 itself, and `bytes` holds the 16 bytes the
         // unaligned load reads.
-        let (percent_mask, low_mask) = unsafe {
+        let (found_mask, low_mask) = unsafe {
             let lane = _mm_loadu_si128(bytes.as_ptr().cast::<__m128i>());
             let space = _mm_set1_epi8(b' ' as i8);
             (
-                _mm_movemask_epi8(_mm_cmpeq_epi8(lane, _mm_set1_epi8(b'%' as i8))),
+                _mm_movemask_epi8(_mm_cmpeq_epi8(lane, _mm_set1_epi8(sought as i8))),
                 _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(lane, space), lane)),
             )
         };
-        percent |= u64::from(percent_mask as u16) << (16 * quarter);
+        found |= u64::from(found_mask as u16) << (16 * quarter);
         low |= u64::from(low_mask as u16) << (16 * quarter);
     }
-    (percent, low)
+    (found, low)
 }
 
-/// The LF bytes of 64 bytes, as the bits of a word, with SSE2's byte compares and masks
-/// (every x86-64 processor has them).
-#[cfg(target_arch = "x86_64")]
-#[inline]
-fn line_breaks(block: &[u8; 64]) -> u64 {
-    use std::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
-    };
-    let mut breaks = 0;
-    for (quarter, bytes) in block.chunks_exact(16).enumerate() {
-        // SAFETY: SSE2 is part of x86-64 itself, and `bytes` holds the 16 bytes the
-        // unaligned load reads.
-        let mask = unsafe {
-            let lane = _mm_loadu_si128(bytes.as_ptr().cast::<__m128i>());
-            _mm_movemask_epi8(_mm_cmpeq_epi8(lane, _mm_set1_epi8(b'\n' as i8)))
-        };
-        breaks |= u64::from(mask as u16) << (16 * quarter);
-    }
-    breaks
-}
-
-/// [`line_breaks`] where SSE2 is not at hand, eight bytes at a time in a `u64`.
-#[cfg(any(test, not(target_arch = "x86_64")))]
-fn line_breaks_by_words(block: &[u8; 64]) -> u64 {
-    scan_block_by_words_for(block, b'\n').0
-}
-
+/// [`scan_block_for`] where SSE2 is not at hand.
 #[cfg(not(target_arch = "x86_64"))]
 #[inline]
-fn line_breaks(block: &[u8; 64]) -> u64 {
-    line_breaks_by_words(block)
+fn scan_block_for(block: &[u8; 64], sought: u8) -> (u64, u64) {
+    scan_block_by_words_for(block, sought)
 }
 
-/// [`scan_block`] where SSE2 is not at hand.
-#[cfg(not(target_arch = "x86_64"))]
-#[inline]
-fn scan_block(block: &[u8; 64]) -> (u64, u64) {
-    scan_block_by_words(block)
-}
-
-/// [`scan_block`] eight bytes at a time in a `u64`. The second word is exact where it is
-/// zero (no byte up to 0x20) and may mark more bytes after one that is.
-#[cfg(any(test, not(target_arch = "x86_64")))]
+/// [`scan_block_by_words_for`] of `%`: [`scan_block`] without SSE2.
+#[cfg(test)]
 #[inline]
 fn scan_block_by_words(block: &[u8; 64]) -> (u64, u64) {
     scan_block_by_words_for(block, b'%')
 }
 
-/// [`scan_block_by_words`] with `sought` where it finds `%` (the first word: the bytes
-/// equal to `sought`).
+/// [`scan_block_for`] eight bytes at a time in a `u64`. The second word is exact where it
+/// is zero (no byte up to 0x20) and may mark more bytes after one that is.
 #[cfg(any(test, not(target_arch = "x86_64")))]
 #[inline]
 fn scan_block_by_words_for(block: &[u8; 64], sought: u8) -> (u64, u64) {
@@ -1446,7 +1429,11 @@ fn line_breaks_are_found_as_a_byte_by_byte_search_finds_them() {
         });
         let expected = (0..64).fold(0u64, |bits, at| bits | u64::from(block[at] == b'\n') << at);
         assert_eq!(line_breaks(&block), expected, "{block:?}");
-        assert_eq!(line_breaks_by_words(&block), expected, "{block:?}");
+        assert_eq!(
+            scan_block_by_words_for(&block, b'\n').0,
+            expected,
+            "{block:?}"
+        );
     }
 }
 
