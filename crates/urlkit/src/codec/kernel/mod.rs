@@ -102,6 +102,7 @@ impl ByteClass {
     }
 }
 
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 fn bits_of(table: &[bool; 256]) -> u128 {
     (0..128)
         .filter(|&b| table[b])
@@ -113,13 +114,9 @@ fn bits_of(table: &[bool; 256]) -> u128 {
 pub struct EscapeTable {
     /// `keep[b]`: byte `b` is written as it is.
     keep: [bool; 256],
-    /// The same as a nibble-table class.
-    keep_class: ByteClass,
-    /// Bytes that are not written as `%XX`: the kept ones, and space when it becomes `+`.
-    unescaped_class: ByteClass,
-    /// What each byte becomes: up to three output bytes, and the count in the top byte.
-    /// Boxed so encoders stay small to move.
-    expansion: Box<[u32; 256]>,
+    /// What the vector loops read (there are none on other processors).
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    vector: VectorTables,
     /// Space becomes `+` (when space is not kept).
     space_plus: bool,
     /// Hex digits used in escapes.
@@ -135,24 +132,10 @@ impl EscapeTable {
             keep[b' ' as usize] = false;
         }
         let hex = if lowercase { LOWER_HEX } else { UPPER_HEX };
-        let mut expansion = Box::new([0u32; 256]);
-        for (byte, slot) in expansion.iter_mut().enumerate() {
-            let bytes = if keep[byte] {
-                [byte as u8, 0, 0, 1]
-            } else if byte == usize::from(b' ') && space_plus {
-                [b'+', 0, 0, 1]
-            } else {
-                [b'%', hex[byte >> 4], hex[byte & 15], 3]
-            };
-            *slot = u32::from_le_bytes(bytes);
-        }
-        let keep_bits = bits_of(&keep);
-        let plus_bits = if space_plus { 1u128 << b' ' } else { 0 };
         EscapeTable {
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+            vector: VectorTables::new(&keep, space_plus, hex),
             keep,
-            keep_class: ByteClass::from_bits(keep_bits),
-            unescaped_class: ByteClass::from_bits(keep_bits | plus_bits),
-            expansion,
             space_plus,
             hex,
         }
@@ -179,20 +162,63 @@ impl EscapeTable {
         }
     }
 
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     pub(crate) fn keep_class(&self) -> &ByteClass {
-        &self.keep_class
+        &self.vector.keep_class
     }
 
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     pub(crate) fn unescaped_class(&self) -> &ByteClass {
-        &self.unescaped_class
+        &self.vector.unescaped_class
     }
 
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     pub(crate) fn expansion(&self) -> &[u32; 256] {
-        &self.expansion
+        &self.vector.expansion
     }
 
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     pub(crate) fn hex(&self) -> &[u8; 16] {
         self.hex
+    }
+}
+
+/// The parts of an [`EscapeTable`] the vector loops read.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[derive(Clone, Debug)]
+struct VectorTables {
+    /// The kept bytes as a nibble-table class.
+    keep_class: ByteClass,
+    /// Bytes that are not written as `%XX`: the kept ones, and space when it becomes `+`.
+    unescaped_class: ByteClass,
+    /// What each byte becomes: up to three output bytes, and the count in the top byte.
+    /// Boxed so encoders stay small to move.
+    expansion: Box<[u32; 256]>,
+}
+
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+impl VectorTables {
+    /// The tables for the bytes `keep` says are written as they are, with space written
+    /// as `+` when `space_plus` (and not kept), and escapes in the digits of `hex`.
+    fn new(keep: &[bool; 256], space_plus: bool, hex: &[u8; 16]) -> Self {
+        let mut expansion = Box::new([0u32; 256]);
+        for (byte, slot) in expansion.iter_mut().enumerate() {
+            let bytes = if keep[byte] {
+                [byte as u8, 0, 0, 1]
+            } else if byte == usize::from(b' ') && space_plus {
+                [b'+', 0, 0, 1]
+            } else {
+                [b'%', hex[byte >> 4], hex[byte & 15], 3]
+            };
+            *slot = u32::from_le_bytes(bytes);
+        }
+        let keep_bits = bits_of(keep);
+        let plus_bits = if space_plus { 1u128 << b' ' } else { 0 };
+        VectorTables {
+            keep_class: ByteClass::from_bits(keep_bits),
+            unescaped_class: ByteClass::from_bits(keep_bits | plus_bits),
+            expansion,
+        }
     }
 }
 
@@ -361,12 +387,13 @@ pub(crate) fn kernels() -> &'static Kernels {
 
 /// Every set of kernels this processor runs, slowest (the reference) first.
 pub(crate) fn available() -> Vec<&'static Kernels> {
-    let mut all = vec![&PORTABLE];
     #[cfg(target_arch = "x86_64")]
-    all.extend(x86_64::available());
+    let vector = x86_64::available();
     #[cfg(target_arch = "aarch64")]
-    all.extend(aarch64::available());
-    all
+    let vector = aarch64::available();
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    let vector: Vec<&'static Kernels> = Vec::new();
+    std::iter::once(&PORTABLE).chain(vector).collect()
 }
 
 /// The reference loops, also used by the fast paths for the last few bytes of an input.
