@@ -477,6 +477,8 @@ fn repair_outputs(
     if error.is_none() && !cut() {
         return;
     }
+    // The output of the last broken part repaired in place.
+    let mut last_repaired = None;
     loop {
         let (valid, length) = error.unwrap_or((out.len(), 0));
         // An output the next starts inside a character of, before that place: the bytes
@@ -491,6 +493,17 @@ fn repair_outputs(
         if entry == ends.len() {
             return;
         }
+        if last_repaired.is_some_and(|last| entry - last <= NEAR_FAULTS) {
+            // Broken outputs come thick: one pass repairs them while they keep coming.
+            let done = entry_repaired.then_some(entry);
+            let (after, last) = repair_each_from(out, ends, start, entry, done, scratch, repaired);
+            (entry, entry_repaired, last_repaired) = (after, false, Some(last));
+            // The pass repairs one output at least.
+            let from = ends[after - 1];
+            error = place(utf8::validate(&out[from..]), from, out.len());
+            continue;
+        }
+        last_repaired = Some(entry);
         let entry_end = ends[entry];
         let (part_start, part_end) = if entry_end <= valid {
             // Cut inside a character: the whole output is repaired on its own.
@@ -534,6 +547,67 @@ fn repair_outputs(
         error = place(utf8::validate(&out[from..]), from, out.len());
     }
 }
+
+/// A broken output this close after the last one [`repair_outputs`] repaired in place
+/// (1: the next output) starts a pass that repairs the outputs one after another
+/// ([`repair_each_from`]): a repair in place, which moves the bytes after it and checks
+/// them again, costs about what two or three outputs repaired in one pass do, so the pass
+/// pays where most outputs are broken (a column of text in another charset).
+const NEAR_FAULTS: usize = 1;
+
+/// Makes the outputs from `first` on (of those ending at `ends` in `out`, the first
+/// starting at `start`) UTF-8 each on its own, in one pass through `scratch`, until
+/// [`CLEAN_RUN`] in a row needed nothing or the outputs end; the bytes after them move
+/// once. Pushes the index of each it repaired (one not UTF-8 on its own, or that the next
+/// starts inside a character of) onto `repaired`, but `done`, pushed already. Returns the
+/// index of the output after the last it looked at, and of the last it repaired (or
+/// `first`). The outputs before `first` are left as they are.
+fn repair_each_from(
+    out: &mut Vec<u8>,
+    ends: &mut [usize],
+    start: usize,
+    first: usize,
+    done: Option<usize>,
+    scratch: &mut Vec<u8>,
+    repaired: &mut Vec<usize>,
+) -> (usize, usize) {
+    let from = first.checked_sub(1).map_or(start, |before| ends[before]);
+    scratch.clear();
+    let (mut output_start, mut index, mut last, mut clean_run) = (from, first, first, 0);
+    while index < ends.len() && clean_run < CLEAN_RUN {
+        let end = ends[index];
+        let mut broken = false;
+        utf8::repair_into(&out[output_start..end], scratch, |_, _| broken = true);
+        // Cut inside a character the next output goes on with.
+        broken |= starts_inside_character(out, end);
+        if broken {
+            (last, clean_run) = (index, 0);
+            if done != Some(index) {
+                repaired.push(index);
+            }
+        } else {
+            clean_run += 1;
+        }
+        output_start = end;
+        ends[index] = from + scratch.len();
+        index += 1;
+    }
+    // The repairs only grow the outputs: each broken part (one to three bytes) becomes
+    // one U+FFFD (three).
+    let grown = scratch.len() - (output_start - from);
+    let old_end = out.len();
+    out.resize(old_end + grown, 0);
+    out.copy_within(output_start..old_end, output_start + grown);
+    out[from..from + scratch.len()].copy_from_slice(scratch);
+    for end in &mut ends[index..] {
+        *end += grown;
+    }
+    (index, last)
+}
+
+/// Outputs in a row that need no repair for [`repair_each_from`] to stop: broken parts
+/// have thinned out, and checking the rest with the vector validator costs less.
+const CLEAN_RUN: usize = 2;
 
 /// Of the first `count` outputs ending at `ends` in `decoded`, how many come before the
 /// first that ends inside a character (the byte after it continues the character, so the
@@ -1781,6 +1855,49 @@ mod tests {
         b" ",
         b"\r",
     ];
+
+    /// Broken outputs next to each other are repaired in one pass, which stops after two
+    /// whole ones; the outputs after are checked again and a later broken one repaired in
+    /// place, each output as the standard library's lossy conversion repairs it alone.
+    #[test]
+    fn thick_broken_outputs_are_repaired_in_one_pass_and_the_rest_checked_again() {
+        let outputs: [&[u8]; 9] = [
+            b"caf\xE9",
+            b"\xE9t\xE9",
+            b"a\xE2\x82",
+            b"\xAC b",
+            b"fine",
+            b"\xC3\xA9t\xC3\xA9",
+            b"whole",
+            b"x\xFFy",
+            b"end",
+        ];
+        let mut out = b"kept".to_vec();
+        let mut ends = Vec::new();
+        for output in outputs {
+            out.extend_from_slice(output);
+            ends.push(out.len());
+        }
+        let (mut scratch, mut repaired) = (Vec::new(), Vec::new());
+        repair_outputs(&mut out, &mut ends, 4, &mut scratch, &mut repaired);
+        let mut start = 4;
+        let texts: Vec<&str> = ends
+            .iter()
+            .map(|&end| {
+                let text = std::str::from_utf8(&out[start..end]).unwrap();
+                start = end;
+                text
+            })
+            .collect();
+        let lossy: Vec<String> = outputs
+            .iter()
+            .map(|output| String::from_utf8_lossy(output).into_owned())
+            .collect();
+        assert_eq!(texts, lossy);
+        assert_eq!(&out[..4], b"kept");
+        // The third ends inside the euro sign the fourth ends.
+        assert_eq!(repaired, [0, 1, 2, 3, 7]);
+    }
 
     proptest::proptest! {
         /// The entries within a limit are those a binary search over all of them counts.

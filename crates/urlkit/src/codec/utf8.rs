@@ -188,7 +188,7 @@ pub(crate) fn valid_up_to(bytes: &[u8]) -> usize {
 /// Inputs up to this length are repaired in one pass of [`repair_short_into`]
 /// ([`repair_into`]): the vector validator reads a short input a block at a time and,
 /// to place an error, runs the standard one over the block that holds it anyway.
-const SHORT_INPUT: usize = 256;
+pub(crate) const SHORT_INPUT: usize = 256;
 
 /// [`repair_into`] in one pass, for a short input (a row, a line): ASCII is passed over
 /// eight bytes at a time and each other character read where it starts, where the
@@ -200,17 +200,13 @@ fn repair_short_into(bytes: &[u8], out: &mut Vec<u8>, mut broken: impl FnMut(usi
     // `bytes[copied..at]` are UTF-8 and not yet appended.
     let (mut copied, mut at) = (0, 0);
     while at < bytes.len() {
-        if let Some(word) = bytes.get(at..at + 8) {
-            let high = u64::from_le_bytes(word.try_into().unwrap_or_default()) & HIGH_BITS;
-            if high == 0 {
-                at += 8;
-                continue;
-            }
-            at += high.trailing_zeros() as usize / 8;
-        } else if bytes[at] < 0x80 {
-            at += 1;
+        let high = next_eight(bytes, at) & HIGH_BITS;
+        if high == 0 {
+            // Past the end when the bytes left are ASCII: the loop ends.
+            at += 8;
             continue;
         }
+        at += high.trailing_zeros() as usize / 8;
         // The continuation bytes the lead byte wants, and the range of the first (the
         // others are 80-BF): overlong forms, surrogates and code points above U+10FFFF
         // are ruled out by it.
@@ -250,6 +246,26 @@ fn repair_short_into(bytes: &[u8], out: &mut Vec<u8>, mut broken: impl FnMut(usi
         copied = at;
     }
     out.extend_from_slice(&bytes[copied..]);
+}
+
+/// The eight bytes of `bytes` from `at` (which is inside them) as a little-endian word,
+/// with zeros (ASCII) for those past the end: the last eight bytes read and shifted when
+/// fewer are left, so that a short input's end is read a word at a time too.
+#[inline(always)]
+pub(crate) fn next_eight(bytes: &[u8], at: usize) -> u64 {
+    let word = |eight: &[u8]| u64::from_le_bytes(eight.try_into().unwrap_or_default());
+    match bytes.get(at..at + 8) {
+        Some(eight) => word(eight),
+        None if bytes.len() >= 8 => {
+            let missing = at + 8 - bytes.len();
+            word(&bytes[bytes.len() - 8..]) >> (8 * missing)
+        }
+        None => {
+            let mut padded = [0u8; 8];
+            padded[..bytes.len() - at].copy_from_slice(&bytes[at..]);
+            u64::from_le_bytes(padded)
+        }
+    }
 }
 
 /// Appends `bytes` to `out` with each maximal part of a sequence that is not UTF-8 made

@@ -127,8 +127,13 @@ impl WholeUtf8 {
         out: &mut Vec<u8>,
         diagnostics: &mut Diagnostics,
     ) {
-        // What comes before the first invalid sequence stays where it is.
-        let prefix = std::str::from_utf8(&out[start..]).map_or_else(|e| e.valid_up_to(), |_| 0);
+        // What comes before the first invalid sequence stays where it is, when finding it
+        // is worth a pass of its own: a short output is repaired whole in one pass.
+        let prefix = if out.len() - start > utf8::SHORT_INPUT {
+            utf8::valid_up_to(&out[start..])
+        } else {
+            0
+        };
         self.decoded.clear();
         self.decoded.extend_from_slice(&out[start + prefix..]);
         out.truncate(start + prefix);
@@ -199,8 +204,7 @@ impl<'a> Locator<'a> {
     /// The input offset of decoded byte `index` (not before the last one asked for).
     fn offset_of(&mut self, index: usize) -> usize {
         loop {
-            let next = memchr::memchr(b'%', &self.input[self.at..])
-                .map_or(self.input.len(), |k| self.at + k);
+            let next = self.at + literal_run(&self.input[self.at..]);
             let literal = next - self.at;
             if self.decoded + literal > index || next == self.input.len() {
                 return self.at + (index - self.decoded);
@@ -219,6 +223,32 @@ impl<'a> Locator<'a> {
         }
     }
 }
+
+/// How many bytes of `bytes` come before the first `%` (all of them without one): the
+/// first [`SHORT_LITERAL`] read eight at a time, as escapes in URLs are a few bytes apart
+/// and a call of the vector search costs more than it saves there, the rest by it.
+fn literal_run(bytes: &[u8]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut at = 0;
+    while at < bytes.len() {
+        if at == SHORT_LITERAL {
+            return memchr::memchr(b'%', &bytes[at..]).map_or(bytes.len(), |k| at + k);
+        }
+        // Zero where a byte is `%`; the bytes past the end read as zeros, not `%`.
+        let x = utf8::next_eight(bytes, at) ^ (ONES * u64::from(b'%'));
+        // The high bit of each zero byte of `x`, exactly (no borrow between bytes).
+        let percent = !(((x & !HIGH) + !HIGH) | x) & HIGH;
+        if percent != 0 {
+            return at + percent.trailing_zeros() as usize / 8;
+        }
+        at += 8;
+    }
+    bytes.len()
+}
+
+/// Bytes [`literal_run`] reads a word at a time before it calls the vector search.
+const SHORT_LITERAL: usize = 32;
 
 #[cfg(test)]
 mod tests {
@@ -315,6 +345,20 @@ mod tests {
                     .map(|d| format!("{} {} {}", d.code, d.offset, d.message))
                     .collect();
                 proptest::prop_assert_eq!(&findings, &expected_findings, "{}", kernels.name);
+            }
+        }
+    }
+
+    #[test]
+    fn literal_runs_end_where_a_search_for_the_first_percent_ends_them() {
+        for length in 0..80 {
+            for percent in (0..=length).chain([usize::MAX]) {
+                let mut bytes: Vec<u8> = (0..length).map(|k| b"a%\xA5\x05e"[k % 5] ^ 1).collect();
+                if let Some(byte) = bytes.get_mut(percent) {
+                    *byte = b'%';
+                }
+                let expected = bytes.iter().position(|&b| b == b'%').unwrap_or(length);
+                assert_eq!(literal_run(&bytes), expected, "{bytes:?}");
             }
         }
     }
