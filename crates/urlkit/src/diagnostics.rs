@@ -279,6 +279,25 @@ impl Diagnostics {
         }
     }
 
+    /// Records a finding at `offset()`, at `least` or after, whose offset and message
+    /// are worked out only if the finding is kept (or could be the first that strict mode
+    /// rejects): past the cap, it is only counted.
+    pub(crate) fn push_located(
+        &mut self,
+        code: Code,
+        least: u64,
+        offset: impl FnOnce() -> u64,
+        message: impl FnOnce() -> String,
+    ) {
+        if self.is_full() && !self.is_first_strict_error(code, least) {
+            // Not the first strict error at `least`, nor at any offset after it.
+            self.count(code);
+            self.dropped += 1;
+        } else {
+            self.push_lazy(code, offset(), message);
+        }
+    }
+
     /// Records a finding whose message is built only if the finding is kept (or is the
     /// first that strict mode rejects).
     pub(crate) fn push_lazy(&mut self, code: Code, offset: u64, message: impl FnOnce() -> String) {
@@ -406,6 +425,36 @@ mod tests {
         assert_eq!(sink.dropped(), 3);
         let first = sink.first_strict_error().unwrap();
         assert_eq!((first.code, first.offset), (Code::MalformedEscape, 7));
+    }
+
+    #[test]
+    fn a_located_finding_past_the_limit_is_placed_only_when_it_could_be_the_first_strict_error() {
+        let mut sink = Diagnostics::with_limit(1);
+        sink.push(Diagnostic::new(Code::ControlCharacter, 0, "control"));
+        let placed = std::cell::Cell::new(0);
+        let place = |offset: u64| {
+            placed.set(placed.get() + 1);
+            offset
+        };
+        // Past the limit, with no strict error yet: placed, and remembered.
+        sink.push_located(Code::InvalidSequence, 10, || place(12), || "bad".into());
+        assert_eq!(placed.get(), 1);
+        assert_eq!(sink.first_strict_error().map(|d| d.offset), Some(12));
+        // At or after the first strict error: only counted.
+        sink.push_located(Code::InvalidSequence, 12, || place(15), || "bad".into());
+        // Not an error strict mode rejects: only counted.
+        sink.push_located(Code::ControlCharacter, 3, || place(4), || "control".into());
+        assert_eq!(placed.get(), 1);
+        // It could come before the first strict error: placed, and remembered.
+        sink.push_located(Code::InvalidSequence, 5, || place(6), || "bad".into());
+        assert_eq!(placed.get(), 2);
+        assert_eq!(sink.first_strict_error().map(|d| d.offset), Some(6));
+        assert_eq!(sink.items().len(), 1);
+        assert_eq!(sink.dropped(), 4);
+        assert_eq!(
+            sink.counts(),
+            [(Code::ControlCharacter, 2), (Code::InvalidSequence, 3)]
+        );
     }
 
     #[test]

@@ -156,19 +156,24 @@ impl WholeUtf8 {
             })
         });
         let reported_now = self.invalid.len() - usize::from(held.is_some());
+        // Where each sequence was in the input is worked out only for findings kept.
         let mut locator = Locator::new(input);
         for &(first, length) in &self.invalid[..reported_now] {
-            let offset = base + locator.offset_of(first) as u64;
-            diagnostics.push_lazy(Code::InvalidSequence, offset, || {
-                invalid_message(length, crate::Charset::UTF_8.name())
-            });
+            diagnostics.push_located(
+                Code::InvalidSequence,
+                base,
+                || base + locator.offset_of(first) as u64,
+                || invalid_message(length, crate::Charset::UTF_8.name()),
+            );
         }
         report_cut_short(input, base, cut_short, diagnostics);
         if let Some(&(first, length)) = held {
-            let offset = base + Locator::new(input).offset_of(first) as u64;
-            diagnostics.push_lazy(Code::InvalidSequence, offset, || {
-                invalid_message(length, crate::Charset::UTF_8.name())
-            });
+            diagnostics.push_located(
+                Code::InvalidSequence,
+                base,
+                || base + Locator::new(input).offset_of(first) as u64,
+                || invalid_message(length, crate::Charset::UTF_8.name()),
+            );
         }
     }
 }
