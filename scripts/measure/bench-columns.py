@@ -11,7 +11,9 @@ the rows given something to repair or report (`dirty`: a malformed escape, a `%2
 layer, invalid UTF-8 or a control character, in equal shares); the same with a literal
 `%` in the text now and then (`percent`: 1.3 % of the rows get `multiple-layers`); and,
 named in `--inputs` only, the dirty input with one kind of finding each
-(`dirty-malformed`, `dirty-layers`, `dirty-invalid`, `dirty-control`). All are seeded:
+(`dirty-malformed`, `dirty-layers`, `dirty-invalid`, `dirty-control`), and
+`invalid-every-row` (invalid UTF-8 in every row: a column in another charset read as
+UTF-8). All are seeded:
 every run decodes the same rows. Every engine reads the same Arrow column
 (or the same Python list); throughput is input bytes over the wall time of one run (the
 best of `--runs`, default 3, for the fast ones).
@@ -123,6 +125,8 @@ INPUTS = {
     "dirty-layers": lambda rows: generate_dirty(rows, 0.05, finding="multiple-layers"),
     "dirty-invalid": lambda rows: generate_dirty(rows, 0.05, finding="invalid-sequence"),
     "dirty-control": lambda rows: generate_dirty(rows, 0.05, finding="control-character"),
+    # Every row with bytes that are not UTF-8: a column in another charset read as UTF-8.
+    "invalid-every-row": lambda rows: generate_dirty(rows, 1.0, finding="invalid-sequence"),
 }
 
 
