@@ -477,8 +477,9 @@ fn repair_outputs(
     if error.is_none() && !cut() {
         return;
     }
-    // The output of the last broken part repaired in place.
-    let mut last_repaired = None;
+    // The output of the last broken part repaired in place, and how many repaired in place
+    // came each within [`NEAR_FAULTS`] of the one before.
+    let (mut last_repaired, mut near_in_a_row) = (None, 0);
     loop {
         let (valid, length) = error.unwrap_or((out.len(), 0));
         // An output the next starts inside a character of, before that place: the bytes
@@ -493,7 +494,12 @@ fn repair_outputs(
         if entry == ends.len() {
             return;
         }
-        if last_repaired.is_some_and(|last| entry - last <= NEAR_FAULTS) {
+        near_in_a_row = if last_repaired.is_some_and(|last| entry - last <= NEAR_FAULTS) {
+            near_in_a_row + 1
+        } else {
+            0
+        };
+        if near_in_a_row >= THICK {
             // Broken outputs come thick: one pass repairs them while they keep coming.
             let done = entry_repaired.then_some(entry);
             let (after, last) = repair_each_from(out, ends, start, entry, done, scratch, repaired);
@@ -548,12 +554,16 @@ fn repair_outputs(
     }
 }
 
-/// A broken output this close after the last one [`repair_outputs`] repaired in place
-/// (1: the next output) starts a pass that repairs the outputs one after another
-/// ([`repair_each_from`]): a repair in place, which moves the bytes after it and checks
-/// them again, costs about what two or three outputs repaired in one pass do, so the pass
-/// pays where most outputs are broken (a column of text in another charset).
+/// How close (in outputs; 1: the next) a broken output comes after the last one
+/// [`repair_outputs`] repaired in place to count as near it.
 const NEAR_FAULTS: usize = 1;
+
+/// Broken outputs near one another ([`NEAR_FAULTS`]) in a row that start a pass repairing
+/// the outputs one after another ([`repair_each_from`]): a repair in place, which moves
+/// the bytes after it and checks them again, costs about what two or three outputs
+/// repaired in one pass do, so the pass pays where most outputs are broken (a column of
+/// text in another charset), not where two happen to meet.
+const THICK: usize = 2;
 
 /// Makes the outputs from `first` on (of those ending at `ends` in `out`, the first
 /// starting at `start`) UTF-8 each on its own, in one pass through `scratch`, until
@@ -1856,9 +1866,10 @@ mod tests {
         b"\r",
     ];
 
-    /// Broken outputs next to each other are repaired in one pass, which stops after two
-    /// whole ones; the outputs after are checked again and a later broken one repaired in
-    /// place, each output as the standard library's lossy conversion repairs it alone.
+    /// Broken outputs one after another are repaired in one pass from the third on, which
+    /// stops after two whole ones; the outputs after are checked again and a later broken
+    /// one repaired in place, each output as the standard library's lossy conversion
+    /// repairs it alone.
     #[test]
     fn thick_broken_outputs_are_repaired_in_one_pass_and_the_rest_checked_again() {
         let outputs: [&[u8]; 9] = [
