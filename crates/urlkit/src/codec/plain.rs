@@ -440,9 +440,11 @@ fn entries_within(ends: &[usize], limit: usize) -> usize {
 /// Makes each of the outputs that end at `ends` in `out` (the first starting at `start`)
 /// UTF-8 as the full decoder does, each on its own: every maximal part of a sequence that
 /// is not UTF-8 becomes one U+FFFD. `ends` are moved with the outputs; `scratch` holds
-/// the repair of one broken part. When all of them are UTF-8 already (almost always) it
-/// costs a vector pass; otherwise each broken part is made U+FFFD where it is, the bytes
-/// after it moved once, and the rest checked again with a vector pass. The index of each
+/// the repair of one broken part, or of the outputs one pass repairs. When all of them are
+/// UTF-8 already (almost always) it costs a vector pass; otherwise each broken part is
+/// made U+FFFD where it is, the bytes after it moved once, and the rest checked again with
+/// a vector pass, but where broken outputs come one after another ([`THICK`]), which one
+/// pass repairs while they keep coming ([`repair_each_from`]). The index of each
 /// output it repaired (one that is not UTF-8 on its own, or that the next starts inside
 /// a character of) is pushed onto `repaired`, once.
 fn repair_outputs(
