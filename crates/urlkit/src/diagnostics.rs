@@ -294,19 +294,14 @@ impl Diagnostics {
             self.count(code);
             self.dropped += 1;
         } else {
-            self.push_lazy(code, offset(), message);
+            self.push(Diagnostic::new(code, offset(), message()));
         }
     }
 
     /// Records a finding whose message is built only if the finding is kept (or is the
     /// first that strict mode rejects).
     pub(crate) fn push_lazy(&mut self, code: Code, offset: u64, message: impl FnOnce() -> String) {
-        if self.is_full() && !self.is_first_strict_error(code, offset) {
-            self.count(code);
-            self.dropped += 1;
-        } else {
-            self.push(Diagnostic::new(code, offset, message()));
-        }
+        self.push_located(code, offset, || offset, message);
     }
 
     /// Per-line mode: the findings pushed from now on are on line `line` (counted from

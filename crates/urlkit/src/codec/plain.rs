@@ -1494,9 +1494,7 @@ fn scan_block_by_words_for(block: &[u8; 64], sought: u8) -> (u64, u64) {
     let (mut percent, mut low) = (0, 0);
     for (eighth, bytes) in block.chunks_exact(8).enumerate() {
         let word = u64::from_le_bytes(bytes.try_into().unwrap());
-        let x = word ^ (ONES * u64::from(sought));
-        // The high bit of each byte of `x` that is zero, exactly (no borrow between bytes).
-        let zero = !(((x & !HIGH) + !HIGH) | x) & HIGH;
+        let zero = portable::bytes_equal(word, sought);
         // A byte below 0x21 borrows: its high bit is set (later bytes may be too).
         let below = word.wrapping_sub(ONES * 0x21) & !word & HIGH;
         percent |= gather(zero) << (8 * eighth);

@@ -233,17 +233,13 @@ impl<'a> Locator<'a> {
 /// first [`SHORT_LITERAL`] read eight at a time, as escapes in URLs are a few bytes apart
 /// and a call of the vector search costs more than it saves there, the rest by it.
 fn literal_run(bytes: &[u8]) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
     let mut at = 0;
     while at < bytes.len() {
         if at == SHORT_LITERAL {
             return memchr::memchr(b'%', &bytes[at..]).map_or(bytes.len(), |k| at + k);
         }
-        // Zero where a byte is `%`; the bytes past the end read as zeros, not `%`.
-        let x = utf8::next_eight(bytes, at) ^ (ONES * u64::from(b'%'));
-        // The high bit of each zero byte of `x`, exactly (no borrow between bytes).
-        let percent = !(((x & !HIGH) + !HIGH) | x) & HIGH;
+        // The bytes past the end read as zeros, not `%`.
+        let percent = portable::bytes_equal(utf8::next_eight(bytes, at), b'%');
         if percent != 0 {
             return at + percent.trailing_zeros() as usize / 8;
         }

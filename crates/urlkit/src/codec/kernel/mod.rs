@@ -424,6 +424,17 @@ pub(crate) mod portable {
         }
     }
 
+    /// The high bit of each byte of `word` that is `sought`, exactly (no borrow from one
+    /// byte into the next), the others clear.
+    #[inline(always)]
+    pub(crate) fn bytes_equal(word: u64, sought: u8) -> u64 {
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        // Zero where a byte is `sought`.
+        let x = word ^ (ONES * u64::from(sought));
+        !(((x & !HIGH) + !HIGH) | x) & HIGH
+    }
+
     /// The escape at the start of `input`, if it is `%` and two hex digits.
     #[inline]
     pub(crate) fn escape_at(input: &[u8]) -> Option<u8> {
